@@ -1,0 +1,260 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+
+	"golang.org/x/net/http/httpproxy"
+
+	"tse-crawler/internal/bag"
+	"tse-crawler/internal/crawler"
+	"tse-crawler/internal/pace"
+	"tse-crawler/internal/pagefetch"
+	"tse-crawler/internal/pagesave"
+	"tse-crawler/internal/pagescan"
+	"tse-crawler/internal/urlnorm"
+)
+
+// version is the crawler's version, as its User-Agent announces it.
+const version = "0.2.0"
+
+// Exit codes. Each kind of bad input has its own, so scripts can tell them
+// apart; a crawl stopped by a signal exits 128 plus the signal's number.
+const (
+	exitOK        = 0
+	exitFailure   = 1 // the crawl could not go on: a page could not be saved, or a rule was broken
+	exitUsage     = 2 // wrong number of arguments, or a bad flag
+	exitSeedURL   = 3 // seedURL cannot be normalized or is not internal
+	exitPageDir   = 4 // pageDirectory is missing, not a directory, not writable, or holds pages
+	exitMaxDepth  = 5 // maxDepth is not an integer from 0 to 10
+	exitSeedFetch = 6 // the seed page could not be fetched
+)
+
+const usage = `Usage: crawler [flags] seedURL pageDirectory maxDepth
+
+Crawler fetches seedURL and every internal page reachable from it within
+maxDepth links, and saves each page as pageDirectory/1, 2, ...: the URL, the
+depth and the HTML, one after another. Internal means the normalized URL
+begins with http://cs50tse.cs.dartmouth.edu/tse/. pageDirectory must be an
+existing directory that holds no pages yet; maxDepth is 0 to 10. Progress
+goes to stdout, errors to stderr. Flags come before the arguments.
+
+Flags:
+  -delay D       least pause between the end of one request and the start of
+                 the next to the same host (default 1s); below 1s only for
+                 loopback addresses
+  -links SCANNER how links are found: reference (the CS50 reference scanner,
+                 the default) or html (as a browser reads them)
+  -order ORDER   crawl order: lifo (the reference's, the default) or bfs
+                 (breadth-first: every page at its shortest depth)
+  -q             no progress log
+  -h             this help
+
+HTTP_PROXY (or http_proxy) sends every request through a proxy; NO_PROXY
+lists hosts that bypass it.
+
+Exit status:
+  0    the crawl finished
+  1    the crawl stopped: a page could not be saved, or -delay below 1s met
+       an address that is not loopback
+  2    wrong number of arguments, or a bad flag
+  3    seedURL cannot be normalized or is not internal
+  4    pageDirectory does not exist, is not a writable directory, or holds pages
+  5    maxDepth is not an integer from 0 to 10
+  6    the seed page could not be fetched
+  130  interrupted (SIGINT); 143: terminated (SIGTERM)
+
+Example:
+  mkdir data && crawler http://cs50tse.cs.dartmouth.edu/tse/letters/index.html data 2
+`
+
+// config is what the command line asks for.
+type config struct {
+	seed     string // normalized
+	dir      string
+	maxDepth int
+	delay    time.Duration
+	quiet    bool
+	links    string
+	order    string
+}
+
+// A usageError is a bad command line; code is the exit status it calls for.
+type usageError struct {
+	code int
+	msg  string
+}
+
+func (e *usageError) Error() string { return e.msg }
+
+// A stopSignal is the cause given to the crawl's context by the signal
+// that stopped it.
+type stopSignal struct{ sig syscall.Signal }
+
+func (s stopSignal) Error() string { return s.sig.String() }
+
+// run is the crawler with everything that belongs to the process passed
+// in, so that tests can call it. It returns the exit status.
+func run(ctx context.Context, args []string, stdout, stderr io.Writer, getenv func(string) string) int {
+	cfg, err := parseArgs(args)
+	if errors.Is(err, flag.ErrHelp) {
+		fmt.Fprint(stdout, usage)
+		return exitOK
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "crawler: %v\nRun 'crawler -h' for usage.\n", err)
+		var ue *usageError
+		if errors.As(err, &ue) {
+			return ue.code
+		}
+		return exitUsage
+	}
+	dir, err := pagesave.Open(cfg.dir)
+	if err != nil {
+		fmt.Fprintf(stderr, "crawler: %v\n", err)
+		return exitPageDir
+	}
+
+	scanner, _ := pagescan.New(cfg.links) // parseArgs checked the names
+	frontier, _ := bag.New(cfg.order)
+	fetcher := &pagefetch.Fetcher{
+		Client: pagefetch.NewClient(pagefetch.ClientOptions{
+			Proxy:        proxyFunc(getenv),
+			LoopbackOnly: cfg.delay < time.Second,
+			Timeout:      30 * time.Second,
+		}),
+		Pacer:     pace.New(cfg.delay, nil),
+		UserAgent: "tse-crawler/" + version,
+	}
+	c := &crawler.Crawler{
+		Fetch:    fetcher.Fetch,
+		Save:     dir.Save,
+		Scanner:  scanner,
+		Internal: urlnorm.Internal,
+		Bag:      frontier,
+		MaxDepth: cfg.maxDepth,
+		Errors:   stderr,
+	}
+	if !cfg.quiet {
+		c.Log = stdout
+	}
+	res, err := c.Crawl(ctx, cfg.seed)
+	var sig stopSignal
+	switch {
+	case err == nil:
+		return exitOK
+	case errors.As(err, &sig):
+		fmt.Fprintf(stderr, "crawler: stopped by %v after saving %d pages in %s\n", sig.sig, res.Saved, cfg.dir)
+		return 128 + int(sig.sig)
+	case errors.Is(err, crawler.ErrSeedFailed):
+		fmt.Fprintf(stderr, "crawler: %v\n", err)
+		return exitSeedFetch
+	case errors.Is(err, pagefetch.ErrNotLoopback):
+		fmt.Fprintf(stderr, "crawler: %v: -delay %v is below 1s, which is allowed only when every connection is to a loopback address; use -delay 1s or more for a real server\n", err, cfg.delay)
+		return exitFailure
+	default:
+		fmt.Fprintf(stderr, "crawler: %v\n", err)
+		return exitFailure
+	}
+}
+
+// parseArgs parses and checks the command line, all but pageDirectory,
+// which pagesave.Open checks as it creates the marker file.
+func parseArgs(args []string) (*config, error) {
+	cfg := new(config)
+	fs := flag.NewFlagSet("crawler", flag.ContinueOnError)
+	fs.SetOutput(io.Discard) // run prints the one message that matters
+	fs.Usage = func() {}
+	fs.DurationVar(&cfg.delay, "delay", time.Second, "")
+	fs.BoolVar(&cfg.quiet, "q", false, "")
+	fs.StringVar(&cfg.links, "links", "reference", "")
+	fs.StringVar(&cfg.order, "order", "lifo", "")
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return nil, err
+		}
+		return nil, &usageError{exitUsage, err.Error()}
+	}
+	if cfg.delay < 0 {
+		return nil, &usageError{exitUsage, fmt.Sprintf("-delay %v is negative: give a pause such as 1s or 500ms", cfg.delay)}
+	}
+	if _, err := pagescan.New(cfg.links); err != nil {
+		return nil, &usageError{exitUsage, "-links: " + err.Error()}
+	}
+	if _, err := bag.New(cfg.order); err != nil {
+		return nil, &usageError{exitUsage, "-order: " + err.Error()}
+	}
+
+	rest := fs.Args()
+	if len(rest) != 3 {
+		msg := fmt.Sprintf("expected 3 arguments, seedURL pageDirectory maxDepth, but got %d", len(rest))
+		for _, a := range rest {
+			if strings.HasPrefix(a, "-") && len(a) > 1 {
+				msg += fmt.Sprintf(": flags such as %s must come before the arguments", a)
+				break
+			}
+		}
+		return nil, &usageError{exitUsage, msg}
+	}
+	seed, ok := urlnorm.Normalize(rest[0])
+	if !ok {
+		return nil, &usageError{exitSeedURL, fmt.Sprintf("seedURL %q cannot be normalized: give an absolute http URL of an HTML page, such as %sletters/index.html", rest[0], urlnorm.CS50Prefix)}
+	}
+	if !urlnorm.Internal(seed) {
+		return nil, &usageError{exitSeedURL, fmt.Sprintf("seedURL %s is not internal: it must begin with %s", seed, urlnorm.CS50Prefix)}
+	}
+	cfg.seed = seed
+	cfg.dir = rest[1]
+	depth, err := parseDepth(rest[2])
+	if err != nil {
+		return nil, &usageError{exitMaxDepth, err.Error()}
+	}
+	cfg.maxDepth = depth
+	return cfg, nil
+}
+
+// maxMaxDepth bounds maxDepth, as the specification does.
+const maxMaxDepth = 10
+
+// parseDepth accepts only plain decimal digits, so "+3", " 3" and "3.0"
+// are all mistakes rather than guesses.
+func parseDepth(s string) (int, error) {
+	bad := fmt.Errorf("maxDepth %q is not an integer from 0 to %d: give a whole number such as 2", s, maxMaxDepth)
+	if s == "" || strings.TrimLeft(s, "0123456789") != "" {
+		return 0, bad
+	}
+	n, err := strconv.Atoi(s)
+	if err != nil || n > maxMaxDepth {
+		return 0, bad
+	}
+	return n, nil
+}
+
+// proxyFunc chooses a proxy from HTTP_PROXY, HTTPS_PROXY and NO_PROXY, or
+// their lower-case forms, read through getenv. (http.ProxyFromEnvironment
+// would read the process's environment once and for all, which a test
+// cannot change.)
+func proxyFunc(getenv func(string) string) func(*http.Request) (*url.URL, error) {
+	either := func(name string) string {
+		if v := getenv(name); v != "" {
+			return v
+		}
+		return getenv(strings.ToLower(name))
+	}
+	cfg := &httpproxy.Config{
+		HTTPProxy:  either("HTTP_PROXY"),
+		HTTPSProxy: either("HTTPS_PROXY"),
+		NoProxy:    either("NO_PROXY"),
+	}
+	proxy := cfg.ProxyFunc()
+	return func(r *http.Request) (*url.URL, error) { return proxy(r.URL) }
+}

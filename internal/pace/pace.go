@@ -1,0 +1,118 @@
+// Package pace keeps a crawler polite: it spaces out the requests to each
+// host so that at least a given pause separates the end of one request from
+// the start of the next.
+//
+// The pause runs from the end of a request, not from the start of the
+// crawler's next step, so whatever the crawler does between two requests
+// (saving a page, scanning it for links) happens during the pause instead
+// of adding to it.
+package pace
+
+import (
+	"context"
+	"sync"
+	"time"
+)
+
+// A Clock tells the time and waits. [System] is the wall clock; tests may
+// substitute a fake, or run the real one inside a testing/synctest bubble.
+type Clock interface {
+	Now() time.Time
+	// Sleep waits for d, or until ctx is done, in which case it returns
+	// the context's cause.
+	Sleep(ctx context.Context, d time.Duration) error
+}
+
+// System is the wall clock.
+type System struct{}
+
+func (System) Now() time.Time { return time.Now() }
+
+func (System) Sleep(ctx context.Context, d time.Duration) error {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return nil
+	case <-ctx.Done():
+		return context.Cause(ctx)
+	}
+}
+
+// A Pacer spaces out the requests to each host. Its methods are safe for
+// concurrent use, but a Pacer does not order concurrent waiters: two
+// requests to the same host must not be in flight at once.
+type Pacer struct {
+	clock Clock
+	delay time.Duration
+
+	mu    sync.Mutex
+	hosts map[string]*host
+}
+
+type host struct {
+	delay time.Duration // this host's pause: never less than Pacer.delay
+	end   time.Time     // when its last request ended; zero before the first
+}
+
+// New returns a Pacer that leaves at least delay between requests to the
+// same host. A nil clock means [System].
+func New(delay time.Duration, clock Clock) *Pacer {
+	if clock == nil {
+		clock = System{}
+	}
+	return &Pacer{clock: clock, delay: delay, hosts: make(map[string]*host)}
+}
+
+func (p *Pacer) host(name string) *host {
+	h := p.hosts[name]
+	if h == nil {
+		h = &host{delay: p.delay}
+		p.hosts[name] = h
+	}
+	return h
+}
+
+// Wait blocks until a request to the named host may start: until the
+// host's pause has passed since its last request ended. It returns at once
+// for a host with no request yet. If ctx ends first, Wait returns the
+// context's cause.
+func (p *Pacer) Wait(ctx context.Context, hostname string) error {
+	p.mu.Lock()
+	h := p.host(hostname)
+	var d time.Duration
+	if !h.end.IsZero() {
+		d = h.delay - p.clock.Now().Sub(h.end)
+	}
+	p.mu.Unlock()
+	if d <= 0 {
+		return context.Cause(ctx) // nil unless ctx is already done
+	}
+	return p.clock.Sleep(ctx, d)
+}
+
+// Done records that a request to the named host has just ended, whether it
+// succeeded or not. The host's next pause starts now.
+func (p *Pacer) Done(hostname string) {
+	p.mu.Lock()
+	p.host(hostname).end = p.clock.Now()
+	p.mu.Unlock()
+}
+
+// SetDelay sets the pause for one host, for example from its robots.txt.
+// A pause shorter than the Pacer's own is raised to it.
+func (p *Pacer) SetDelay(hostname string, d time.Duration) {
+	p.mu.Lock()
+	p.host(hostname).delay = max(d, p.delay)
+	p.mu.Unlock()
+}
+
+// Delay returns the pause for the named host.
+func (p *Pacer) Delay(hostname string) time.Duration {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if h := p.hosts[hostname]; h != nil {
+		return h.delay
+	}
+	return p.delay
+}

@@ -1,0 +1,224 @@
+// Package playground serves a static copy of a web site the way the CS50
+// playground's nginx server does, so that a crawl of the copy is a crawl of
+// the real site. One handler answers both ordinary requests ("GET /tse/x")
+// and forward-proxy requests ("GET http://any-host/tse/x"): the path picks
+// the file either way, so a crawler pointed at it through HTTP_PROXY
+// crawls the copy under the site's real URLs.
+package playground
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"mime"
+	"net/http"
+	"path"
+	"strings"
+	"sync"
+	"time"
+)
+
+// Handler returns a handler that serves the files of fsys as nginx serves
+// a document root:
+//   - the percent-decoded URL path names the file, and the query is ignored;
+//   - "/dir/" serves dir/index.html, and "/dir/index.html" is served as is;
+//   - "/dir" is redirected (301) to "/dir/" on the host that was asked for;
+//   - a path that names no file is a 404, a directory with no index.html a
+//     403, and a path that climbs above the root a 400;
+//   - every response carries Content-Type and Content-Length.
+//
+// Only GET and HEAD are allowed. To keep a symbolic link from escaping the
+// site, serve an [os.Root]'s FS.
+func Handler(fsys fs.FS) http.Handler {
+	return &server{fsys: fsys}
+}
+
+type server struct {
+	fsys fs.FS
+}
+
+func (s *server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if r.Method != http.MethodGet && r.Method != http.MethodHead {
+		w.Header().Set("Allow", "GET, HEAD")
+		http.Error(w, "405 method not allowed", http.StatusMethodNotAllowed)
+		return
+	}
+	name, dirSlash, ok := fsPath(r.URL.Path)
+	if !ok {
+		http.Error(w, "400 bad request", http.StatusBadRequest)
+		return
+	}
+	if dirSlash {
+		name = path.Join(name, "index.html")
+	}
+	f, err := s.fsys.Open(name)
+	if err != nil {
+		notFound(w, err)
+		return
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		notFound(w, err)
+		return
+	}
+	if fi.IsDir() {
+		if dirSlash {
+			// "/dir/index.html/" or an index.html that is a directory
+			http.Error(w, "404 not found", http.StatusNotFound)
+			return
+		}
+		redirectToDir(w, r)
+		return
+	}
+	if !fi.Mode().IsRegular() {
+		http.Error(w, "403 forbidden", http.StatusForbidden)
+		return
+	}
+	content, ok := f.(io.ReadSeeker)
+	if !ok {
+		http.Error(w, "500 file cannot seek", http.StatusInternalServerError)
+		return
+	}
+	w.Header().Set("Content-Type", contentType(name))
+	// ServeContent adds Content-Length, Last-Modified and range support, as
+	// nginx does; unlike http.FileServer it never redirects.
+	http.ServeContent(w, r, name, fi.ModTime(), content)
+}
+
+// fsPath turns a decoded URL path into an fs.FS name. It reports whether
+// the path ended in a slash (so it names a directory's index), and fails if
+// the path climbs above the root. Like nginx, it merges repeated slashes
+// and removes dot segments first.
+func fsPath(urlPath string) (name string, dirSlash, ok bool) {
+	if urlPath == "" {
+		urlPath = "/" // "GET http://host" through the proxy
+	}
+	if !strings.HasPrefix(urlPath, "/") {
+		return "", false, false
+	}
+	var segs []string
+	for seg := range strings.SplitSeq(urlPath[1:], "/") {
+		switch seg {
+		case "", ".":
+		case "..":
+			if len(segs) == 0 {
+				return "", false, false
+			}
+			segs = segs[:len(segs)-1]
+		default:
+			segs = append(segs, seg)
+		}
+	}
+	last := urlPath[strings.LastIndexByte(urlPath, '/')+1:]
+	dirSlash = last == "" || last == "." || last == ".."
+	name = strings.Join(segs, "/")
+	if name == "" {
+		name = "."
+	}
+	if !fs.ValidPath(name) {
+		return "", false, false // a NUL or similar that no file can have
+	}
+	return name, dirSlash, true
+}
+
+// redirectToDir sends "/dir" to "/dir/", on the host the client asked for,
+// keeping the query, as nginx does.
+func redirectToDir(w http.ResponseWriter, r *http.Request) {
+	u := *r.URL
+	u.Scheme, u.Host = "http", r.Host
+	if r.TLS != nil {
+		u.Scheme = "https"
+	}
+	u.Path += "/"
+	if u.RawPath != "" {
+		u.RawPath += "/"
+	}
+	u.Fragment, u.RawFragment = "", ""
+	w.Header().Set("Location", u.String())
+	body := fmt.Sprintf("<html><head><title>301 Moved Permanently</title></head><body>301 Moved Permanently: <a href=%q>%s</a></body></html>\n", u.String(), u.String())
+	w.Header().Set("Content-Type", "text/html")
+	w.Header().Set("Content-Length", fmt.Sprint(len(body)))
+	w.WriteHeader(http.StatusMovedPermanently)
+	if r.Method != http.MethodHead {
+		io.WriteString(w, body)
+	}
+}
+
+func notFound(w http.ResponseWriter, err error) {
+	if errors.Is(err, fs.ErrPermission) {
+		http.Error(w, "403 forbidden", http.StatusForbidden)
+		return
+	}
+	http.Error(w, "404 not found", http.StatusNotFound)
+}
+
+// contentType returns the type nginx's stock mime.types gives a file name.
+func contentType(name string) string {
+	ext := strings.ToLower(path.Ext(name))
+	switch ext {
+	case ".html", ".htm", ".shtml":
+		return "text/html"
+	case ".txt":
+		return "text/plain"
+	case "":
+		return "application/octet-stream"
+	}
+	if t := mime.TypeByExtension(ext); t != "" {
+		return t
+	}
+	return "application/octet-stream"
+}
+
+// Log returns a handler that calls h and writes one line to w for each
+// request, once it is answered:
+//
+//	1763780462.123456 2026-11-22T03:01:02.123456Z 0.000213s 200 GET http://host/tse/x.html "tse-crawler/1.0"
+//
+// The fields are the start time as Unix seconds (for scripts), the same
+// time in UTC (for people), the time taken to answer, the status, the
+// method, the absolute URL asked for, and the User-Agent. Lines are written
+// whole, so concurrent requests never interleave within a line.
+func Log(w io.Writer, h http.Handler) http.Handler {
+	var mu sync.Mutex
+	return http.HandlerFunc(func(rw http.ResponseWriter, r *http.Request) {
+		start := time.Now()
+		sw := &statusWriter{ResponseWriter: rw, status: http.StatusOK}
+		h.ServeHTTP(sw, r)
+		took := time.Since(start)
+		u := *r.URL
+		if u.Host == "" {
+			u.Scheme, u.Host = "http", r.Host
+		}
+		line := fmt.Sprintf("%d.%06d %s %.6fs %d %s %s %q\n",
+			start.Unix(), start.Nanosecond()/1000,
+			start.UTC().Format("2006-01-02T15:04:05.000000Z"),
+			took.Seconds(), sw.status, r.Method, u.String(), r.UserAgent())
+		mu.Lock()
+		io.WriteString(w, line)
+		mu.Unlock()
+	})
+}
+
+// A statusWriter remembers the status a handler sent.
+type statusWriter struct {
+	http.ResponseWriter
+	status int
+}
+
+func (s *statusWriter) WriteHeader(code int) {
+	s.status = code
+	s.ResponseWriter.WriteHeader(code)
+}
+
+// ReadFrom keeps the sendfile path of the underlying writer.
+func (s *statusWriter) ReadFrom(r io.Reader) (int64, error) {
+	if rf, ok := s.ResponseWriter.(io.ReaderFrom); ok {
+		return rf.ReadFrom(r)
+	}
+	return io.Copy(s.ResponseWriter, r)
+}
+
+// Unwrap lets http.ResponseController reach the underlying writer.
+func (s *statusWriter) Unwrap() http.ResponseWriter { return s.ResponseWriter }
