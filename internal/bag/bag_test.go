@@ -1,0 +1,263 @@
+package bag
+
+import (
+	"fmt"
+	"slices"
+	"testing"
+)
+
+// items returns n items named u0, u1, …, with depth equal to their index.
+func items(n int) []Item {
+	its := make([]Item, n)
+	for i := range its {
+		its[i] = Item{URL: fmt.Sprintf("u%d", i), Depth: i}
+	}
+	return its
+}
+
+// drain pops b until it is empty and returns what came out.
+func drain(t *testing.T, b Bag) []Item {
+	t.Helper()
+	var out []Item
+	for b.Len() > 0 {
+		it, ok := b.Pop()
+		if !ok {
+			t.Fatalf("Pop() = _, false with Len() = %d", b.Len())
+		}
+		out = append(out, it)
+	}
+	if it, ok := b.Pop(); ok {
+		t.Fatalf("Pop() on an empty bag = %v, true, want false", it)
+	}
+	return out
+}
+
+func TestOrder(t *testing.T) {
+	in := items(5)
+	reversed := slices.Clone(in)
+	slices.Reverse(reversed)
+	tests := []struct {
+		name string
+		bag  Bag
+		want []Item
+	}{
+		{"Stack is LIFO", new(Stack), reversed},
+		{"Queue is FIFO", new(Queue), in},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			for i, it := range in {
+				tt.bag.Push(it)
+				if got, want := tt.bag.Len(), i+1; got != want {
+					t.Fatalf("after %d pushes, Len() = %d, want %d", i+1, got, want)
+				}
+			}
+			if got := drain(t, tt.bag); !slices.Equal(got, tt.want) {
+				t.Errorf("popped %v, want %v", got, tt.want)
+			}
+		})
+	}
+}
+
+func TestInterleaved(t *testing.T) {
+	// Each op is a push of the named URL, or "-" for a pop; want lists
+	// what the pops return, in order.
+	ops := []string{"a", "b", "-", "c", "-", "d", "e", "-", "-", "f", "-", "-"}
+	tests := []struct {
+		name string
+		bag  Bag
+		want []string
+	}{
+		{"Stack", new(Stack), []string{"b", "c", "e", "d", "f", "a"}},
+		{"Queue", new(Queue), []string{"a", "b", "c", "d", "e", "f"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var got []string
+			wantLen := 0
+			for _, op := range ops {
+				if op == "-" {
+					it, ok := tt.bag.Pop()
+					if !ok {
+						t.Fatalf("Pop() = _, false after %v, want an item", got)
+					}
+					got = append(got, it.URL)
+					wantLen--
+				} else {
+					tt.bag.Push(Item{URL: op})
+					wantLen++
+				}
+				if n := tt.bag.Len(); n != wantLen {
+					t.Fatalf("after op %q, Len() = %d, want %d", op, n, wantLen)
+				}
+			}
+			if !slices.Equal(got, tt.want) {
+				t.Errorf("popped %q, want %q", got, tt.want)
+			}
+			if it, ok := tt.bag.Pop(); ok {
+				t.Errorf("Pop() on an empty bag = %v, true, want false", it)
+			}
+		})
+	}
+}
+
+func TestEmpty(t *testing.T) {
+	tests := []struct {
+		name string
+		bag  Bag
+	}{
+		{"Stack", new(Stack)},
+		{"Queue", new(Queue)},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			for range 2 { // an empty bag stays empty and usable
+				if n := tt.bag.Len(); n != 0 {
+					t.Errorf("Len() = %d, want 0", n)
+				}
+				if it, ok := tt.bag.Pop(); ok || it != (Item{}) {
+					t.Errorf("Pop() = %v, %t, want zero Item, false", it, ok)
+				}
+			}
+			tt.bag.Push(Item{URL: "x", Depth: 3})
+			if it, ok := tt.bag.Pop(); !ok || it != (Item{URL: "x", Depth: 3}) {
+				t.Errorf("Pop() after emptying = %v, %t, want {x 3}, true", it, ok)
+			}
+		})
+	}
+}
+
+func TestNew(t *testing.T) {
+	tests := []struct {
+		order   string
+		want    string // the dynamic type, or "" for an error
+		wantErr bool
+	}{
+		{"lifo", "*bag.Stack", false},
+		{"bfs", "*bag.Queue", false},
+		{"bogus", "", true},
+		{"", "", true},
+		{"LIFO", "", true},
+		{"fifo", "", true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.order, func(t *testing.T) {
+			b, err := New(tt.order)
+			if tt.wantErr {
+				if err == nil {
+					t.Fatalf("New(%q) = %T, nil, want an error", tt.order, b)
+				}
+				if b != nil {
+					t.Errorf("New(%q) = %T, %v, want a nil Bag with the error", tt.order, b, err)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatalf("New(%q) error: %v", tt.order, err)
+			}
+			if got := fmt.Sprintf("%T", b); got != tt.want {
+				t.Errorf("New(%q) = %s, want %s", tt.order, got, tt.want)
+			}
+			if n := b.Len(); n != 0 {
+				t.Errorf("New(%q).Len() = %d, want 0", tt.order, n)
+			}
+		})
+	}
+}
+
+// TestQueueCompaction checks that a queue that stays short while many
+// items pass through it keeps its order and reuses its storage, instead of
+// keeping every item it ever held.
+func TestQueueCompaction(t *testing.T) {
+	for _, live := range []int{1, 2, 3, 7, 100} {
+		t.Run(fmt.Sprint("live=", live), func(t *testing.T) {
+			var q Queue
+			next, want := 0, 0 // the next URL to push, and to pop
+			push := func() {
+				q.Push(Item{URL: fmt.Sprint(next), Depth: next})
+				next++
+			}
+			for range live {
+				push()
+			}
+			maxCap := 0
+			for range 20_000 {
+				push()
+				it, ok := q.Pop()
+				if w := (Item{URL: fmt.Sprint(want), Depth: want}); !ok || it != w {
+					t.Fatalf("Pop() = %v, %t, want %v, true", it, ok, w)
+				}
+				want++
+				if q.Len() != live {
+					t.Fatalf("Len() = %d, want %d", q.Len(), live)
+				}
+				maxCap = max(maxCap, cap(q.items))
+			}
+			// Growth happens only when more than half the slice is live,
+			// so the capacity never needs to pass about 4 × live.
+			if bound := 4*live + 16; maxCap > bound {
+				t.Errorf("cap(items) reached %d after 20000 push/pop pairs with %d live items, want at most %d", maxCap, live, bound)
+			}
+			for _, it := range drain(t, &q) {
+				if w := (Item{URL: fmt.Sprint(want), Depth: want}); it != w {
+					t.Fatalf("draining: Pop() = %v, want %v", it, w)
+				}
+				want++
+			}
+			if want != next {
+				t.Errorf("popped %d items, pushed %d", want, next)
+			}
+		})
+	}
+}
+
+// TestQueueCompactionClearsPopped checks that neither popped items nor the
+// stale copies that compaction leaves behind linger in the queue's storage,
+// so their URLs can be collected.
+func TestQueueCompactionClearsPopped(t *testing.T) {
+	var q Queue
+	// Fill the slice to its capacity, then pop more than half of it, so
+	// that the next push compacts instead of growing.
+	for i := 0; len(q.items) < 8 || len(q.items) < cap(q.items); i++ {
+		q.Push(Item{URL: fmt.Sprint(i)})
+	}
+	n := len(q.items)
+	for range n/2 + 1 {
+		q.Pop()
+	}
+	oldCap := cap(q.items)
+	q.Push(Item{URL: "new"})
+	if cap(q.items) != oldCap || q.head != 0 {
+		t.Fatalf("push with %d of %d items popped did not compact (cap %d -> %d, head %d)", n/2+1, n, oldCap, cap(q.items), q.head)
+	}
+	for i, it := range q.items[len(q.items):cap(q.items)] {
+		if it != (Item{}) {
+			t.Errorf("items[len+%d] = %v beyond the live items after compaction, want the zero Item", i, it)
+		}
+	}
+	want := []Item{}
+	for i := n/2 + 1; i < n; i++ {
+		want = append(want, Item{URL: fmt.Sprint(i)})
+	}
+	want = append(want, Item{URL: "new"})
+	if got := drain(t, &q); !slices.Equal(got, want) {
+		t.Errorf("after compaction popped %v, want %v", got, want)
+	}
+}
+
+// TestStackPopClears checks that a popped item does not linger in the
+// stack's storage.
+func TestStackPopClears(t *testing.T) {
+	var s Stack
+	for i := range 10 {
+		s.Push(Item{URL: fmt.Sprint(i)})
+	}
+	for range 5 {
+		s.Pop()
+	}
+	for i, it := range s.items[len(s.items):cap(s.items)] {
+		if it != (Item{}) {
+			t.Fatalf("items[len+%d] = %v after being popped, want the zero Item", i, it)
+		}
+	}
+}
