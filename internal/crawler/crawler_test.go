@@ -1,0 +1,348 @@
+package crawler
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"net/http"
+	"net/http/httptest"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"testing/fstest"
+	"testing/synctest"
+	"time"
+
+	"tse-crawler/internal/bag"
+	"tse-crawler/internal/pace"
+	"tse-crawler/internal/pagefetch"
+	"tse-crawler/internal/pagescan"
+	"tse-crawler/internal/playground"
+	"tse-crawler/internal/urlnorm"
+)
+
+const site = "http://cs50tse.cs.dartmouth.edu/tse/t/"
+
+// letters is a small site shaped like the playground's letters: a cycle,
+// repeated links, an external link and a missing page.
+var letters = fstest.MapFS{
+	"tse/t/index.html": {Data: []byte(`<a href=A.html>A</a>`)},
+	"tse/t/A.html":     {Data: []byte(`<a href=https://example.org/x.html>x</a> <a href=B.html>B</a> <a href=index.html>home</a>`)},
+	"tse/t/B.html":     {Data: []byte(`<a href=C.html>C</a> <a href=D.html>D</a> <a href=C.html>C</a> <a href=Z.html>gone</a>`)},
+	"tse/t/C.html":     {Data: []byte(`<a href=D.html>D</a> <a href=A.html>A</a>`)},
+	"tse/t/D.html":     {Data: []byte(`<a href=E.html>E</a>`)},
+	"tse/t/E.html":     {Data: []byte(`the end`)},
+}
+
+// A transport serves a site in memory, through the playground's handler,
+// with no sockets: it works inside a synctest bubble. Each request may take
+// some (fake) time, and the start and end of each is recorded.
+type transport struct {
+	h    http.Handler
+	took time.Duration
+
+	mu    sync.Mutex
+	spans [][2]time.Time
+	urls  []string
+}
+
+func newTransport(fsys fs.FS) *transport {
+	return &transport{h: playground.Handler(fsys)}
+}
+
+func (t *transport) RoundTrip(r *http.Request) (*http.Response, error) {
+	start := time.Now()
+	if t.took > 0 {
+		time.Sleep(t.took)
+	}
+	rec := httptest.NewRecorder()
+	t.h.ServeHTTP(rec, r)
+	t.mu.Lock()
+	t.spans = append(t.spans, [2]time.Time{start, time.Now()})
+	t.urls = append(t.urls, r.URL.String())
+	t.mu.Unlock()
+	return rec.Result(), nil
+}
+
+type saved struct {
+	id    int
+	url   string
+	depth int
+	html  string
+}
+
+// harness is a Crawler wired to an in-memory site, with its log, its
+// errors and its saved pages captured.
+type harness struct {
+	c      *Crawler
+	tr     *transport
+	log    bytes.Buffer
+	errs   bytes.Buffer
+	pages  []saved
+	saveFn func(id int) error // if set, may fail a save
+}
+
+func newHarness(fsys fs.FS, maxDepth int, delay time.Duration) *harness {
+	h := &harness{tr: newTransport(fsys)}
+	f := &pagefetch.Fetcher{
+		Client:    &http.Client{Transport: h.tr},
+		Pacer:     pace.New(delay, nil),
+		UserAgent: "test",
+	}
+	h.c = &Crawler{
+		Fetch: f.Fetch,
+		Save: func(id int, url string, depth int, html []byte) error {
+			if h.saveFn != nil {
+				if err := h.saveFn(id); err != nil {
+					return err
+				}
+			}
+			h.pages = append(h.pages, saved{id, url, depth, string(html)})
+			return nil
+		},
+		Scanner:  new(pagescan.Reference),
+		Internal: urlnorm.Internal,
+		Bag:      new(bag.Stack),
+		MaxDepth: maxDepth,
+		Log:      &h.log,
+		Errors:   &h.errs,
+	}
+	return h
+}
+
+func (h *harness) order() []string {
+	var got []string
+	for _, p := range h.pages {
+		got = append(got, fmt.Sprintf("%d %d %s", p.id, p.depth, strings.TrimPrefix(p.url, site)))
+	}
+	return got
+}
+
+func TestCrawl(t *testing.T) {
+	tests := []struct {
+		name     string
+		maxDepth int
+		order    bag.Bag
+		want     []string // docID, depth, URL relative to the site
+		failed   int
+	}{
+		{"depth 0", 0, new(bag.Stack), []string{"1 0 index.html"}, 0},
+		{"depth 1", 1, new(bag.Stack), []string{"1 0 index.html", "2 1 A.html"}, 0},
+		{
+			// LIFO: the last link found is crawled first, and a page keeps
+			// the depth at which it was first found (D at 3, not 4).
+			"lifo", 10, new(bag.Stack),
+			[]string{"1 0 index.html", "2 1 A.html", "3 2 B.html", "4 3 D.html", "5 4 E.html", "6 3 C.html"},
+			1, // Z.html
+		},
+		{
+			"bfs", 10, new(bag.Queue),
+			[]string{"1 0 index.html", "2 1 A.html", "3 2 B.html", "4 3 C.html", "5 3 D.html", "6 4 E.html"},
+			1,
+		},
+		{
+			// At maxDepth a page is saved but not scanned, so E is never found.
+			"lifo depth 3", 3, new(bag.Stack),
+			[]string{"1 0 index.html", "2 1 A.html", "3 2 B.html", "4 3 D.html", "5 3 C.html"},
+			1,
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			h := newHarness(letters, tt.maxDepth, 0)
+			h.c.Bag = tt.order
+			res, err := h.c.Crawl(t.Context(), site+"index.html")
+			if err != nil {
+				t.Fatalf("Crawl: %v\nstderr:\n%s", err, &h.errs)
+			}
+			if got := h.order(); !slices.Equal(got, tt.want) {
+				t.Errorf("saved pages:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(tt.want, "\n"))
+			}
+			if res.Saved != len(tt.want) || res.Failed != tt.failed {
+				t.Errorf("Result = %+v, want Saved %d, Failed %d", res, len(tt.want), tt.failed)
+			}
+			for _, p := range h.pages {
+				name := strings.TrimPrefix(p.url, "http://cs50tse.cs.dartmouth.edu/")
+				if want := string(letters[name].Data); p.html != want {
+					t.Errorf("page %d: html %q, want %q", p.id, p.html, want)
+				}
+			}
+		})
+	}
+}
+
+func TestCrawlLog(t *testing.T) {
+	h := newHarness(letters, 10, 0)
+	if _, err := h.c.Crawl(t.Context(), site+"index.html"); err != nil {
+		t.Fatal(err)
+	}
+	// The start of the log, and the lines around the missing page.
+	wantHead := ` 0   Fetched: http://cs50tse.cs.dartmouth.edu/tse/t/index.html
+ 0  Scanning: http://cs50tse.cs.dartmouth.edu/tse/t/index.html
+ 0     Found: http://cs50tse.cs.dartmouth.edu/tse/t/A.html
+ 0     Added: http://cs50tse.cs.dartmouth.edu/tse/t/A.html
+ 1    Fetched: http://cs50tse.cs.dartmouth.edu/tse/t/A.html
+ 1   Scanning: http://cs50tse.cs.dartmouth.edu/tse/t/A.html
+ 1      Found: https://example.org/x.html
+ 1   IgnExtrn: https://example.org/x.html
+ 1      Found: http://cs50tse.cs.dartmouth.edu/tse/t/B.html
+ 1      Added: http://cs50tse.cs.dartmouth.edu/tse/t/B.html
+ 1      Found: http://cs50tse.cs.dartmouth.edu/tse/t/index.html
+ 1    IgnDupl: http://cs50tse.cs.dartmouth.edu/tse/t/index.html
+ 2     Fetched: http://cs50tse.cs.dartmouth.edu/tse/t/B.html
+ 2    Scanning: http://cs50tse.cs.dartmouth.edu/tse/t/B.html
+ 2       Found: http://cs50tse.cs.dartmouth.edu/tse/t/C.html
+ 2       Added: http://cs50tse.cs.dartmouth.edu/tse/t/C.html
+ 2       Found: http://cs50tse.cs.dartmouth.edu/tse/t/D.html
+ 2       Added: http://cs50tse.cs.dartmouth.edu/tse/t/D.html
+ 2       Found: http://cs50tse.cs.dartmouth.edu/tse/t/C.html
+ 2     IgnDupl: http://cs50tse.cs.dartmouth.edu/tse/t/C.html
+ 2       Found: http://cs50tse.cs.dartmouth.edu/tse/t/Z.html
+ 2       Added: http://cs50tse.cs.dartmouth.edu/tse/t/Z.html
+ 3       FAILED: http://cs50tse.cs.dartmouth.edu/tse/t/Z.html
+ 3      Fetched: http://cs50tse.cs.dartmouth.edu/tse/t/D.html
+`
+	if got := h.log.String(); !strings.HasPrefix(got, wantHead) {
+		t.Errorf("log starts:\n%s\nwant:\n%s", got[:min(len(got), len(wantHead))], wantHead)
+	}
+	if got, want := h.errs.String(), "crawler: http://cs50tse.cs.dartmouth.edu/tse/t/Z.html: HTTP 404 Not Found\n"; got != want {
+		t.Errorf("stderr = %q, want %q", got, want)
+	}
+}
+
+func TestCrawlQuiet(t *testing.T) {
+	h := newHarness(letters, 10, 0)
+	h.c.Log = nil
+	res, err := h.c.Crawl(t.Context(), site+"index.html")
+	if err != nil || res.Saved != 6 {
+		t.Fatalf("Crawl = %+v, %v; want 6 pages", res, err)
+	}
+}
+
+func TestCrawlSeedFails(t *testing.T) {
+	h := newHarness(letters, 10, 0)
+	res, err := h.c.Crawl(t.Context(), site+"missing.html")
+	if !errors.Is(err, ErrSeedFailed) {
+		t.Fatalf("Crawl error = %v, want ErrSeedFailed", err)
+	}
+	if !strings.Contains(err.Error(), "404") {
+		t.Errorf("error %q does not give the reason", err)
+	}
+	if res.Saved != 0 || len(h.pages) != 0 {
+		t.Errorf("saved %d pages, want none", len(h.pages))
+	}
+	if got, want := h.log.String(), " 0    FAILED: "+site+"missing.html\n"; got != want {
+		t.Errorf("log = %q, want %q", got, want)
+	}
+}
+
+func TestCrawlSaveFails(t *testing.T) {
+	h := newHarness(letters, 10, 0)
+	full := errors.New("no space left on device")
+	h.saveFn = func(id int) error {
+		if id == 3 {
+			return full
+		}
+		return nil
+	}
+	res, err := h.c.Crawl(t.Context(), site+"index.html")
+	if !errors.Is(err, full) {
+		t.Fatalf("Crawl error = %v, want %v", err, full)
+	}
+	if res.Saved != 2 || len(h.tr.urls) != 3 {
+		t.Errorf("saved %d pages after %d fetches, want 2 after 3", res.Saved, len(h.tr.urls))
+	}
+}
+
+func TestCrawlCanceled(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		h := newHarness(letters, 10, time.Second)
+		stop := errors.New("stop")
+		ctx, cancel := context.WithCancelCause(t.Context())
+		// Cancel during the pause before the third request.
+		start := time.Now()
+		time.AfterFunc(1500*time.Millisecond, func() { cancel(stop) })
+		res, err := h.c.Crawl(ctx, site+"index.html")
+		if !errors.Is(err, stop) {
+			t.Fatalf("Crawl error = %v, want the cause %v", err, stop)
+		}
+		if res.Saved != 2 || len(h.tr.urls) != 2 {
+			t.Errorf("saved %d pages after %d fetches, want 2 after 2", res.Saved, len(h.tr.urls))
+		}
+		if took := time.Since(start); took != 1500*time.Millisecond {
+			t.Errorf("Crawl returned after %v, want as soon as it was canceled, after 1.5s", took)
+		}
+	})
+}
+
+// chain returns a site of n pages, each linking to the next.
+func chain(n int) fstest.MapFS {
+	fsys := fstest.MapFS{}
+	for i := range n {
+		fsys[fmt.Sprintf("tse/t/%d.html", i)] = &fstest.MapFile{
+			Data: fmt.Appendf(nil, "page %d <a href=%d.html>next</a>", i, i+1),
+		}
+	}
+	return fsys
+}
+
+// TestPacing checks politeness in fake time: no request starts sooner than
+// the pause after the previous one ended, and the pause is the only cost,
+// so n pages take n request times plus n-1 pauses, to the nanosecond.
+func TestPacing(t *testing.T) {
+	tests := []struct {
+		pages       int
+		delay, took time.Duration
+	}{
+		{pages: 1, delay: time.Second},
+		{pages: 9, delay: time.Second},
+		{pages: 9, delay: time.Second, took: 300 * time.Millisecond},
+		{pages: 50, delay: 2 * time.Second, took: 10 * time.Millisecond},
+		{pages: 5, delay: 100 * time.Millisecond, took: 2 * time.Second}, // a slow server: requests outlast the pause
+	}
+	for _, tt := range tests {
+		t.Run(fmt.Sprintf("%d pages delay %v took %v", tt.pages, tt.delay, tt.took), func(t *testing.T) {
+			synctest.Test(t, func(t *testing.T) {
+				h := newHarness(chain(tt.pages), 100, tt.delay)
+				h.tr.took = tt.took
+				start := time.Now()
+				res, err := h.c.Crawl(t.Context(), site+"0.html")
+				if err != nil {
+					t.Fatal(err)
+				}
+				elapsed := time.Since(start)
+				// The last page links to one more, which is missing: it is
+				// fetched too, and fails.
+				n := tt.pages + 1
+				if res.Saved != tt.pages || len(h.tr.spans) != n {
+					t.Fatalf("saved %d pages in %d requests, want %d in %d", res.Saved, len(h.tr.spans), tt.pages, n)
+				}
+				for i := 1; i < n; i++ {
+					if gap := h.tr.spans[i][0].Sub(h.tr.spans[i-1][1]); gap < tt.delay {
+						t.Errorf("request %d started %v after request %d ended, want at least %v", i+1, gap, i, tt.delay)
+					}
+				}
+				if want := time.Duration(n)*tt.took + time.Duration(n-1)*tt.delay; elapsed != want {
+					t.Errorf("crawl took %v, want exactly %v", elapsed, want)
+				}
+			})
+		})
+	}
+}
+
+func TestLogLine(t *testing.T) {
+	words := []string{"Fetched", "Scanning", "Found", "IgnExtrn", "IgnDupl", "Added", "FAILED", "LongerThanNine"}
+	for depth := range 12 {
+		for _, word := range words {
+			url := "http://cs50tse.cs.dartmouth.edu/tse/letters/A.html"
+			// Go's fmt reads %*s as C's printf does.
+			want := fmt.Sprintf("%2d %*s%9s: %s\n", depth, depth, "", word, url)
+			if got := string(appendLine(nil, depth, word, url)); got != want {
+				t.Errorf("appendLine(%d, %q) = %q, want %q", depth, word, got, want)
+			}
+		}
+	}
+}
