@@ -1,0 +1,57 @@
+# Every target is a thin wrapper over the go command and testing.sh;
+# nothing here installs anything.
+GO       ?= go
+FUZZTIME ?= 30s
+
+.PHONY: all build demo test vet unit system fuzz clean
+
+all: build
+
+build:
+	$(GO) build -o crawler ./cmd/crawler
+	$(GO) build -o playground ./cmd/playground
+
+# A real crawl, with the default one-second pause, of the zoo site bundled
+# in testdata/, served on a free loopback port by the playground server.
+# Needs no network and nothing outside this repository.
+DEMO_SEED = http://cs50tse.cs.dartmouth.edu/tse/zoo/index.html
+demo: build
+	@tmp=$$(mktemp -d); \
+	./playground -addr 127.0.0.1:0 -log $$tmp/server.log testdata/playground >$$tmp/addr 2>&1 & pid=$$!; \
+	trap 'kill $$pid 2>/dev/null; rm -rf $$tmp' EXIT INT TERM; \
+	for i in $$(seq 50); do \
+		proxy=$$(sed -n 's|.* on \(http://[0-9.:]*\)/$$|\1|p' $$tmp/addr); [ -n "$$proxy" ] && break; sleep 0.1; \
+	done; \
+	[ -n "$$proxy" ] || { cat $$tmp/addr; exit 1; }; \
+	echo "playground: serving testdata/playground on $$proxy"; \
+	rm -rf data && mkdir data && \
+	echo "\$$ HTTP_PROXY=$$proxy ./crawler $(DEMO_SEED) data 2" && \
+	HTTP_PROXY=$$proxy ./crawler $(DEMO_SEED) data 2 && \
+	echo && echo "\$$ ls -A data" && ls -A data && \
+	echo && echo "\$$ head -6 data/2" && head -6 data/2 && \
+	echo && echo "The server saw these requests, at least a second apart:" && cat $$tmp/server.log
+
+# The whole suite: static checks, the Go tests under the race detector,
+# then the binary's regression tests.
+test: vet unit system
+
+vet:
+	$(GO) vet ./...
+	@out=$$(gofmt -l cmd internal); if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
+
+unit:
+	$(GO) test -race ./...
+
+system: build
+	bash testing.sh
+
+# go test -fuzz runs one target of one package at a time.
+fuzz:
+	$(GO) test ./internal/urlnorm -run '^$$' -fuzz '^FuzzNormalize$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 5s
+	$(GO) test ./internal/urlnorm -run '^$$' -fuzz '^FuzzResolve$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 5s
+	$(GO) test ./internal/pagescan -run '^$$' -fuzz '^FuzzReference$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 5s
+	$(GO) test ./internal/pagescan -run '^$$' -fuzz '^FuzzHTML$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 5s
+
+clean:
+	rm -f crawler playground testing.out
+	rm -rf data

@@ -1,0 +1,315 @@
+#!/usr/bin/env bash
+# testing.sh: regression tests of the crawler binary, after the CS50 testing
+# plan. It checks the command's contract (arguments, exit codes, messages)
+# and crawls the offline playground through the playground server, comparing
+# every page byte for byte with the course's reference crawls.
+#
+# Usage: bash -v testing.sh > testing.out 2>&1
+#
+# It needs Go, and ../shared/playground for the reference crawls; without
+# them it runs what it can and says what it skipped (under CI=true, a skip
+# is a failure). It ends with "N passed, M failed" and exits non-zero if
+# anything failed.
+
+set -u
+cd "$(dirname "$0")" || exit 2
+
+SHARED=${SHARED:-../shared/playground}
+CS50=http://cs50tse.cs.dartmouth.edu/tse
+
+pass=0
+fail=0
+skipped=()
+servers=()
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/crawler-testing.XXXXXX") || exit 2
+
+cleanup() {
+	for pid in "${servers[@]}"; do
+		kill "$pid" 2>/dev/null && wait "$pid" 2>/dev/null
+	done
+	rm -rf "$tmp"
+}
+trap cleanup EXIT
+trap 'echo "interrupted"; exit 130' INT
+trap 'echo "terminated"; exit 143' TERM
+
+ok() {
+	pass=$((pass + 1))
+	echo "PASS: $*"
+}
+bad() {
+	fail=$((fail + 1))
+	echo "FAIL: $*"
+}
+skip() {
+	skipped+=("$*")
+	echo "SKIP: $*"
+}
+
+# newdir: print the path of a new, empty page directory.
+newdir() {
+	mktemp -d "$tmp/data.XXXXXX"
+}
+
+# start_server NAME DIR: start the playground over DIR on a free port, with
+# its request log in $tmp/NAME.log; set PROXY to its address.
+start_server() {
+	local name=$1 dir=$2
+	./playground -addr 127.0.0.1:0 -log "$tmp/$name.log" "$dir" >"$tmp/$name.addr" 2>&1 &
+	servers+=($!)
+	local i
+	for i in $(seq 50); do
+		PROXY=$(sed -n 's|.* on \(http://[0-9.:]*\)/$|\1|p' "$tmp/$name.addr")
+		[ -n "$PROXY" ] && return 0
+		sleep 0.1
+	done
+	echo "the playground server did not start:"
+	cat "$tmp/$name.addr"
+	return 1
+}
+
+# expect_error CODE PHRASE ARGS...: the crawler must exit with CODE, print
+# nothing on stdout, say PHRASE on stderr, and leave its directory empty.
+expect_error() {
+	local want=$1 phrase=$2
+	shift 2
+	local dir
+	dir=$(newdir)
+	local args=("${@//DIR/$dir}")
+	HTTP_PROXY=$PROXY ./crawler "${args[@]}" >"$tmp/out" 2>"$tmp/err"
+	local got=$?
+	if [ "$got" -ne "$want" ]; then
+		bad "crawler ${args[*]}: exit $got, want $want: $(cat "$tmp/err")"
+	elif [ -s "$tmp/out" ]; then
+		bad "crawler ${args[*]}: wrote to stdout: $(head -3 "$tmp/out")"
+	elif ! grep -q -- "$phrase" "$tmp/err"; then
+		bad "crawler ${args[*]}: stderr does not say \"$phrase\": $(cat "$tmp/err")"
+	elif [ -n "$(ls -A "$dir")" ]; then
+		bad "crawler ${args[*]}: left files behind: $(ls -A "$dir")"
+	else
+		ok "crawler ${args[*]}: exit $got: $(head -1 "$tmp/err")"
+	fi
+}
+
+# page_body SITE URL: print the file the server sends for URL.
+page_body() {
+	local site=$1 path=${2#http://*/}
+	path=${path%%[?#]*} # the query names no file
+	path=$(printf '%b' "${path//%/\\x}") # percent-decode, as nginx does
+	case $path in '' | */) path+=index.html ;; esac
+	cat "$site/$path"
+}
+
+# same_page SITE DIR ID URL DEPTH: is DIR/ID exactly URL, DEPTH and the
+# site's HTML for URL, each followed by a newline?
+same_page() {
+	local site=$1 dir=$2 id=$3 url=$4 depth=$5
+	[ -f "$dir/$id" ] || return 1
+	{
+		printf '%s\n%s\n' "$url" "$depth"
+		page_body "$site" "$url" || return 1
+		printf '\n'
+	} | cmp -s - "$dir/$id"
+}
+
+# only_pages DIR COUNT: does DIR hold an empty .crawler, pages 1..COUNT and
+# nothing else?
+only_pages() {
+	local dir=$1 count=$2
+	[ -f "$dir/.crawler" ] && [ ! -s "$dir/.crawler" ] || return 1
+	[ "$(ls -A "$dir" | wc -l)" -eq $((count + 1)) ] || return 1
+	[ "$count" -eq 0 ] || [ -f "$dir/$count" ]
+}
+
+# crawl_matches NAME SITE: crawl one of the course's reference crawls and
+# compare the page directory with it, page by page.
+crawl_matches() {
+	local name=$1 site=$2
+	local seed depth pages
+	read -r seed depth pages < <(awk -F'\t' -v n="$name" '$1 == n {print $2, $3, $4}' "$SHARED/expected/crawls.tsv")
+	local dir
+	dir=$(newdir)
+	if ! HTTP_PROXY=$PROXY ./crawler -q -delay 0 "$seed" "$dir" "$depth" 2>"$tmp/err"; then
+		bad "$name: crawler failed: $(cat "$tmp/err")"
+		return
+	fi
+	local wrong=0 id d url
+	while IFS=$'\t' read -r id d url; do
+		case $id in '#'* | '') continue ;; esac
+		if ! same_page "$site" "$dir" "$id" "$url" "$d"; then
+			wrong=$((wrong + 1))
+			[ $wrong -le 5 ] && echo "  page $id differs from the reference's: depth $d $url; got: $(head -2 "$dir/$id" 2>/dev/null | tr '\n' ' ')"
+		fi
+	done <"$SHARED/expected/$name.tsv"
+	if [ $wrong -ne 0 ]; then
+		bad "$name: $wrong of $pages pages differ from the reference crawl"
+	elif ! only_pages "$dir" "$pages"; then
+		bad "$name: the page directory holds more than .crawler and $pages pages: $(ls -A "$dir" | head)"
+	else
+		ok "$name: $pages pages, byte-identical to the reference crawl"
+	fi
+}
+
+# all_whole SITE DIR COUNT: for a crawl with no reference output, check
+# that it saved COUNT pages and that each is whole and true to the site.
+all_whole() {
+	local site=$1 dir=$2 count=$3 id url depth
+	only_pages "$dir" "$count" || return 1
+	for id in $(seq "$count"); do
+		url=$(sed -n 1p "$dir/$id")
+		depth=$(sed -n 2p "$dir/$id")
+		same_page "$site" "$dir" "$id" "$url" "$depth" || return 1
+	done
+}
+
+echo "== building"
+go build -o crawler ./cmd/crawler && go build -o playground ./cmd/playground || {
+	echo "build failed"
+	exit 1
+}
+
+echo "== 1. bad arguments"
+# The project's own test site stands in for the playground here, so these
+# run even without ../shared.
+start_server own testdata/playground || exit 1
+OWN=$PROXY
+zoo=$CS50/zoo/index.html
+echo "not a directory" >"$tmp/file"
+mkdir "$tmp/full" && echo "an old page" >"$tmp/full/1"
+expect_error 2 "expected 3 arguments"
+expect_error 2 "got 1" "$zoo"
+expect_error 2 "got 2" "$zoo" DIR
+expect_error 2 "got 4" "$zoo" DIR 2 extra
+expect_error 2 "must come before" "$zoo" DIR 2 -q
+expect_error 2 "flag provided but not defined" -fast "$zoo" DIR 2
+expect_error 2 "invalid value" -delay soon "$zoo" DIR 2
+expect_error 2 "negative" -delay -1s "$zoo" DIR 2
+expect_error 2 "use reference or html" -links regex "$zoo" DIR 2
+expect_error 2 "use lifo or bfs" -order random "$zoo" DIR 2
+expect_error 3 "cannot be normalized" "" DIR 2
+expect_error 3 "cannot be normalized" zoo/index.html DIR 2
+expect_error 3 "cannot be normalized" http://cs50tse.cs.dartmouth.edu DIR 2
+expect_error 3 "cannot be normalized" "$CS50/zoo/map.pdf" DIR 2
+expect_error 3 "not internal" http://www.example.com/index.html DIR 2
+expect_error 3 "not internal" https://cs50tse.cs.dartmouth.edu/tse/ DIR 2
+expect_error 3 "not internal" http://cs50tse.cs.dartmouth.edu:80/tse/ DIR 2
+expect_error 4 "does not exist" "$zoo" "$tmp/no/such/dir" 2
+expect_error 4 "not a directory" "$zoo" "$tmp/file" 2
+expect_error 4 "is in the way" "$zoo" "$tmp/full" 2
+expect_error 5 "not an integer" "$zoo" DIR 1.5
+expect_error 5 "not an integer" "$zoo" DIR 2x
+expect_error 5 "from 0 to 10" "$zoo" DIR -1
+expect_error 5 "from 0 to 10" "$zoo" DIR 11
+expect_error 5 "not an integer" "$zoo" DIR ""
+if ./crawler -h | grep -q "Exit status"; then ok "crawler -h: usage with the exit codes"; else bad "crawler -h"; fi
+if [ "$(cat "$tmp/full/1")" = "an old page" ]; then ok "an existing page was left alone"; else bad "an existing page was overwritten"; fi
+
+echo "== 2. seeds that cannot be crawled"
+dir=$(newdir)
+HTTP_PROXY=$OWN ./crawler -delay 0 "$CS50/zoo/missing.html" "$dir" 2 >"$tmp/out" 2>"$tmp/err"
+code=$?
+if [ $code -eq 6 ] && grep -q "404" "$tmp/err" && [ "$(ls -A "$dir")" = .crawler ]; then
+	ok "a missing seed page: exit 6, only .crawler left: $(cat "$tmp/err")"
+else
+	bad "a missing seed page: exit $code, $(ls -A "$dir"), $(cat "$tmp/err")"
+fi
+dir=$(newdir)
+# A proxy address on which nothing listens stands for a server that does
+# not exist; nothing here may reach the internet.
+HTTP_PROXY=http://127.0.0.1:9 ./crawler -delay 0 "$zoo" "$dir" 2 >"$tmp/out" 2>"$tmp/err"
+code=$?
+if [ $code -eq 6 ] && grep -q "refused" "$tmp/err" && [ "$(ls -A "$dir")" = .crawler ]; then
+	ok "a server that does not answer: exit 6: $(cat "$tmp/err")"
+else
+	bad "a server that does not answer: exit $code, $(cat "$tmp/err")"
+fi
+PROXY=$OWN expect_error 3 "not internal" http://www.example.com/tse/index.html DIR 2
+
+echo "== the project's own sites"
+dir=$(newdir)
+if HTTP_PROXY=$OWN ./crawler -delay 0 "$zoo" "$dir" 10 >"$tmp/zoo.out" 2>"$tmp/err" &&
+	all_whole testdata/playground "$dir" 10 && grep -q "FAILED: $CS50/zoo/yak.html" "$tmp/zoo.out"; then
+	ok "zoo at depth 10: 10 whole pages, and the missing yak logged as FAILED"
+else
+	bad "zoo at depth 10: $(ls "$dir" | wc -l) files; $(cat "$tmp/err")"
+fi
+for links in reference html; do
+	dir=$(newdir)
+	if HTTP_PROXY=$OWN ./crawler -q -delay 0 -links $links "$CS50/syntax/index.html" "$dir" 1 2>/dev/null &&
+		all_whole testdata/playground "$dir" "$(ls "$dir" | wc -l)"; then
+		ok "syntax with -links $links: $(ls "$dir" | wc -l) whole pages"
+	else
+		bad "syntax with -links $links"
+	fi
+done
+
+if [ ! -f "$SHARED/cs50tse-site.tar.gz" ]; then
+	skip "sections 3-6: no shared playground at $SHARED"
+else
+	echo "== unpacking the playground"
+	mkdir "$tmp/site" && tar -xzf "$SHARED/cs50tse-site.tar.gz" -C "$tmp/site" || exit 1
+	start_server shared "$tmp/site" || exit 1
+
+	echo "== 3. letters"
+	for name in letters-depth-0 letters-depth-1 letters-depth-2 letters-10; do
+		crawl_matches "$name" "$tmp/site"
+	done
+	dir=$(newdir)
+	HTTP_PROXY=$PROXY ./crawler -delay 0 "$CS50/letters/index.html" "$dir" 10 >"$tmp/letters.log" 2>"$tmp/err"
+	if cmp -s "$tmp/letters.log" "$SHARED/expected/letters-10.log"; then
+		ok "letters-10: the log is the reference's, line for line"
+	else
+		bad "letters-10: the log differs from the reference's: $(diff "$tmp/letters.log" "$SHARED/expected/letters-10.log" | head -5)"
+	fi
+	# A second seed: the directory URL, which the seen-set tells apart from
+	# index.html, so the crawl holds both and has 10 pages.
+	dir=$(newdir)
+	if HTTP_PROXY=$PROXY ./crawler -q -delay 0 "$CS50/letters/" "$dir" 10 2>"$tmp/err" &&
+		all_whole "$tmp/site" "$dir" 10; then
+		ok "letters from a second seed, $CS50/letters/: 10 whole pages"
+	else
+		bad "letters from $CS50/letters/: $(ls -A "$dir" | wc -l) files; $(cat "$tmp/err")"
+	fi
+	dir=$(newdir)
+	if HTTP_PROXY=$PROXY ./crawler -q -delay 0 "$CS50/letters/E.html" "$dir" 2 2>"$tmp/err" &&
+		[ "$(sed -n 1p "$dir/1")" = "$CS50/letters/E.html" ] && all_whole "$tmp/site" "$dir" "$(ls "$dir" | wc -l)"; then
+		ok "letters from a third seed, E.html at depth 2: $(ls "$dir" | wc -l) whole pages"
+	else
+		bad "letters from E.html: $(cat "$tmp/err")"
+	fi
+
+	echo "== 4. toscrape"
+	for name in toscrape-depth-0 toscrape-depth-1 toscrape-depth-2; do
+		crawl_matches "$name" "$tmp/site"
+	done
+
+	echo "== 5. wikipedia"
+	for name in wikipedia-depth-0 wikipedia-depth-1 wikipedia-depth-2; do
+		crawl_matches "$name" "$tmp/site"
+	done
+
+	echo "== 6. politeness: letters at depth 2 with the default pause"
+	: >"$tmp/shared.log"
+	dir=$(newdir)
+	HTTP_PROXY=$PROXY ./crawler -q "$CS50/letters/index.html" "$dir" 2 2>"$tmp/err"
+	# Each log line starts with the request's start in Unix seconds and,
+	# third, how long it took; a request may start only a second after the
+	# previous one ended.
+	if awk '{ start = $1; took = $3 + 0
+	          if (NR > 1 && start - end < 1.0) { printf "requests %d and %d are %.3fs apart\n", NR - 1, NR, start - end; bad = 1 }
+	          end = start + took }
+	        END { exit bad || NR != 3 }' "$tmp/shared.log"; then
+		ok "3 requests, each at least 1s after the previous one ended"
+	else
+		bad "the server saw requests closer than 1s, or not 3 of them: $(cat "$tmp/shared.log")"
+	fi
+fi
+
+if [ ${#skipped[@]} -gt 0 ]; then
+	echo "skipped: ${skipped[*]}"
+	if [ "${CI:-}" = true ]; then
+		bad "under CI nothing may be skipped"
+	fi
+fi
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]
