@@ -51,6 +51,7 @@ fuzz:
 	$(GO) test ./internal/urlnorm -run '^$$' -fuzz '^FuzzResolve$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 5s
 	$(GO) test ./internal/pagescan -run '^$$' -fuzz '^FuzzReference$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 5s
 	$(GO) test ./internal/pagescan -run '^$$' -fuzz '^FuzzHTML$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 5s
+	$(GO) test ./internal/pagescan -run '^$$' -fuzz '^FuzzHTMLRoundTrip$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 5s
 
 clean:
 	rm -f crawler playground testing.out

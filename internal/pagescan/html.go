@@ -2,7 +2,6 @@ package pagescan
 
 import (
 	"bytes"
-	"strings"
 
 	"golang.org/x/net/html"
 
@@ -79,13 +78,16 @@ func (h *HTML) Scan(pageURL string, page []byte, found func(link string)) {
 // and newline.
 func cleanHref(v []byte) string {
 	v = bytes.TrimFunc(v, func(r rune) bool { return r <= ' ' })
-	if bytes.ContainsAny(v, "\t\n\r") {
-		return strings.Map(func(r rune) rune {
-			if r == '\t' || r == '\n' || r == '\r' {
-				return -1
-			}
-			return r
-		}, string(v))
+	if !bytes.ContainsAny(v, "\t\n\r") {
+		return string(v)
 	}
-	return string(v)
+	// Byte by byte: bytes that are not UTF-8 must pass through unchanged,
+	// as they do when there is nothing to drop (found by fuzzing).
+	b := make([]byte, 0, len(v))
+	for _, c := range v {
+		if c != '\t' && c != '\n' && c != '\r' {
+			b = append(b, c)
+		}
+	}
+	return string(b)
 }

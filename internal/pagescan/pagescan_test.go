@@ -1,0 +1,811 @@
+package pagescan_test
+
+import (
+	"bufio"
+	"bytes"
+	"fmt"
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+
+	"tse-crawler/internal/pagescan"
+	"tse-crawler/internal/playgroundtest"
+	"tse-crawler/internal/urlnorm"
+)
+
+const (
+	index = "http://cs50tse.cs.dartmouth.edu/tse/letters/index.html"
+	dir   = "http://cs50tse.cs.dartmouth.edu/tse/letters/"
+	site  = "http://cs50tse.cs.dartmouth.edu"
+)
+
+// scan runs s over page and returns the links it found, or nil.
+func scan(s pagescan.Scanner, pageURL string, page []byte) []string {
+	var links []string
+	s.Scan(pageURL, page, func(link string) { links = append(links, link) })
+	return links
+}
+
+// A scannerTest is a tricky page with what each scanner finds in it, side
+// by side. The reference column follows REFERENCE.md §3; the browser column
+// follows the HTML5 tokenizer and RFC 3986.
+type scannerTest struct {
+	name      string
+	page      string // the page's URL; index if empty
+	html      string
+	reference []string // what Reference finds
+	browser   []string // what HTML finds
+}
+
+var scannerTests = []scannerTest{
+	{
+		name:      "empty page",
+		html:      "",
+		reference: nil,
+		browser:   nil,
+	},
+	{
+		name:      "double quotes",
+		html:      `<a href="A.html">A</a>`,
+		reference: []string{dir + "A.html"},
+		browser:   []string{dir + "A.html"},
+	},
+	{
+		name:      "single quotes",
+		html:      `<a href='A.html'>A</a>`,
+		reference: []string{dir + "A.html"},
+		browser:   []string{dir + "A.html"},
+	},
+	{
+		name:      "unquoted",
+		html:      `<a href=A.html>A</a>`,
+		reference: []string{dir + "A.html"},
+		browser:   []string{dir + "A.html"},
+	},
+	{
+		name:      "spaces around the equals sign",
+		html:      `<a href = "A.html" >A</a>`,
+		reference: []string{dir + "A.html"},
+		browser:   []string{dir + "A.html"},
+	},
+	{
+		name:      "value split by a newline",
+		html:      "<a href=\"A.\nhtml\">A</a>",
+		reference: []string{dir + "A.html"},
+		browser:   []string{dir + "A.html"}, // the URL standard drops tabs and newlines
+	},
+	{
+		name:      "tab, CR and padding in the value",
+		html:      "<a href=\" \tA\r.html \">A</a>",
+		reference: []string{dir + "A.html"},
+		browser:   []string{dir + "A.html"},
+	},
+	{
+		name:      "space inside the value",
+		html:      `<a href="my page.html">p</a>`,
+		reference: []string{dir + "mypage.html"},
+		browser:   []string{dir + "my page.html"},
+	},
+	{
+		name:      "attribute name split by a newline",
+		html:      "<a hr\nef=\"A.html\">A</a>",
+		reference: []string{dir + "A.html"},
+		browser:   nil, // attributes "hr" and "ef"
+	},
+	{
+		name:      "space inside the tag name",
+		html:      `< a href="A.html">A</a>`,
+		reference: []string{dir + "A.html"},
+		browser:   nil, // "< a" is text
+	},
+	{
+		name:      "abbr matches <a",
+		html:      `<abbr title="x" href="A.html">A</abbr>`,
+		reference: []string{dir + "A.html"},
+		browser:   nil,
+	},
+	{
+		name:      "area",
+		html:      `<map><area href="B.html"></map>`,
+		reference: []string{dir + "B.html"},
+		browser:   []string{dir + "B.html"},
+	},
+	{
+		name:      "aside and audio match <a",
+		html:      `<aside href="C.html"></aside><audio src=x.mp3 href=D.html>`,
+		reference: []string{dir + "C.html", dir + "D.html"},
+		browser:   nil,
+	},
+	{
+		name:      "a > before the href",
+		html:      `<a title=">" href="x.html">x</a>`,
+		reference: nil, // the tag seems to end before its href
+		browser:   []string{dir + "x.html"},
+	},
+	{
+		name:      "an anchor without href, then a link",
+		html:      `<a name="top"><a href="A.html">A</a>`,
+		reference: []string{dir + "A.html"},
+		browser:   []string{dir + "A.html"},
+	},
+	{
+		name:      "data-href comes first",
+		html:      `<a data-href="d.html" href="e.html">e</a>`,
+		reference: []string{dir + "d.html"},
+		browser:   []string{dir + "e.html"},
+	},
+	{
+		name:      "duplicate href",
+		html:      `<a href="a.html" href="b.html">a</a>`,
+		reference: []string{dir + "a.html"},
+		browser:   []string{dir + "a.html"},
+	},
+	{
+		name:      "unquoted runs into the next attribute",
+		html:      `<a href=p.html target=_blank>p</a>`,
+		reference: []string{dir + "p.htmltarget=_blank"},
+		browser:   []string{dir + "p.html"},
+	},
+	{
+		name:      "fragment dropped",
+		html:      `<a href="A.html#sec">A</a>`,
+		reference: []string{dir + "A.html"},
+		browser:   []string{dir + "A.html"},
+	},
+	{
+		name:      "fragment only",
+		html:      `<a href="#top">top</a>`,
+		reference: nil,
+		browser:   []string{index},
+	},
+	{
+		name:      "unquoted fragment only",
+		html:      `<a href=#top>top</a>`,
+		reference: nil,
+		browser:   []string{index},
+	},
+	{
+		name:      "a numeric character reference holds a #",
+		html:      `<a href="&#65;.html">A</a>`,
+		reference: []string{dir + "&"},
+		browser:   []string{dir + "A.html"},
+	},
+	{
+		name: "other schemes",
+		html: `<a href="mailto:x@y.z">m</a><a href="javascript:void(0)">j</a>` +
+			`<a href="ftp://h/f">f</a>`,
+		reference: nil,
+		browser:   []string{"mailto:x@y.z", "javascript:void(0)", "ftp://h/f"},
+	},
+	{
+		name:      "a colon in the link text",
+		html:      `<a href="x.html">Note: y</a>`,
+		reference: nil, // the ':' comes before any '/', '?' or '#'
+		browser:   []string{dir + "x.html"},
+	},
+	{
+		name:      "a colon after the closing tag",
+		html:      `<a href="x.html">x</a> Note: y`,
+		reference: []string{dir + "x.html"}, // the '/' of </a> comes first
+		browser:   []string{dir + "x.html"},
+	},
+	{
+		name: "one link of three dropped by the colon test",
+		html: `<a href="a.html">1</a><a href="b.html">2:</a>` +
+			`<a href="c.html">3</a>`,
+		reference: []string{dir + "a.html", dir + "c.html"},
+		browser:   []string{dir + "a.html", dir + "b.html", dir + "c.html"},
+	},
+	{
+		name:      "the colon of the next link's scheme",
+		html:      `<a href="x.html">x<a href="http://h/">h</a>`,
+		reference: []string{"http://h/"},
+		browser:   []string{dir + "x.html", "http://h/"},
+	},
+	{
+		name:      "a colon makes an http-prefixed relative link absolute",
+		html:      `<a href="httpdocs.html">x:</a>`,
+		reference: []string{"httpdocs.html"}, // verbatim, not resolved
+		browser:   []string{dir + "httpdocs.html"},
+	},
+	{
+		name:      "a skip resumes inside the skipped tag",
+		html:      `<a href="javascript:x('<a href=p.html>')">go</a>`,
+		reference: []string{dir + "p.html"},
+		browser:   []string{"javascript:x('<a href=p.html>')"},
+	},
+	{
+		name:      "a fragment skip resumes inside the skipped tag",
+		html:      `<a href="#<a href=q.html>">q</a>`,
+		reference: []string{dir + "q.html"},
+		browser:   []string{index},
+	},
+	{
+		name:      "a found link resumes after its URL",
+		html:      `<a href="a.html<a href=b.html>">a</a>`,
+		reference: []string{dir + "a.html<ahref=b.html>"},
+		browser:   []string{dir + "a.html<a href=b.html>"},
+	},
+	{
+		name:      "empty href",
+		html:      `<a href="">here</a>`,
+		reference: []string{dir},
+		browser:   []string{index},
+	},
+	{
+		name:      "empty unquoted href",
+		html:      `<a href=>here</a>`,
+		reference: []string{dir},
+		browser:   []string{index},
+	},
+	{
+		name:      "entities are not decoded by the reference",
+		html:      `<a href="a.html?x=1&amp;y=2">a</a>`,
+		reference: []string{dir + "a.html?x=1&amp;y=2"},
+		browser:   []string{dir + "a.html?x=1&y=2"},
+	},
+	{
+		name:      "a link in a comment",
+		html:      `<!-- <a href="c.html">c</a> -->`,
+		reference: []string{dir + "c.html"},
+		browser:   nil,
+	},
+	{
+		name:      "a link in a script",
+		html:      `<script>document.write('<a href="s.html">s</a>');</script>`,
+		reference: []string{dir + "s.html"},
+		browser:   nil,
+	},
+	{
+		name:      "a link in a title",
+		html:      `<title><a href="t.html">t</a></title>`,
+		reference: []string{dir + "t.html"},
+		browser:   nil,
+	},
+	{
+		name: "base: the first one counts, even for links before it",
+		html: `<a href="x.html">x</a><base href="http://other.example/dir/">` +
+			`<base href="http://third.example/"><a href="y.html">y</a>`,
+		reference: []string{dir + "x.html", dir + "y.html"},
+		browser:   []string{"http://other.example/dir/x.html", "http://other.example/dir/y.html"},
+	},
+	{
+		name:      "relative base",
+		html:      `<base href="../"><a href="A.html">A</a>`,
+		reference: []string{dir + "A.html"},
+		browser:   []string{site + "/tse/A.html"},
+	},
+	{
+		name:      "a base without href does not count",
+		html:      `<base target="_top"><base href="/x/"><a href="A.html">A</a>`,
+		reference: []string{dir + "A.html"},
+		browser:   []string{site + "/x/A.html"},
+	},
+	{
+		name:      "upper-case tags and attributes",
+		html:      `<A HREF="A.html">A</A><A HrEf=B.HTML>B</A>`,
+		reference: []string{dir + "A.html", dir + "B.HTML"},
+		browser:   []string{dir + "A.html", dir + "B.HTML"},
+	},
+	{
+		name:      "absolute http",
+		html:      `<a href="http://cs50tse.cs.dartmouth.edu/tse/letters/A.html">A</a>`,
+		reference: []string{dir + "A.html"},
+		browser:   []string{dir + "A.html"},
+	},
+	{
+		name:      "absolute HTTP kept verbatim",
+		html:      `<a href="HTTP://Example.COM/X.html">X</a>`,
+		reference: []string{"HTTP://Example.COM/X.html"},
+		browser:   []string{"HTTP://Example.COM/X.html"},
+	},
+	{
+		name:      "absolute https",
+		html:      `<a href="https://en.wikipedia.org/wiki/Algorithm">w</a>`,
+		reference: []string{"https://en.wikipedia.org/wiki/Algorithm"},
+		browser:   []string{"https://en.wikipedia.org/wiki/Algorithm"},
+	},
+	{
+		name:      "absolute with dot segments",
+		html:      `<a href="http://h/a/../b.html">b</a>`,
+		reference: []string{"http://h/a/../b.html"},
+		browser:   []string{"http://h/b.html"},
+	},
+	{
+		name:      "protocol-relative",
+		html:      `<a href="//host/x">x</a>`,
+		reference: []string{site + "//host/x"},
+		browser:   []string{"http://host/x"},
+	},
+	{
+		name:      "dot-dot",
+		html:      `<a href="../K.html">K</a>`,
+		reference: []string{dir + "../K.html"}, // the normalizer removes the ".."
+		browser:   []string{site + "/tse/K.html"},
+	},
+	{
+		name:      "rooted",
+		html:      `<a href="/tse/x.html">x</a>`,
+		reference: []string{site + "/tse/x.html"},
+		browser:   []string{site + "/tse/x.html"},
+	},
+	{
+		name:      "query only",
+		html:      `<a href="?q=1">q</a>`,
+		reference: []string{dir + "?q=1"},
+		browser:   []string{index + "?q=1"},
+	},
+	{
+		name:      "page at the root, relative link",
+		page:      "http://Example.COM/index.html",
+		html:      `<a href="a.html">a</a><a href="">e</a>`,
+		reference: []string{"http://example.com/a.html", "http://example.com/"},
+		browser:   []string{"http://Example.COM/a.html", "http://Example.COM/index.html"},
+	},
+	{
+		name:      "the page's query",
+		page:      "http://h/d/p.html?x=/y",
+		html:      `<a href="a.html">a</a><a href="?z">z</a>`,
+		reference: []string{"http://h/d/a.html", "http://h/d/?z"},
+		browser:   []string{"http://h/d/a.html", "http://h/d/p.html?z"},
+	},
+	{
+		name:      "the page's user-info",
+		page:      "http://U:p@H/d/p.html",
+		html:      `<a href="/r.html">r</a><a href="s.html">s</a>`,
+		reference: []string{"http://U:p@h/r.html", "http://U:p@h/d/s.html"},
+		browser:   []string{"http://U:p@H/r.html", "http://U:p@H/d/s.html"},
+	},
+	{
+		name:      "a NUL in the value",
+		html:      "<a href=\"a\x00b.html\">a</a>",
+		reference: []string{dir + "a\x00b.html"},
+		browser:   []string{dir + "a\uFFFDb.html"}, // the tokenizer replaces NUL
+	},
+	{
+		// Bytes that are not UTF-8 pass through as they are, like every
+		// other byte, whether or not the value also holds a newline.
+		name:      "invalid UTF-8",
+		html:      "<a href=\"caf\xe9.html\">a</a><a href=\"caf\xe9\n.html\">b</a>",
+		reference: []string{dir + "caf\xe9.html", dir + "caf\xe9.html"},
+		browser:   []string{dir + "caf\xe9.html", dir + "caf\xe9.html"},
+	},
+	{
+		name:      "a NUL before the link",
+		html:      "\x00<a href=\"after.html\">a</a>",
+		reference: []string{dir + "after.html"}, // the C reference stops at the NUL
+		browser:   []string{dir + "after.html"},
+	},
+	{
+		name:      "no end quote",
+		html:      `<a href="never.html>x</a>`,
+		reference: nil,
+		browser:   nil, // the tag never ends
+	},
+	{
+		name:      "no end quote, a later quote ends it",
+		html:      `<a href="x.html>x</a><a href="y.html">y</a>`,
+		reference: []string{dir + "x.html>x</a><ahref="},
+		browser:   []string{dir + "x.html>x</a><a href="},
+	},
+	{
+		name:      "no closing > at all",
+		html:      `<a href="A.html"`,
+		reference: []string{dir + "A.html"},
+		browser:   nil,
+	},
+	{
+		name:      "href= with nothing after",
+		html:      `<a href=`,
+		reference: nil,
+		browser:   nil,
+	},
+	{
+		name:      "href= and a space at the end",
+		html:      "<a href= \n",
+		reference: nil,
+		browser:   nil,
+	},
+	{
+		name:      "unquoted without a closing >",
+		html:      `<a href=A.html`,
+		reference: nil,
+		browser:   nil,
+	},
+	{
+		name:      "no href at all",
+		html:      `<a name="x">x</a>`,
+		reference: nil,
+		browser:   nil,
+	},
+	{
+		name:      "the last <a has no href, which ends the scan",
+		html:      `<a href="A.html">A</a><a name="n"></a>`,
+		reference: []string{dir + "A.html"},
+		browser:   []string{dir + "A.html"},
+	},
+	{
+		name:      "the href belongs to another tag",
+		html:      `<a name=n>n</a><link href="s.css">`,
+		reference: nil,
+		browser:   nil,
+	},
+	{
+		name:      "a quote inside the other quotes",
+		html:      `<a href='say"hi".html'>s</a>`,
+		reference: []string{dir + `say"hi".html`},
+		browser:   []string{dir + `say"hi".html`},
+	},
+}
+
+func TestScanners(t *testing.T) {
+	t.Parallel()
+	for _, tt := range scannerTests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			page := tt.page
+			if page == "" {
+				page = index
+			}
+			if got := scan(new(pagescan.Reference), page, []byte(tt.html)); !slices.Equal(got, tt.reference) {
+				t.Errorf("Reference.Scan(%q, %q) = %q, want %q", page, tt.html, got, tt.reference)
+			}
+			if got := scan(new(pagescan.HTML), page, []byte(tt.html)); !slices.Equal(got, tt.browser) {
+				t.Errorf("HTML.Scan(%q, %q) = %q, want %q", page, tt.html, got, tt.browser)
+			}
+			// The expectations above were worked out by hand; the oracle is
+			// the C code transliterated, and the two must agree.
+			if got := referenceOracle(page, []byte(tt.html)); !slices.Equal(got, tt.reference) {
+				t.Errorf("referenceOracle(%q, %q) = %q, want %q", page, tt.html, got, tt.reference)
+			}
+		})
+	}
+}
+
+// TestScannerReuse checks that a scanner used for one page does not carry
+// anything over into the next: each keeps buffers between calls.
+func TestScannerReuse(t *testing.T) {
+	t.Parallel()
+	for _, name := range []string{"reference", "html"} {
+		reused, err := pagescan.New(name)
+		if err != nil {
+			t.Fatalf("New(%q): %v", name, err)
+		}
+		// Longest page first, so that later pages reuse a larger buffer.
+		tests := slices.Clone(scannerTests)
+		slices.SortStableFunc(tests, func(a, b scannerTest) int { return len(b.html) - len(a.html) })
+		for _, tt := range tests {
+			fresh, _ := pagescan.New(name)
+			want := scan(fresh, index, []byte(tt.html))
+			if got := scan(reused, index, []byte(tt.html)); !slices.Equal(got, want) {
+				t.Errorf("%s scanner reused for %q: got %q, want %q", name, tt.html, got, want)
+			}
+		}
+	}
+}
+
+func TestNew(t *testing.T) {
+	t.Parallel()
+	for _, name := range []string{"reference", "html"} {
+		if s, err := pagescan.New(name); err != nil || s == nil {
+			t.Errorf("New(%q) = %v, %v; want a scanner", name, s, err)
+		}
+	}
+	for _, name := range []string{"", "Reference", "HTML", "regexp"} {
+		if s, err := pagescan.New(name); err == nil {
+			t.Errorf("New(%q) = %v, nil; want an error", name, s)
+		}
+	}
+}
+
+// TestReferenceLettersLog scans the playground's letters pages and checks
+// that the links found are exactly those of the course's reference log.
+func TestReferenceLettersLog(t *testing.T) {
+	t.Parallel()
+	fsys := playgroundtest.Site(t)
+
+	// Collect each scanned page's Found lines from the log.
+	line := regexp.MustCompile(`^ ?\d+ +(\w+): (.*)$`)
+	want := make(map[string][]string) // page URL -> links found
+	var order []string
+	var current string
+	sc := bufio.NewScanner(bytes.NewReader(playgroundtest.Log(t, "letters-10")))
+	for n := 1; sc.Scan(); n++ {
+		m := line.FindStringSubmatch(sc.Text())
+		if m == nil {
+			t.Fatalf("letters-10.log:%d: unexpected line %q", n, sc.Text())
+		}
+		switch word, url := m[1], m[2]; word {
+		case "Fetched":
+			current = ""
+		case "Scanning":
+			if _, dup := want[url]; dup {
+				t.Fatalf("letters-10.log:%d: %s scanned twice", n, url)
+			}
+			current = url
+			want[url] = nil
+			order = append(order, url)
+		case "Found":
+			if current == "" {
+				t.Fatalf("letters-10.log:%d: Found outside a scan", n)
+			}
+			want[current] = append(want[current], url)
+		}
+	}
+	if err := sc.Err(); err != nil {
+		t.Fatal(err)
+	}
+	found := 0
+	for _, links := range want {
+		found += len(links)
+	}
+	if len(order) == 0 || found == 0 {
+		t.Fatalf("letters-10.log scans %d pages and finds %d links; want some of each", len(order), found)
+	}
+
+	var r pagescan.Reference // one scanner for every page, as the crawler does
+	for _, url := range order {
+		body, err := playgroundtest.Body(fsys, url)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := scan(&r, url, body)
+		if !slices.Equal(got, want[url]) {
+			t.Errorf("Reference.Scan(%q, page) =\n\t%q\nwant (letters-10.log)\n\t%q", url, got, want[url])
+		}
+		if got := referenceOracle(url, body); !slices.Equal(got, want[url]) {
+			t.Errorf("referenceOracle(%q, page) = %q, want %q", url, got, want[url])
+		}
+	}
+}
+
+// fuzzPages are the page URLs the fuzzers pick from.
+var fuzzPages = []string{
+	index,
+	"http://Example.COM/index.html",
+	"http://U:p@H:8080/d/e/p.html?x=/y",
+	"http://h/",
+	"HTTP://h/dir/",
+}
+
+// fuzzSeeds are tricky pages for both scanners' fuzzers.
+var fuzzSeeds = []string{
+	`<a href="A.html">A</a>`,
+	`<a title=">" href="x.html">x</a>`,
+	`<a href=p.html target=_blank>p</a>`,
+	`<a href="x.html">Note: y</a>`,
+	`<a href="javascript:x('<a href=p.html>')">go</a>`,
+	`<a href="#<a href=q.html>">q</a><a href="">e</a>`,
+	`<!-- <a href="c.html"> --><script>'<a href=s.html>'</script>`,
+	`<a href="x.html"><base href="//o/d/"><base href="/t/"><a href="../y.html#z">`,
+	"<A HREF='//host/x'>\x00<area href=\"a\x00b.html\">",
+	"<a hr\nef=\"A.html\">< a href = \"my page.html\" >",
+	`<a href="&#65;.html">&amp;<a href="a?x=1&amp;y=2">`,
+	`<a href="HTTP://Example.COM/X.html">X</a><a href=mailto:x@y>`,
+	`<a href="never.html>x</a><a href="y.html`,
+	`<a href=`,
+}
+
+func FuzzReference(f *testing.F) {
+	for i, s := range fuzzSeeds {
+		f.Add(uint8(i), []byte(s))
+	}
+	f.Fuzz(func(t *testing.T, which uint8, page []byte) {
+		pageURL := fuzzPages[int(which)%len(fuzzPages)]
+		stripped := string(stripSpace(page))
+		// ResolveCS50 puts a relative link x after one of these.
+		dirPrefix := urlnorm.ResolveCS50(pageURL, "")
+		origin := strings.TrimSuffix(urlnorm.ResolveCS50(pageURL, "/"), "/")
+
+		links := scan(new(pagescan.Reference), pageURL, page)
+		for _, link := range links {
+			if x, ok := strings.CutPrefix(link, dirPrefix); ok && !strings.HasPrefix(x, "/") &&
+				!strings.Contains(x, "#") && strings.Contains(stripped, x) {
+				continue // relative, resolved against the page's directory
+			}
+			if x, ok := strings.CutPrefix(link, origin); ok && strings.HasPrefix(x, "/") &&
+				!strings.Contains(x, "#") && strings.Contains(stripped, x) {
+				continue // relative, starting with '/'
+			}
+			if len(link) >= 4 && strings.EqualFold(link[:4], "http") &&
+				!strings.Contains(link, "#") && strings.Contains(stripped, link) {
+				continue // absolute, verbatim
+			}
+			t.Fatalf("Reference.Scan(%q, %q) found %q, which is neither a resolved part of the page nor an http link in it", pageURL, page, link)
+		}
+		if want := referenceOracle(pageURL, page); !slices.Equal(links, want) {
+			t.Fatalf("Reference.Scan(%q, %q) = %q, but the transliterated C finds %q", pageURL, page, links, want)
+		}
+	})
+}
+
+// scheme matches the start of an absolute URL, as RFC 3986 §3.1 defines it.
+var scheme = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9+.-]*:`)
+
+func FuzzHTML(f *testing.F) {
+	for i, s := range fuzzSeeds {
+		f.Add(uint8(i), []byte(s))
+	}
+	f.Fuzz(func(t *testing.T, which uint8, page []byte) {
+		pageURL := fuzzPages[int(which)%len(fuzzPages)]
+		var h pagescan.HTML
+		links := scan(&h, pageURL, page)
+		for _, link := range links {
+			if !scheme.MatchString(link) || strings.Contains(link, "#") {
+				t.Fatalf("HTML.Scan(%q, %q) found %q, which is not absolute or has a fragment", pageURL, page, link)
+			}
+		}
+		if again := scan(&h, pageURL, page); !slices.Equal(again, links) {
+			t.Fatalf("HTML.Scan(%q, %q) = %q, then %q when the scanner is reused", pageURL, page, links, again)
+		}
+	})
+}
+
+// FuzzHTMLRoundTrip checks that any href, HTML-escaped in an <a> tag,
+// comes back as the URL standard reads it: padding trimmed, tabs and
+// newlines removed, then resolved. A NUL cannot round-trip: the tokenizer
+// turns it into U+FFFD.
+func FuzzHTMLRoundTrip(f *testing.F) {
+	for _, s := range []string{"A.html", " ../K.html#top\n", "a&amp;b", `x"y'z<>`, "//h/p", "\tq\r\nr", "é%zz"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, href string) {
+		if strings.ContainsRune(href, 0) {
+			t.Skip()
+		}
+		page := `<p><a class=x href="` + escape(href) + `">link</a></p>`
+		got := scan(new(pagescan.HTML), index, []byte(page))
+		want := []string{urlnorm.Resolve(index, urlStandardClean(href))}
+		if !slices.Equal(got, want) {
+			t.Fatalf("HTML.Scan(%q, %q) = %q, want %q", index, page, got, want)
+		}
+	})
+}
+
+// escape escapes s for a double-quoted attribute value.
+func escape(s string) string {
+	return strings.NewReplacer(`&`, "&amp;", `"`, "&quot;", `<`, "&lt;", `>`, "&gt;").Replace(s)
+}
+
+// urlStandardClean is what the URL standard does to an href: trim leading
+// and trailing C0 controls and spaces, remove tabs and newlines. The
+// tokenizer has already turned each "\r\n" and "\r" into "\n".
+func urlStandardClean(s string) string {
+	s = strings.Trim(s, "\x00\x01\x02\x03\x04\x05\x06\x07\x08\x09\x0a\x0b\x0c\x0d\x0e\x0f"+
+		"\x10\x11\x12\x13\x14\x15\x16\x17\x18\x19\x1a\x1b\x1c\x1d\x1e\x1f ")
+	return strings.NewReplacer("\t", "", "\n", "", "\r", "").Replace(s)
+}
+
+// stripSpace returns page without the bytes C's isspace accepts.
+func stripSpace(page []byte) []byte {
+	out := make([]byte, 0, len(page))
+	for _, c := range page {
+		switch c {
+		case ' ', '\t', '\n', '\v', '\f', '\r':
+		default:
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// referenceOracle is libcs50's webpage_getNextURL (2021), transliterated
+// statement by statement into Go so that the real scanner, which is
+// written for speed, can be checked against it. Pointers become indexes,
+// NULL becomes -1, and the document ends at its last byte instead of at a
+// NUL, which is the one deliberate difference (REFERENCE.md §7). Relative
+// links are resolved with [urlnorm.ResolveCS50], which has its own tests.
+func referenceOracle(pageURL string, page []byte) []string {
+	html := stripSpace(page) // removeWhitespace(html)
+	// strcasestr, in the "C" locale, folds only A-Z.
+	lower := make([]byte, len(html))
+	for i, c := range html {
+		lower[i] = c
+		if 'A' <= c && c <= 'Z' {
+			lower[i] = c + 'a' - 'A'
+		}
+	}
+	find := func(s []byte, from int, sep string) int { // strstr from &s[from]
+		if i := bytes.Index(s[from:], []byte(sep)); i >= 0 {
+			return from + i
+		}
+		return -1
+	}
+	findAny := func(from int, chars string) int { // strpbrk
+		if i := bytes.IndexAny(html[from:], chars); i >= 0 {
+			return from + i
+		}
+		return -1
+	}
+	at := func(i int) byte { // *p, with the terminating NUL
+		if i < len(html) {
+			return html[i]
+		}
+		return 0
+	}
+
+	var links []string
+	pos := 0
+	for {
+		var lnk, href, end int
+		relative, badLink := false, true
+		for badLink {
+			relative, badLink = false, false
+			lnk = find(lower, pos, "<a")
+			if lnk < 0 {
+				return links
+			}
+			href = find(lower, lnk, "href=")
+			if href < 0 {
+				return links
+			}
+			end = find(html, lnk, ">")
+			if end >= 0 && end < href {
+				badLink, pos = true, pos+2
+				continue
+			}
+			href += 5
+			if c := at(href); c == '\'' || c == '"' {
+				href++
+				end = find(html, href, string(c))
+			} else {
+				end = find(html, href, ">")
+			}
+			if hash := find(html, href, "#"); hash >= 0 && end >= 0 && hash < end {
+				end = hash
+			}
+			if end < 0 {
+				badLink, pos = true, pos+2
+				continue
+			}
+			if at(href) == '#' {
+				badLink, pos = true, pos+2
+				continue
+			}
+			ptr := findAny(href, ":/?#")
+			if ptr < 0 || html[ptr] != ':' {
+				relative = true
+			} else if len(lower)-href < 4 || string(lower[href:href+4]) != "http" { // strncasecmp
+				badLink, pos = true, pos+2
+				continue
+			}
+		}
+		pos = end
+		link := string(html[href:end])
+		if relative {
+			link = urlnorm.ResolveCS50(pageURL, link)
+		}
+		links = append(links, link)
+	}
+}
+
+// benchPage is a synthetic page of about 100 KB with many links of every
+// kind, and text in between.
+var benchPage = func() []byte {
+	var b bytes.Buffer
+	b.WriteString("<!DOCTYPE html>\n<html><head><title>Bench</title></head><body>\n")
+	for i := 0; b.Len() < 100_000; i++ {
+		fmt.Fprintf(&b, "<p class=\"para\">Paragraph %d, with some text and a <a href=\"page%d.html\">relative link</a>,\n", i, i)
+		fmt.Fprintf(&b, "an <a href='https://en.wikipedia.org/wiki/Item_%d#History'>absolute one</a>, a <a href=\"../up/%d.html\">parent</a>,\n", i, i)
+		fmt.Fprintf(&b, "<a name=\"n%d\">an anchor</a> and <a href=\"#n%d\">a fragment</a> &amp; <abbr title=\"x\">abbr</abbr>.</p>\n", i, i)
+	}
+	b.WriteString("</body></html>\n")
+	return b.Bytes()
+}()
+
+func benchmarkScanner(b *testing.B, s pagescan.Scanner) {
+	b.SetBytes(int64(len(benchPage)))
+	b.ReportAllocs()
+	n := 0
+	for b.Loop() {
+		s.Scan(index, benchPage, func(string) { n++ })
+	}
+	if n == 0 {
+		b.Fatal("no links found")
+	}
+}
+
+func BenchmarkReference(b *testing.B) { benchmarkScanner(b, new(pagescan.Reference)) }
+
+func BenchmarkHTML(b *testing.B) { benchmarkScanner(b, new(pagescan.HTML)) }
