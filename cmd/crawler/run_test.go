@@ -162,6 +162,16 @@ func TestPageDirectoryRefused(t *testing.T) {
 			t.Errorf("page 7 was changed to %q", data)
 		}
 	})
+	t.Run(".crawler is a directory", func(t *testing.T) {
+		dir := t.TempDir()
+		if err := os.Mkdir(filepath.Join(dir, ".crawler"), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		code, stdout, stderr := crawl(t.Context(), p.getenv, seed, dir, "1")
+		if code != exitPageDir || !strings.Contains(stderr, "cannot create .crawler") || stdout != "" {
+			t.Errorf("exit %d, stderr %q; want %d and a message about .crawler", code, stderr, exitPageDir)
+		}
+	})
 	t.Run("not writable", func(t *testing.T) {
 		if os.Geteuid() == 0 {
 			t.Skip("skipping: root can write to any directory")
