@@ -46,6 +46,18 @@ skip() {
 	echo "SKIP: $*"
 }
 
+# show COMMAND...: print a command, then run it. The command's own output
+# may be redirected; the line saying what runs goes to the script's stdout.
+exec 3>&1
+show() {
+	{
+		printf '+'
+		printf ' %q' "$@"
+		printf '\n'
+	} >&3
+	"$@"
+}
+
 # newdir: print the path of a new, empty page directory.
 newdir() {
 	mktemp -d "$tmp/data.XXXXXX"
@@ -55,6 +67,7 @@ newdir() {
 # its request log in $tmp/NAME.log; set PROXY to its address.
 start_server() {
 	local name=$1 dir=$2
+	echo "+ ./playground -addr 127.0.0.1:0 -log $tmp/$name.log $dir &"
 	./playground -addr 127.0.0.1:0 -log "$tmp/$name.log" "$dir" >"$tmp/$name.addr" 2>&1 &
 	servers+=($!)
 	local i
@@ -76,7 +89,7 @@ expect_error() {
 	local dir
 	dir=$(newdir)
 	local args=("${@//DIR/$dir}")
-	HTTP_PROXY=$PROXY ./crawler "${args[@]}" >"$tmp/out" 2>"$tmp/err"
+	show env HTTP_PROXY="$PROXY" ./crawler "${args[@]}" >"$tmp/out" 2>"$tmp/err"
 	local got=$?
 	if [ "$got" -ne "$want" ]; then
 		bad "crawler ${args[*]}: exit $got, want $want: $(cat "$tmp/err")"
@@ -87,7 +100,7 @@ expect_error() {
 	elif [ -n "$(ls -A "$dir")" ]; then
 		bad "crawler ${args[*]}: left files behind: $(ls -A "$dir")"
 	else
-		ok "crawler ${args[*]}: exit $got: $(head -1 "$tmp/err")"
+		ok "exit $got: $(head -1 "$tmp/err")"
 	fi
 }
 
@@ -129,7 +142,7 @@ crawl_matches() {
 	read -r seed depth pages < <(awk -F'\t' -v n="$name" '$1 == n {print $2, $3, $4}' "$SHARED/expected/crawls.tsv")
 	local dir
 	dir=$(newdir)
-	if ! HTTP_PROXY=$PROXY ./crawler -q -delay 0 "$seed" "$dir" "$depth" 2>"$tmp/err"; then
+	if ! show env HTTP_PROXY="$PROXY" ./crawler -q -delay 0 "$seed" "$dir" "$depth" 2>"$tmp/err"; then
 		bad "$name: crawler failed: $(cat "$tmp/err")"
 		return
 	fi
@@ -206,7 +219,7 @@ if [ "$(cat "$tmp/full/1")" = "an old page" ]; then ok "an existing page was lef
 
 echo "== 2. seeds that cannot be crawled"
 dir=$(newdir)
-HTTP_PROXY=$OWN ./crawler -delay 0 "$CS50/zoo/missing.html" "$dir" 2 >"$tmp/out" 2>"$tmp/err"
+show env HTTP_PROXY="$OWN" ./crawler -delay 0 "$CS50/zoo/missing.html" "$dir" 2 >"$tmp/out" 2>"$tmp/err"
 code=$?
 if [ $code -eq 6 ] && grep -q "404" "$tmp/err" && [ "$(ls -A "$dir")" = .crawler ]; then
 	ok "a missing seed page: exit 6, only .crawler left: $(cat "$tmp/err")"
@@ -216,7 +229,7 @@ fi
 dir=$(newdir)
 # A proxy address on which nothing listens stands for a server that does
 # not exist; nothing here may reach the internet.
-HTTP_PROXY=http://127.0.0.1:9 ./crawler -delay 0 "$zoo" "$dir" 2 >"$tmp/out" 2>"$tmp/err"
+show env HTTP_PROXY=http://127.0.0.1:9 ./crawler -delay 0 "$zoo" "$dir" 2 >"$tmp/out" 2>"$tmp/err"
 code=$?
 if [ $code -eq 6 ] && grep -q "refused" "$tmp/err" && [ "$(ls -A "$dir")" = .crawler ]; then
 	ok "a server that does not answer: exit 6: $(cat "$tmp/err")"
@@ -227,7 +240,7 @@ PROXY=$OWN expect_error 3 "not internal" http://www.example.com/tse/index.html D
 
 echo "== the project's own sites"
 dir=$(newdir)
-if HTTP_PROXY=$OWN ./crawler -delay 0 "$zoo" "$dir" 10 >"$tmp/zoo.out" 2>"$tmp/err" &&
+if show env HTTP_PROXY="$OWN" ./crawler -delay 0 "$zoo" "$dir" 10 >"$tmp/zoo.out" 2>"$tmp/err" &&
 	all_whole testdata/playground "$dir" 10 && grep -q "FAILED: $CS50/zoo/yak.html" "$tmp/zoo.out"; then
 	ok "zoo at depth 10: 10 whole pages, and the missing yak logged as FAILED"
 else
@@ -235,7 +248,7 @@ else
 fi
 for links in reference html; do
 	dir=$(newdir)
-	if HTTP_PROXY=$OWN ./crawler -q -delay 0 -links $links "$CS50/syntax/index.html" "$dir" 1 2>/dev/null &&
+	if show env HTTP_PROXY="$OWN" ./crawler -q -delay 0 -links $links "$CS50/syntax/index.html" "$dir" 1 2>/dev/null &&
 		all_whole testdata/playground "$dir" "$(ls "$dir" | wc -l)"; then
 		ok "syntax with -links $links: $(ls "$dir" | wc -l) whole pages"
 	else
@@ -247,7 +260,7 @@ if [ ! -f "$SHARED/cs50tse-site.tar.gz" ]; then
 	skip "sections 3-6: no shared playground at $SHARED"
 else
 	echo "== unpacking the playground"
-	mkdir "$tmp/site" && tar -xzf "$SHARED/cs50tse-site.tar.gz" -C "$tmp/site" || exit 1
+	mkdir "$tmp/site" && show tar -xzf "$SHARED/cs50tse-site.tar.gz" -C "$tmp/site" || exit 1
 	start_server shared "$tmp/site" || exit 1
 
 	echo "== 3. letters"
@@ -255,7 +268,7 @@ else
 		crawl_matches "$name" "$tmp/site"
 	done
 	dir=$(newdir)
-	HTTP_PROXY=$PROXY ./crawler -delay 0 "$CS50/letters/index.html" "$dir" 10 >"$tmp/letters.log" 2>"$tmp/err"
+	show env HTTP_PROXY="$PROXY" ./crawler -delay 0 "$CS50/letters/index.html" "$dir" 10 >"$tmp/letters.log" 2>"$tmp/err"
 	if cmp -s "$tmp/letters.log" "$SHARED/expected/letters-10.log"; then
 		ok "letters-10: the log is the reference's, line for line"
 	else
@@ -264,14 +277,14 @@ else
 	# A second seed: the directory URL, which the seen-set tells apart from
 	# index.html, so the crawl holds both and has 10 pages.
 	dir=$(newdir)
-	if HTTP_PROXY=$PROXY ./crawler -q -delay 0 "$CS50/letters/" "$dir" 10 2>"$tmp/err" &&
+	if show env HTTP_PROXY="$PROXY" ./crawler -q -delay 0 "$CS50/letters/" "$dir" 10 2>"$tmp/err" &&
 		all_whole "$tmp/site" "$dir" 10; then
 		ok "letters from a second seed, $CS50/letters/: 10 whole pages"
 	else
 		bad "letters from $CS50/letters/: $(ls -A "$dir" | wc -l) files; $(cat "$tmp/err")"
 	fi
 	dir=$(newdir)
-	if HTTP_PROXY=$PROXY ./crawler -q -delay 0 "$CS50/letters/E.html" "$dir" 2 2>"$tmp/err" &&
+	if show env HTTP_PROXY="$PROXY" ./crawler -q -delay 0 "$CS50/letters/E.html" "$dir" 2 2>"$tmp/err" &&
 		[ "$(sed -n 1p "$dir/1")" = "$CS50/letters/E.html" ] && all_whole "$tmp/site" "$dir" "$(ls "$dir" | wc -l)"; then
 		ok "letters from a third seed, E.html at depth 2: $(ls "$dir" | wc -l) whole pages"
 	else
@@ -291,7 +304,7 @@ else
 	echo "== 6. politeness: letters at depth 2 with the default pause"
 	: >"$tmp/shared.log"
 	dir=$(newdir)
-	HTTP_PROXY=$PROXY ./crawler -q "$CS50/letters/index.html" "$dir" 2 2>"$tmp/err"
+	show env HTTP_PROXY="$PROXY" ./crawler -q "$CS50/letters/index.html" "$dir" 2 2>"$tmp/err"
 	# Each log line starts with the request's start in Unix seconds and,
 	# third, how long it took; a request may start only a second after the
 	# previous one ended.

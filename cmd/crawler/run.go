@@ -174,7 +174,15 @@ func parseArgs(args []string) (*config, error) {
 	fs := flag.NewFlagSet("crawler", flag.ContinueOnError)
 	fs.SetOutput(io.Discard) // run prints the one message that matters
 	fs.Usage = func() {}
-	fs.DurationVar(&cfg.delay, "delay", time.Second, "")
+	cfg.delay = time.Second
+	fs.Func("delay", "", func(s string) error {
+		d, err := time.ParseDuration(s)
+		if err != nil {
+			return errors.New("give a duration such as 1s, 1.5s or 500ms")
+		}
+		cfg.delay = d
+		return nil
+	})
 	fs.BoolVar(&cfg.quiet, "q", false, "")
 	fs.StringVar(&cfg.links, "links", "reference", "")
 	fs.StringVar(&cfg.order, "order", "lifo", "")

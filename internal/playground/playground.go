@@ -14,6 +14,7 @@ import (
 	"mime"
 	"net/http"
 	"path"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -41,44 +42,51 @@ type server struct {
 func (s *server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if r.Method != http.MethodGet && r.Method != http.MethodHead {
 		w.Header().Set("Allow", "GET, HEAD")
-		http.Error(w, "405 method not allowed", http.StatusMethodNotAllowed)
+		httpError(w, r, http.StatusMethodNotAllowed)
 		return
 	}
-	name, dirSlash, ok := fsPath(r.URL.Path)
+	dir, dirSlash, ok := fsPath(r.URL.Path)
 	if !ok {
-		http.Error(w, "400 bad request", http.StatusBadRequest)
+		httpError(w, r, http.StatusBadRequest)
 		return
 	}
+	name := dir
 	if dirSlash {
-		name = path.Join(name, "index.html")
+		name = path.Join(dir, "index.html")
 	}
 	f, err := s.fsys.Open(name)
 	if err != nil {
-		notFound(w, err)
+		if dirSlash && errors.Is(err, fs.ErrNotExist) {
+			if fi, err := fs.Stat(s.fsys, dir); err == nil && fi.IsDir() {
+				httpError(w, r, http.StatusForbidden) // nginx lists no directories
+				return
+			}
+		}
+		openError(w, r, err)
 		return
 	}
 	defer f.Close()
 	fi, err := f.Stat()
 	if err != nil {
-		notFound(w, err)
+		openError(w, r, err)
 		return
 	}
 	if fi.IsDir() {
 		if dirSlash {
-			// "/dir/index.html/" or an index.html that is a directory
-			http.Error(w, "404 not found", http.StatusNotFound)
+			// an index.html that is a directory
+			httpError(w, r, http.StatusForbidden)
 			return
 		}
 		redirectToDir(w, r)
 		return
 	}
 	if !fi.Mode().IsRegular() {
-		http.Error(w, "403 forbidden", http.StatusForbidden)
+		httpError(w, r, http.StatusForbidden)
 		return
 	}
 	content, ok := f.(io.ReadSeeker)
 	if !ok {
-		http.Error(w, "500 file cannot seek", http.StatusInternalServerError)
+		httpError(w, r, http.StatusInternalServerError)
 		return
 	}
 	w.Header().Set("Content-Type", contentType(name))
@@ -137,21 +145,30 @@ func redirectToDir(w http.ResponseWriter, r *http.Request) {
 	}
 	u.Fragment, u.RawFragment = "", ""
 	w.Header().Set("Location", u.String())
-	body := fmt.Sprintf("<html><head><title>301 Moved Permanently</title></head><body>301 Moved Permanently: <a href=%q>%s</a></body></html>\n", u.String(), u.String())
+	httpError(w, r, http.StatusMovedPermanently)
+}
+
+// openError answers a file that cannot be opened: 403 if it may not be
+// read, 404 otherwise, including a symbolic link out of the site.
+func openError(w http.ResponseWriter, r *http.Request, err error) {
+	if errors.Is(err, fs.ErrPermission) {
+		httpError(w, r, http.StatusForbidden)
+		return
+	}
+	httpError(w, r, http.StatusNotFound)
+}
+
+// httpError sends a small HTML page for a status, as nginx does, with its
+// Content-Type and Content-Length.
+func httpError(w http.ResponseWriter, r *http.Request, code int) {
+	status := fmt.Sprintf("%d %s", code, http.StatusText(code))
+	body := "<html>\r\n<head><title>" + status + "</title></head>\r\n<body>\r\n<center><h1>" + status + "</h1></center>\r\n<hr><center>playground</center>\r\n</body>\r\n</html>\r\n"
 	w.Header().Set("Content-Type", "text/html")
-	w.Header().Set("Content-Length", fmt.Sprint(len(body)))
-	w.WriteHeader(http.StatusMovedPermanently)
+	w.Header().Set("Content-Length", strconv.Itoa(len(body)))
+	w.WriteHeader(code)
 	if r.Method != http.MethodHead {
 		io.WriteString(w, body)
 	}
-}
-
-func notFound(w http.ResponseWriter, err error) {
-	if errors.Is(err, fs.ErrPermission) {
-		http.Error(w, "403 forbidden", http.StatusForbidden)
-		return
-	}
-	http.Error(w, "404 not found", http.StatusNotFound)
 }
 
 // contentType returns the type nginx's stock mime.types gives a file name.

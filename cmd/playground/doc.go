@@ -1,0 +1,30 @@
+// Playground serves a static copy of a web site on a local port, answering
+// as the CS50 playground's nginx server does, so that crawls can be tested
+// offline against the site's real URLs.
+//
+// Usage:
+//
+//	playground [-addr 127.0.0.1:8080] [-log FILE] DIR
+//
+// DIR is the folder that holds the site (for the CS50 playground, the one
+// that holds tse/). Playground is both an ordinary web server
+// (GET /tse/letters/index.html) and an HTTP forward proxy
+// (GET http://cs50tse.cs.dartmouth.edu/tse/letters/index.html): the path
+// picks the file either way, so
+//
+//	HTTP_PROXY=http://127.0.0.1:8080 crawler http://cs50tse.cs.dartmouth.edu/tse/letters/index.html data 2
+//
+// crawls the copy as if it were the real server. Paths are percent-decoded
+// before lookup; /dir/ serves dir/index.html; /dir is redirected to /dir/
+// on the requested host; the query is ignored; a missing file is a 404;
+// nothing outside DIR is ever served, not even through a symbolic link.
+//
+// Each request is logged once answered, one line each: the start time in
+// Unix seconds and in UTC, the time taken, the status, the method, the URL
+// and the User-Agent. The log goes to stderr, or is appended to FILE.
+//
+// Playground listens on 127.0.0.1:8080 unless -addr says otherwise; port 0
+// picks a free port. Its first line on stdout gives the address. SIGINT or
+// SIGTERM shuts it down cleanly. Exit status is 0 after a clean shutdown,
+// 1 if the server fails, and 2 for bad arguments.
+package main
