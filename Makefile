@@ -52,6 +52,8 @@ fuzz:
 	$(GO) test ./internal/pagescan -run '^$$' -fuzz '^FuzzReference$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 5s
 	$(GO) test ./internal/pagescan -run '^$$' -fuzz '^FuzzHTML$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 5s
 	$(GO) test ./internal/pagescan -run '^$$' -fuzz '^FuzzHTMLRoundTrip$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 5s
+	$(GO) test ./internal/robots -run '^$$' -fuzz '^FuzzParse$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 5s
+	$(GO) test ./internal/robots -run '^$$' -fuzz '^FuzzMatch$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 5s
 
 clean:
 	rm -f crawler playground testing.out

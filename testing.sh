@@ -246,6 +246,18 @@ if show env HTTP_PROXY="$OWN" ./crawler -delay 0 "$zoo" "$dir" 10 >"$tmp/zoo.out
 else
 	bad "zoo at depth 10: $(ls "$dir" | wc -l) files; $(cat "$tmp/err")"
 fi
+if grep -q "IgnRobots: $CS50/zoo/office.html" "$tmp/zoo.out" && ! grep -q "zoo/office.html" "$tmp/own.log"; then
+	ok "zoo: robots.txt keeps the crawler out of the office, which is never requested"
+else
+	bad "zoo: the office page, disallowed by robots.txt, was not logged IgnRobots or was requested"
+fi
+dir=$(newdir)
+if show env HTTP_PROXY="$OWN" ./crawler -delay 0 "$CS50/syntax/other" "$dir" 0 >"$tmp/out" 2>"$tmp/err" &&
+	grep -q "Redirect: $CS50/syntax/other$" "$tmp/out" && [ "$(sed -n 1p "$dir/1")" = "$CS50/syntax/other/" ]; then
+	ok "a seed that redirects (301 to other/) is saved under its target's URL"
+else
+	bad "a redirecting seed: $(cat "$tmp/out" "$tmp/err")"
+fi
 for links in reference html; do
 	dir=$(newdir)
 	if show env HTTP_PROXY="$OWN" ./crawler -q -delay 0 -links $links "$CS50/syntax/index.html" "$dir" 1 2>/dev/null &&
@@ -307,14 +319,14 @@ else
 	show env HTTP_PROXY="$PROXY" ./crawler -q "$CS50/letters/index.html" "$dir" 2 2>"$tmp/err"
 	# Each log line starts with the request's start in Unix seconds and,
 	# third, how long it took; a request may start only a second after the
-	# previous one ended.
+	# previous one ended. robots.txt comes first, and counts.
 	if awk '{ start = $1; took = $3 + 0
 	          if (NR > 1 && start - end < 1.0) { printf "requests %d and %d are %.3fs apart\n", NR - 1, NR, start - end; bad = 1 }
 	          end = start + took }
-	        END { exit bad || NR != 3 }' "$tmp/shared.log"; then
-		ok "3 requests, each at least 1s after the previous one ended"
+	        END { exit bad || NR != 4 }' "$tmp/shared.log" && grep -q "^[^ ]* [^ ]* [^ ]* 404 GET http://cs50tse.cs.dartmouth.edu/robots.txt" "$tmp/shared.log"; then
+		ok "robots.txt and 3 pages, each request at least 1s after the previous one ended"
 	else
-		bad "the server saw requests closer than 1s, or not 3 of them: $(cat "$tmp/shared.log")"
+		bad "the server saw requests closer than 1s, or not robots.txt and 3 pages: $(cat "$tmp/shared.log")"
 	fi
 fi
 

@@ -6,6 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"math"
 	"net/http"
 	"net/url"
 	"strconv"
@@ -25,7 +26,7 @@ import (
 )
 
 // version is the crawler's version, as its User-Agent announces it.
-const version = "0.2.0"
+const version = "0.3.0"
 
 // Exit codes. Each kind of bad input has its own, so scripts can tell them
 // apart; a crawl stopped by a signal exits 128 plus the signal's number.
@@ -36,7 +37,7 @@ const (
 	exitSeedURL   = 3 // seedURL cannot be normalized or is not internal
 	exitPageDir   = 4 // pageDirectory is missing, not a directory, not writable, or holds pages
 	exitMaxDepth  = 5 // maxDepth is not an integer from 0 to 10
-	exitSeedFetch = 6 // the seed page could not be fetched
+	exitSeedFetch = 6 // no page was saved: the seed could not be fetched, was disallowed, or redirected away
 )
 
 const usage = `Usage: crawler [flags] seedURL pageDirectory maxDepth
@@ -49,15 +50,27 @@ existing directory that holds no pages yet; maxDepth is 0 to 10. Progress
 goes to stdout, errors to stderr. Flags come before the arguments.
 
 Flags:
-  -delay D       least pause between the end of one request and the start of
-                 the next to the same host (default 1s); below 1s only for
-                 loopback addresses
-  -links SCANNER how links are found: reference (the CS50 reference scanner,
-                 the default) or html (as a browser reads them)
-  -order ORDER   crawl order: lifo (the reference's, the default) or bfs
-                 (breadth-first: every page at its shortest depth)
-  -q             no progress log
-  -h             this help
+  -delay D         least pause between the end of one request and the start
+                   of the next to the same host (default 1s); below 1s only
+                   for loopback addresses
+  -links SCANNER   how links are found: reference (the CS50 reference
+                   scanner, the default) or html (as a browser reads them)
+  -order ORDER     crawl order: lifo (the reference's, the default) or bfs
+                   (breadth-first: every page at its shortest depth)
+  -robots=false    ignore robots.txt, for sites you own. By default each
+                   host's robots.txt is read before its first page and
+                   obeyed, and its Crawl-delay or Request-rate can lengthen
+                   the pause (up to 60s)
+  -retries N       how often to retry a connection error, timeout, 408, 429
+                   or 5xx, with exponential backoff from the pause and
+                   honouring Retry-After (default 2)
+  -timeout D       limit on a whole request, body included (default 30s)
+  -max-size SIZE   largest page saved, such as 10MiB (the default), 512KiB
+                   or 100000; a larger page fails and is not saved
+  -user-agent S    the User-Agent sent (default tse-crawler/VERSION); its
+                   product token picks the robots.txt group that applies
+  -q               no progress log
+  -h               this help
 
 HTTP_PROXY (or http_proxy) sends every request through a proxy; NO_PROXY
 lists hosts that bypass it.
@@ -70,22 +83,31 @@ Exit status:
   3    seedURL cannot be normalized or is not internal
   4    pageDirectory does not exist, is not a writable directory, or holds pages
   5    maxDepth is not an integer from 0 to 10
-  6    the seed page could not be fetched
+  6    no page was saved: the seed page could not be fetched, robots.txt
+       forbids it, or it redirects out of the crawl
   130  interrupted (SIGINT); 143: terminated (SIGTERM)
 
-Example:
+Examples:
   mkdir data && crawler http://cs50tse.cs.dartmouth.edu/tse/letters/index.html data 2
+  # a local copy of the site, served by playground on 127.0.0.1:8080
+  HTTP_PROXY=http://127.0.0.1:8080 crawler -delay 0 -robots=false -links html \
+      -order bfs http://cs50tse.cs.dartmouth.edu/tse/wikipedia/index.html wiki 2
 `
 
 // config is what the command line asks for.
 type config struct {
-	seed     string // normalized
-	dir      string
-	maxDepth int
-	delay    time.Duration
-	quiet    bool
-	links    string
-	order    string
+	seed      string // normalized
+	dir       string
+	maxDepth  int
+	delay     time.Duration
+	quiet     bool
+	links     string
+	order     string
+	robots    bool
+	retries   int
+	timeout   time.Duration
+	maxSize   int64
+	userAgent string
 }
 
 // A usageError is a bad command line; code is the exit status it calls for.
@@ -130,10 +152,14 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, getenv fu
 		Client: pagefetch.NewClient(pagefetch.ClientOptions{
 			Proxy:        proxyFunc(getenv),
 			LoopbackOnly: cfg.delay < time.Second,
-			Timeout:      30 * time.Second,
+			Timeout:      cfg.timeout,
 		}),
 		Pacer:     pace.New(cfg.delay, nil),
-		UserAgent: "tse-crawler/" + version,
+		UserAgent: cfg.userAgent,
+		Robots:    cfg.robots,
+		Retries:   cfg.retries,
+		MaxSize:   cfg.maxSize,
+		Warn:      func(msg string) { fmt.Fprintf(stderr, "crawler: warning: %s\n", msg) },
 	}
 	c := &crawler.Crawler{
 		Fetch:    fetcher.Fetch,
@@ -174,18 +200,20 @@ func parseArgs(args []string) (*config, error) {
 	fs := flag.NewFlagSet("crawler", flag.ContinueOnError)
 	fs.SetOutput(io.Discard) // run prints the one message that matters
 	fs.Usage = func() {}
-	cfg.delay = time.Second
-	fs.Func("delay", "", func(s string) error {
-		d, err := time.ParseDuration(s)
-		if err != nil {
-			return errors.New("give a duration such as 1s, 1.5s or 500ms")
-		}
-		cfg.delay = d
-		return nil
+	cfg.delay, cfg.timeout, cfg.maxSize = time.Second, 30*time.Second, 10<<20
+	fs.Func("delay", "", durationFlag(&cfg.delay))
+	fs.Func("timeout", "", durationFlag(&cfg.timeout))
+	fs.Func("max-size", "", func(s string) error {
+		n, err := parseSize(s)
+		cfg.maxSize = n
+		return err
 	})
 	fs.BoolVar(&cfg.quiet, "q", false, "")
 	fs.StringVar(&cfg.links, "links", "reference", "")
 	fs.StringVar(&cfg.order, "order", "lifo", "")
+	fs.BoolVar(&cfg.robots, "robots", true, "")
+	fs.IntVar(&cfg.retries, "retries", 2, "")
+	fs.StringVar(&cfg.userAgent, "user-agent", "tse-crawler/"+version, "")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return nil, err
@@ -194,6 +222,15 @@ func parseArgs(args []string) (*config, error) {
 	}
 	if cfg.delay < 0 {
 		return nil, &usageError{exitUsage, fmt.Sprintf("-delay %v is negative: give a pause such as 1s or 500ms", cfg.delay)}
+	}
+	if cfg.timeout <= 0 {
+		return nil, &usageError{exitUsage, fmt.Sprintf("-timeout %v is not positive: give a limit such as 30s", cfg.timeout)}
+	}
+	if cfg.retries < 0 {
+		return nil, &usageError{exitUsage, fmt.Sprintf("-retries %d is negative: give 0 for no retries", cfg.retries)}
+	}
+	if strings.TrimSpace(cfg.userAgent) == "" || strings.ContainsAny(cfg.userAgent, "\r\n") {
+		return nil, &usageError{exitUsage, fmt.Sprintf("-user-agent %q is not a usable User-Agent: give one line such as mybot/1.0", cfg.userAgent)}
 	}
 	if _, err := pagescan.New(cfg.links); err != nil {
 		return nil, &usageError{exitUsage, "-links: " + err.Error()}
@@ -228,6 +265,36 @@ func parseArgs(args []string) (*config, error) {
 	}
 	cfg.maxDepth = depth
 	return cfg, nil
+}
+
+// durationFlag parses a flag's duration into d, with an error that says
+// what a duration looks like.
+func durationFlag(d *time.Duration) func(string) error {
+	return func(s string) error {
+		v, err := time.ParseDuration(s)
+		if err != nil {
+			return errors.New("give a duration such as 1s, 1.5s or 500ms")
+		}
+		*d = v
+		return nil
+	}
+}
+
+// parseSize reads a size in bytes, KiB, MiB or GiB: "500000", "512KiB",
+// "10MiB". Units are binary, as their names say.
+func parseSize(s string) (int64, error) {
+	bad := fmt.Errorf("give a size such as 10MiB, 512KiB or 1000000 (bytes)")
+	num, unit := s, ""
+	if i := strings.IndexFunc(s, func(r rune) bool { return r < '0' || r > '9' }); i >= 0 {
+		num, unit = s[:i], s[i:]
+	}
+	shift := map[string]uint{"": 0, "B": 0, "KiB": 10, "MiB": 20, "GiB": 30}
+	sh, ok := shift[unit]
+	n, err := strconv.ParseInt(num, 10, 64)
+	if !ok || err != nil || n <= 0 || n > math.MaxInt64>>sh {
+		return 0, bad
+	}
+	return n << sh, nil
 }
 
 // maxMaxDepth bounds maxDepth, as the specification does.

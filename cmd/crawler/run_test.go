@@ -95,6 +95,14 @@ func TestUsageErrors(t *testing.T) {
 		{"negative delay", []string{"-delay", "-1s", seed, "DIR", "2"}, exitUsage, "negative"},
 		{"bad scanner", []string{"-links", "regex", seed, "DIR", "2"}, exitUsage, "use reference or html"},
 		{"bad order", []string{"-order", "random", seed, "DIR", "2"}, exitUsage, "use lifo or bfs"},
+		{"bad size", []string{"-max-size", "10MB", seed, "DIR", "2"}, exitUsage, "give a size such as 10MiB"},
+		{"zero size", []string{"-max-size", "0", seed, "DIR", "2"}, exitUsage, "give a size"},
+		{"negative retries", []string{"-retries", "-1", seed, "DIR", "2"}, exitUsage, "-retries -1 is negative"},
+		{"zero timeout", []string{"-timeout", "0s", seed, "DIR", "2"}, exitUsage, "not positive"},
+		{"bad timeout", []string{"-timeout", "forever", seed, "DIR", "2"}, exitUsage, "give a duration"},
+		{"empty user agent", []string{"-user-agent", " ", seed, "DIR", "2"}, exitUsage, "not a usable User-Agent"},
+		{"user agent with a newline", []string{"-user-agent", "a\nb", seed, "DIR", "2"}, exitUsage, "not a usable User-Agent"},
+		{"bad robots", []string{"-robots=maybe", seed, "DIR", "2"}, exitUsage, "-robots"},
 		{"empty seed", []string{"", "DIR", "2"}, exitSeedURL, "cannot be normalized"},
 		{"relative seed", []string{"letters/index.html", "DIR", "2"}, exitSeedURL, "cannot be normalized"},
 		{"seed without a path", []string{"http://cs50tse.cs.dartmouth.edu", "DIR", "2"}, exitSeedURL, "cannot be normalized"},
@@ -188,12 +196,29 @@ func TestPageDirectoryRefused(t *testing.T) {
 	})
 }
 
+func TestParseSize(t *testing.T) {
+	tests := []struct {
+		in   string
+		want int64 // 0 for an error
+	}{
+		{"1", 1}, {"1000", 1000}, {"1B", 1}, {"512KiB", 512 << 10}, {"10MiB", 10 << 20}, {"2GiB", 2 << 30},
+		{"", 0}, {"0", 0}, {"-5", 0}, {"10MB", 0}, {"10mib", 0}, {"1.5MiB", 0}, {"MiB", 0}, {" 10", 0},
+		{"99999999999GiB", 0}, {"99999999999999999999", 0},
+	}
+	for _, tt := range tests {
+		got, err := parseSize(tt.in)
+		if (err != nil) != (tt.want == 0) || got != tt.want {
+			t.Errorf("parseSize(%q) = %d, %v; want %d", tt.in, got, err, tt.want)
+		}
+	}
+}
+
 func TestHelp(t *testing.T) {
 	code, stdout, stderr := crawl(t.Context(), func(string) string { return "" }, "-h")
 	if code != exitOK || stderr != "" {
 		t.Errorf("-h: exit %d, stderr %q; want 0 and nothing", code, stderr)
 	}
-	for _, want := range []string{"Usage: crawler", "-delay", "-links", "-order", "-q", "-h", "HTTP_PROXY", "Exit status", "Example"} {
+	for _, want := range []string{"Usage: crawler", "-delay", "-links", "-order", "-robots", "-retries", "-timeout", "-max-size", "-user-agent", "-q", "-h", "HTTP_PROXY", "Exit status", "Example"} {
 		if !strings.Contains(stdout, want) {
 			t.Errorf("-h output lacks %q", want)
 		}

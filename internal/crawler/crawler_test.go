@@ -77,21 +77,28 @@ type saved struct {
 // harness is a Crawler wired to an in-memory site, with its log, its
 // errors and its saved pages captured.
 type harness struct {
-	c      *Crawler
-	tr     *transport
-	log    bytes.Buffer
-	errs   bytes.Buffer
-	pages  []saved
-	saveFn func(id int) error // if set, may fail a save
+	c       *Crawler
+	fetcher *pagefetch.Fetcher
+	tr      *transport
+	log     bytes.Buffer
+	errs    bytes.Buffer
+	pages   []saved
+	saveFn  func(id int) error // if set, may fail a save
 }
 
 func newHarness(fsys fs.FS, maxDepth int, delay time.Duration) *harness {
 	h := &harness{tr: newTransport(fsys)}
 	f := &pagefetch.Fetcher{
-		Client:    &http.Client{Transport: h.tr},
+		Client: &http.Client{
+			Transport: h.tr,
+			CheckRedirect: func(*http.Request, []*http.Request) error {
+				return http.ErrUseLastResponse // as pagefetch.NewClient's clients
+			},
+		},
 		Pacer:     pace.New(delay, nil),
 		UserAgent: "test",
 	}
+	h.fetcher = f
 	h.c = &Crawler{
 		Fetch: f.Fetch,
 		Save: func(id int, url string, depth int, html []byte) error {
@@ -345,4 +352,108 @@ func TestLogLine(t *testing.T) {
 			}
 		}
 	}
+}
+
+// redirects wraps a site with redirects: path to Location.
+type redirects struct {
+	to map[string]string
+	h  http.Handler
+}
+
+func (rd redirects) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if loc, ok := rd.to[r.URL.Path]; ok {
+		http.Redirect(w, r, loc, http.StatusFound)
+		return
+	}
+	rd.h.ServeHTTP(w, r)
+}
+
+func TestCrawlRedirects(t *testing.T) {
+	fsys := fstest.MapFS{
+		"tse/t/index.html":     {Data: []byte(`<a href=sub>sub</a> <a href=away.html>away</a> <a href=port.html>port</a> <a href=tls.html>tls</a> <a href=loop1.html>loop</a>`)},
+		"tse/t/sub/index.html": {Data: []byte(`the sub-directory`)},
+	}
+	h := newHarness(fsys, 5, 0)
+	h.tr.h = redirects{map[string]string{
+		"/tse/t/away.html":  "http://elsewhere.example/tse/t/x.html",
+		"/tse/t/port.html":  "http://cs50tse.cs.dartmouth.edu:8080/tse/t/x.html",
+		"/tse/t/tls.html":   "https://cs50tse.cs.dartmouth.edu/tse/t/x.html",
+		"/tse/t/loop1.html": "loop2.html",
+		"/tse/t/loop2.html": "/tse/t/loop1.html",
+	}, playground.Handler(fsys)}
+	res, err := h.c.Crawl(t.Context(), site+"index.html")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := h.order(), []string{"1 0 index.html", "2 1 sub/"}; !slices.Equal(got, want) {
+		t.Errorf("saved %q, want %q", got, want)
+	}
+	if res.Redirects != 6 || res.Failed != 0 {
+		t.Errorf("Result = %+v, want 6 redirects and no failures", res)
+	}
+	for _, u := range h.tr.urls {
+		if !strings.HasPrefix(u, site) {
+			t.Errorf("requested %s, outside the crawl", u)
+		}
+	}
+	for _, want := range []string{
+		logLine(1, "Redirect", site+"sub") + logLine(1, "Found", site+"sub/") + logLine(1, "Added", site+"sub/"),
+		logLine(1, "Redirect", site+"away.html") + logLine(1, "Found", "http://elsewhere.example/tse/t/x.html") +
+			logLine(1, "IgnExtrn", "http://elsewhere.example/tse/t/x.html"),
+		logLine(1, "IgnExtrn", "http://cs50tse.cs.dartmouth.edu:8080/tse/t/x.html"),
+		logLine(1, "IgnExtrn", "https://cs50tse.cs.dartmouth.edu/tse/t/x.html"),
+		logLine(1, "Redirect", site+"loop2.html") + logLine(1, "Found", site+"loop1.html") + logLine(1, "IgnDupl", site+"loop1.html"),
+	} {
+		if !strings.Contains(h.log.String(), want) {
+			t.Errorf("log lacks\n%s", want)
+		}
+	}
+}
+
+// logLine is a line of the log, as the reference's printf writes it.
+func logLine(depth int, word, url string) string {
+	return fmt.Sprintf("%2d %*s%9s: %s\n", depth, depth, "", word, url)
+}
+
+func TestCrawlSeedRedirectsAway(t *testing.T) {
+	h := newHarness(letters, 2, 0)
+	h.tr.h = redirects{map[string]string{"/tse/t/index.html": "https://example.org/"}, h.tr.h}
+	_, err := h.c.Crawl(t.Context(), site+"index.html")
+	if !errors.Is(err, ErrSeedFailed) || !strings.Contains(err.Error(), "https://example.org/") {
+		t.Errorf("Crawl error = %v, want ErrSeedFailed naming the target", err)
+	}
+}
+
+func TestCrawlRobots(t *testing.T) {
+	fsys := fstest.MapFS{
+		"robots.txt":        {Data: []byte("User-agent: *\nDisallow: /tse/t/secret\n")},
+		"tse/t/index.html":  {Data: []byte(`<a href=secret.html>s</a> <a href=open.html>o</a>`)},
+		"tse/t/open.html":   {Data: []byte(`open`)},
+		"tse/t/secret.html": {Data: []byte(`secret`)},
+	}
+	t.Run("a page", func(t *testing.T) {
+		h := newHarness(fsys, 2, 0)
+		h.fetcher.Robots = true
+		res, err := h.c.Crawl(t.Context(), site+"index.html")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got, want := h.order(), []string{"1 0 index.html", "2 1 open.html"}; !slices.Equal(got, want) {
+			t.Errorf("saved %q, want %q", got, want)
+		}
+		if res.Disallowed != 1 || !strings.Contains(h.log.String(), logLine(1, "IgnRobots", site+"secret.html")) {
+			t.Errorf("Result %+v; log:\n%s\nwant the secret page counted and logged IgnRobots", res, &h.log)
+		}
+		if slices.Contains(h.tr.urls, site+"secret.html") {
+			t.Errorf("the disallowed page was requested")
+		}
+	})
+	t.Run("the seed", func(t *testing.T) {
+		h := newHarness(fsys, 2, 0)
+		h.fetcher.Robots = true
+		_, err := h.c.Crawl(t.Context(), site+"secret.html")
+		if !errors.Is(err, ErrSeedFailed) || !strings.Contains(err.Error(), "robots.txt") {
+			t.Errorf("Crawl error = %v, want ErrSeedFailed because of robots.txt", err)
+		}
+	})
 }

@@ -53,6 +53,7 @@ type Pacer struct {
 type host struct {
 	delay time.Duration // this host's pause: never less than Pacer.delay
 	end   time.Time     // when its last request ended; zero before the first
+	hold  time.Time     // no request before this, whatever the pause says
 }
 
 // New returns a Pacer that leaves at least delay between requests to the
@@ -74,15 +75,19 @@ func (p *Pacer) host(name string) *host {
 }
 
 // Wait blocks until a request to the named host may start: until the
-// host's pause has passed since its last request ended. It returns at once
-// for a host with no request yet. If ctx ends first, Wait returns the
-// context's cause.
+// host's pause has passed since its last request ended, and any hold has
+// run out. It returns at once for a host with no request yet. If ctx ends
+// first, Wait returns the context's cause.
 func (p *Pacer) Wait(ctx context.Context, hostname string) error {
 	p.mu.Lock()
 	h := p.host(hostname)
+	now := p.clock.Now()
 	var d time.Duration
 	if !h.end.IsZero() {
-		d = h.delay - p.clock.Now().Sub(h.end)
+		d = h.delay - now.Sub(h.end)
+	}
+	if !h.hold.IsZero() {
+		d = max(d, h.hold.Sub(now))
 	}
 	p.mu.Unlock()
 	if d <= 0 {
@@ -96,6 +101,15 @@ func (p *Pacer) Wait(ctx context.Context, hostname string) error {
 func (p *Pacer) Done(hostname string) {
 	p.mu.Lock()
 	p.host(hostname).end = p.clock.Now()
+	p.mu.Unlock()
+}
+
+// Hold keeps the next request to the named host from starting sooner than
+// d from now, on top of the host's pause: a server's Retry-After, or a
+// backoff after a failure.
+func (p *Pacer) Hold(hostname string, d time.Duration) {
+	p.mu.Lock()
+	p.host(hostname).hold = p.clock.Now().Add(d)
 	p.mu.Unlock()
 }
 

@@ -1,21 +1,28 @@
-// Package pagefetch downloads pages for the crawler, politely: every
-// request waits for its host's pause (package pace), and a fetch succeeds
-// only on a 200 OK with a non-empty body, as in the reference crawler.
+// Package pagefetch downloads pages for the crawler, as a careful HTTP
+// client should:
+//   - every request waits for its host's pause (package pace);
+//   - each host's robots.txt is read before its first page, and a page it
+//     disallows is never requested; its Crawl-delay and Request-rate can
+//     lengthen the host's pause;
+//   - connection errors, timeouts, 408, 429 and 5xx are retried with
+//     exponential backoff, honouring Retry-After;
+//   - a redirect is not followed but reported, so that the crawler can check
+//     the target against its scope and its seen-set first;
+//   - only a 200 with a non-empty HTML body no larger than a limit is a page.
+//     Its transfer and content codings are removed; nothing else is changed.
 package pagefetch
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
-	"io"
-	"net"
 	"net/http"
 	"net/url"
-	"syscall"
+	"sync"
 	"time"
 
 	"tse-crawler/internal/pace"
+	"tse-crawler/internal/urlnorm"
 )
 
 // ErrNotLoopback is returned, wrapped, for a connection to an address that
@@ -24,7 +31,18 @@ import (
 // asked for a crawl that would reach a real server.
 var ErrNotLoopback = errors.New("connection to a non-loopback address")
 
-// A StatusError reports an HTTP response whose status is not 200 OK.
+// ErrDisallowed is returned, wrapped, for a URL that the host's robots.txt
+// does not allow. No request was sent for it.
+var ErrDisallowed = errors.New("disallowed by robots.txt")
+
+// ErrRobotsUnavailable is returned, wrapped with the reason, for every URL
+// of a host whose robots.txt could not be read because the server failed
+// (5xx, 429) or could not be reached: RFC 9309 then forbids crawling the
+// host at all. No request was sent for the URL.
+var ErrRobotsUnavailable = errors.New("robots.txt unavailable, so nothing on the host may be crawled")
+
+// A StatusError reports an HTTP response whose status is not 200 OK and not
+// a redirect.
 type StatusError struct {
 	Code   int
 	Status string // as the server sent it, for example "404 Not Found"
@@ -32,105 +50,88 @@ type StatusError struct {
 
 func (e *StatusError) Error() string { return "HTTP " + e.Status }
 
-// A Fetcher downloads pages. Every field must be set.
+// A RedirectError reports a redirect (301, 302, 303, 307 or 308), which the
+// fetcher does not follow.
+type RedirectError struct {
+	Code     int
+	Location string // the target, resolved against the URL that was asked for
+}
+
+func (e *RedirectError) Error() string {
+	return fmt.Sprintf("HTTP %d %s to %s", e.Code, http.StatusText(e.Code), e.Location)
+}
+
+// maxWait caps every pause a server can ask for: Retry-After, Crawl-delay
+// and Request-rate. A crawl must not stall for hours on one header.
+const maxWait = 60 * time.Second
+
+// A Fetcher downloads pages. Client, Pacer and UserAgent must be set; the
+// other fields may be left zero. Fetch must not be called concurrently for
+// the same host.
 type Fetcher struct {
 	Client    *http.Client
 	Pacer     *pace.Pacer
 	UserAgent string
+
+	// Robots makes the fetcher obey each host's robots.txt.
+	Robots bool
+	// Retries is how many more times a transient failure is tried.
+	Retries int
+	// MaxSize is the largest body accepted, after decoding; 0 means no
+	// limit. A larger body fails the fetch: it is never cut short.
+	MaxSize int64
+	// Warn, if set, is told when a server asks for something the fetcher
+	// will not do, such as a pause longer than a minute.
+	Warn func(msg string)
+
+	mu     sync.Mutex
+	robots map[string]*robotsResult // by scheme://host[:port]
 }
 
-// Fetch waits for the URL's host to be free, downloads the page and
-// returns its body. It fails with a [*StatusError] for any status but 200,
-// with an error for an empty body, and with the context's cause if ctx
-// ends first.
+// Fetch returns the body of the page at rawURL. It fails with
+// [ErrDisallowed] or [ErrRobotsUnavailable] (wrapped) without sending a
+// request, with a [*RedirectError] for a redirect, with a [*StatusError]
+// for any other status but 200, with an error saying why for an empty,
+// oversized or non-HTML body, and with the context's cause if ctx ends
+// first.
 func (f *Fetcher) Fetch(ctx context.Context, rawURL string) ([]byte, error) {
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, rawURL, nil)
+	u, err := url.Parse(rawURL)
 	if err != nil {
 		return nil, err
 	}
-	req.Header.Set("User-Agent", f.UserAgent)
-	host := req.URL.Host
-	if err := f.Pacer.Wait(ctx, host); err != nil {
-		return nil, err
+	if u.Scheme != "http" && u.Scheme != "https" {
+		return nil, fmt.Errorf("cannot fetch a %s URL", u.Scheme)
 	}
-	body, err := f.do(req)
-	f.Pacer.Done(host) // the pause runs from the end of the request, failed or not
-	return body, err
-}
-
-func (f *Fetcher) do(req *http.Request) ([]byte, error) {
-	resp, err := f.Client.Do(req)
-	if err != nil {
-		return nil, err
-	}
-	defer resp.Body.Close()
-	if resp.StatusCode != http.StatusOK {
-		// Read a little of the body so that the connection can be reused.
-		io.Copy(io.Discard, io.LimitReader(resp.Body, 64<<10))
-		return nil, &StatusError{Code: resp.StatusCode, Status: resp.Status}
-	}
-	var buf bytes.Buffer
-	if n := resp.ContentLength; n > 0 {
-		// Room for the whole body and the read that finds its end, so
-		// the buffer never grows; a lying Content-Length cannot make us
-		// reserve more than a few MiB up front.
-		buf.Grow(int(min(n, 8<<20)) + bytes.MinRead)
-	}
-	if _, err := buf.ReadFrom(resp.Body); err != nil {
-		return nil, fmt.Errorf("reading body: %w", err)
-	}
-	if buf.Len() == 0 {
-		return nil, errors.New("empty body")
-	}
-	return buf.Bytes(), nil
-}
-
-// ClientOptions configure [NewClient].
-type ClientOptions struct {
-	// Proxy chooses a proxy for each request, as http.Transport.Proxy.
-	Proxy func(*http.Request) (*url.URL, error)
-	// LoopbackOnly refuses, with ErrNotLoopback, every connection to an
-	// address that is not a loopback address.
-	LoopbackOnly bool
-	// Timeout bounds each request, from dialing to the end of the body.
-	Timeout time.Duration
-}
-
-// NewClient returns an HTTP client for crawling. It never follows a
-// redirect: the crawler decides what to do with one.
-//
-// With LoopbackOnly set, the check is made on the address actually being
-// connected to, after any DNS lookup and for every connection, including
-// one to a proxy or one made while following a redirect, so nothing can get
-// around it.
-func NewClient(opt ClientOptions) *http.Client {
-	dialer := &net.Dialer{Timeout: 30 * time.Second, KeepAlive: 30 * time.Second}
-	if opt.LoopbackOnly {
-		dialer.Control = func(network, address string, _ syscall.RawConn) error {
-			host, _, err := net.SplitHostPort(address)
-			if err != nil {
-				host = address
-			}
-			if ip := net.ParseIP(host); ip == nil || !ip.IsLoopback() {
-				return fmt.Errorf("%w (%s)", ErrNotLoopback, address)
-			}
-			return nil
+	if f.Robots {
+		rules, err := f.robotsFor(ctx, u)
+		if err != nil {
+			return nil, err
+		}
+		if !rules.Allowed(pathAndQuery(u)) {
+			return nil, fmt.Errorf("%s: %w", rawURL, ErrDisallowed)
 		}
 	}
-	return &http.Client{
-		Transport: &http.Transport{
-			Proxy:                 opt.Proxy,
-			DialContext:           dialer.DialContext,
-			ForceAttemptHTTP2:     true,
-			MaxIdleConns:          16,
-			MaxIdleConnsPerHost:   2,
-			IdleConnTimeout:       90 * time.Second,
-			TLSHandshakeTimeout:   10 * time.Second,
-			ExpectContinueTimeout: time.Second,
-		},
-		Timeout: opt.Timeout,
-		CheckRedirect: func(*http.Request, []*http.Request) error {
-			return http.ErrUseLastResponse
-		},
+	resp, err := f.get(ctx, rawURL, page)
+	if err != nil {
+		return nil, err
 	}
+	switch {
+	case resp.code == http.StatusOK:
+		return resp.body, nil
+	case isRedirect(resp.code) && resp.location != "":
+		return nil, &RedirectError{Code: resp.code, Location: urlnorm.Resolve(rawURL, resp.location)}
+	}
+	return nil, &StatusError{Code: resp.code, Status: resp.status}
+}
+
+// pathAndQuery returns what robots.txt rules are matched against.
+func pathAndQuery(u *url.URL) string {
+	p := u.EscapedPath()
+	if p == "" {
+		p = "/"
+	}
+	if u.RawQuery != "" || u.ForceQuery {
+		p += "?" + u.RawQuery
+	}
+	return p
 }

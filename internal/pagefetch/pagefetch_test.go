@@ -49,6 +49,8 @@ func (rec *recorder) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	rec.paths = append(rec.paths, r.URL.Path)
 	rec.ua = append(rec.ua, r.Header.Get("User-Agent"))
 	rec.mu.Unlock()
+	// Pages are HTML unless a handler says otherwise.
+	w.Header().Set("Content-Type", "text/html")
 	rec.h.ServeHTTP(w, r)
 }
 
@@ -119,15 +121,10 @@ func TestFetchStatus(t *testing.T) {
 		{"500", func(w http.ResponseWriter, r *http.Request) {
 			http.Error(w, "boom", http.StatusInternalServerError)
 		}, 500, "500 Internal Server Error"},
-		{"301", func(w http.ResponseWriter, r *http.Request) {
-			http.Redirect(w, r, "/target.html", http.StatusMovedPermanently)
-		}, 301, "301 Moved Permanently"},
-		{"302", func(w http.ResponseWriter, r *http.Request) {
-			http.Redirect(w, r, "/target.html", http.StatusFound)
-		}, 302, "302 Found"},
-		{"308", func(w http.ResponseWriter, r *http.Request) {
-			http.Redirect(w, r, "/target.html", http.StatusPermanentRedirect)
-		}, 308, "308 Permanent Redirect"},
+		// Redirects are reported, not followed: see TestRedirects.
+		{"300", func(w http.ResponseWriter, r *http.Request) {
+			http.Redirect(w, r, "/target.html", http.StatusMultipleChoices)
+		}, 300, "300 Multiple Choices"},
 		{"204", func(w http.ResponseWriter, r *http.Request) {
 			w.WriteHeader(http.StatusNoContent)
 		}, 204, "204 No Content"},

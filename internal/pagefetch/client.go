@@ -1,0 +1,65 @@
+package pagefetch
+
+import (
+	"crypto/tls"
+	"fmt"
+	"net"
+	"net/http"
+	"net/url"
+	"syscall"
+	"time"
+)
+
+// ClientOptions configure [NewClient].
+type ClientOptions struct {
+	// Proxy chooses a proxy for each request, as http.Transport.Proxy.
+	Proxy func(*http.Request) (*url.URL, error)
+	// LoopbackOnly refuses, with ErrNotLoopback, every connection to an
+	// address that is not a loopback address.
+	LoopbackOnly bool
+	// Timeout bounds each request, from dialing to the end of the body.
+	Timeout time.Duration
+	// TLS, if set, configures https; by default the system's roots are
+	// trusted.
+	TLS *tls.Config
+}
+
+// NewClient returns an HTTP client for crawling. It never follows a
+// redirect: the fetcher reports it and the crawler decides.
+//
+// With LoopbackOnly set, the check is made on the address actually being
+// connected to, after any DNS lookup and for every connection, including
+// one to a proxy or one made for a redirect's target, so nothing can get
+// around it.
+func NewClient(opt ClientOptions) *http.Client {
+	dialer := &net.Dialer{Timeout: 30 * time.Second, KeepAlive: 30 * time.Second}
+	if opt.LoopbackOnly {
+		dialer.Control = func(network, address string, _ syscall.RawConn) error {
+			host, _, err := net.SplitHostPort(address)
+			if err != nil {
+				host = address
+			}
+			if ip := net.ParseIP(host); ip == nil || !ip.IsLoopback() {
+				return fmt.Errorf("%w (%s)", ErrNotLoopback, address)
+			}
+			return nil
+		}
+	}
+	return &http.Client{
+		Transport: &http.Transport{
+			Proxy:                 opt.Proxy,
+			DialContext:           dialer.DialContext,
+			TLSClientConfig:       opt.TLS,
+			ForceAttemptHTTP2:     true,
+			MaxIdleConns:          16,
+			MaxIdleConnsPerHost:   2,
+			IdleConnTimeout:       90 * time.Second,
+			TLSHandshakeTimeout:   10 * time.Second,
+			ExpectContinueTimeout: time.Second,
+		},
+		Timeout: opt.Timeout,
+		CheckRedirect: func(*http.Request, []*http.Request) error {
+			return http.ErrUseLastResponse
+		},
+	}
+}

@@ -1,0 +1,266 @@
+package pagefetch
+
+import (
+	"bufio"
+	"bytes"
+	"compress/flate"
+	"compress/gzip"
+	"compress/zlib"
+	"context"
+	"crypto/tls"
+	"errors"
+	"fmt"
+	"io"
+	"mime"
+	"net"
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// What is being fetched decides how its body is read.
+type kind int
+
+const (
+	page      kind = iota // must be non-empty HTML, within MaxSize
+	robotsTxt             // anything, cut at robotsMax
+)
+
+// robotsMax is how much of a robots.txt is read. RFC 9309 asks crawlers to
+// parse at least 500 KiB; anything after that may be ignored.
+const robotsMax = 500 << 10
+
+// A response is what one request got: the status, the redirect target if
+// any, and for a 200 the body, decoded.
+type response struct {
+	code     int
+	status   string
+	location string
+	body     []byte
+}
+
+// get sends a GET for rawURL, waiting for the host's pause first, and tries
+// again after a transient failure (a connection error, a timeout, 408, 429
+// or 5xx) up to f.Retries times. Each retry waits the host's pause doubled
+// once per earlier attempt, or longer if the server's Retry-After says so
+// (up to a minute). A response is returned for any status, including the
+// last failing one; an error means no usable response came.
+func (f *Fetcher) get(ctx context.Context, rawURL string, k kind) (*response, error) {
+	for attempt := 0; ; attempt++ {
+		resp, retryAfter, host, err := f.once(ctx, rawURL, k)
+		switch {
+		case err == nil && !retryableStatus(resp.code):
+			return resp, nil
+		case err != nil && !retryable(ctx, err):
+			return nil, err
+		case attempt >= f.Retries:
+			return resp, err
+		}
+		backoff := f.Pacer.Delay(host)
+		for range attempt {
+			backoff = min(2*backoff, maxWait)
+		}
+		f.Pacer.Hold(host, max(backoff, min(retryAfter, maxWait)))
+	}
+}
+
+// once sends one paced request and reads its response. It returns the
+// server's Retry-After, if any, and the host it waited for.
+func (f *Fetcher) once(ctx context.Context, rawURL string, k kind) (_ *response, retryAfter time.Duration, host string, _ error) {
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, rawURL, nil)
+	if err != nil {
+		return nil, 0, "", err
+	}
+	req.Header.Set("User-Agent", f.UserAgent)
+	// Asked for explicitly, so that net/http leaves the decoding to us and
+	// a coding we did not ask for is noticed rather than saved.
+	req.Header.Set("Accept-Encoding", "gzip, deflate")
+	if k == page {
+		req.Header.Set("Accept", "text/html, application/xhtml+xml;q=0.9, */*;q=0.1")
+	}
+	host = req.URL.Host
+	if err := f.Pacer.Wait(ctx, host); err != nil {
+		return nil, 0, host, err
+	}
+	// The pause runs from the end of the request, body included, whether it
+	// succeeded or not.
+	defer f.Pacer.Done(host)
+	res, err := f.Client.Do(req)
+	if err != nil {
+		return nil, 0, host, err
+	}
+	defer res.Body.Close()
+	resp := &response{code: res.StatusCode, status: res.Status, location: res.Header.Get("Location")}
+	if res.StatusCode != http.StatusOK {
+		// Read a little of the body so that the connection can be reused.
+		io.Copy(io.Discard, io.LimitReader(res.Body, 64<<10))
+		return resp, retryAfterHeader(res.Header.Get("Retry-After"), time.Now()), host, nil
+	}
+	switch k {
+	case page:
+		resp.body, err = f.readPage(res)
+	case robotsTxt:
+		resp.body, err = readBody(res, robotsMax, false)
+		if len(resp.body) == robotsMax {
+			// Cut at the limit: drop the last line, which may be cut short
+			// and so mean less, or more, than the file says.
+			resp.body = resp.body[:bytes.LastIndexByte(resp.body, '\n')+1]
+		}
+	}
+	if err != nil {
+		return nil, 0, host, err
+	}
+	return resp, 0, host, nil
+}
+
+// retryableStatus reports whether a status is worth another try.
+func retryableStatus(code int) bool {
+	return code == http.StatusRequestTimeout || code == http.StatusTooManyRequests || code >= 500
+}
+
+// retryable reports whether a failed request is worth another try: any
+// network failure or timeout, but not a cancelled crawl, a refused
+// connection to a remote address, a certificate that cannot be trusted, or
+// a body that was wrong rather than cut short.
+func retryable(ctx context.Context, err error) bool {
+	if context.Cause(ctx) != nil || errors.Is(err, ErrNotLoopback) {
+		return false
+	}
+	var cert *tls.CertificateVerificationError
+	if errors.As(err, &cert) {
+		return false
+	}
+	var bad *bodyError
+	if errors.As(err, &bad) {
+		return false
+	}
+	var ne net.Error
+	return errors.As(err, &ne) || errors.Is(err, io.ErrUnexpectedEOF)
+}
+
+// retryAfterHeader reads a Retry-After value: a number of seconds or an
+// HTTP date. It returns 0 for none or nonsense.
+func retryAfterHeader(v string, now time.Time) time.Duration {
+	v = strings.TrimSpace(v)
+	if v == "" {
+		return 0
+	}
+	if secs, err := strconv.ParseInt(v, 10, 64); err == nil {
+		if secs <= 0 {
+			return 0
+		}
+		return time.Duration(min(secs, int64(maxWait/time.Second))) * time.Second
+	}
+	if t, err := http.ParseTime(v); err == nil && t.After(now) {
+		return t.Sub(now)
+	}
+	return 0
+}
+
+// A bodyError is a response body that cannot be a page. Trying again would
+// give the same answer.
+type bodyError struct{ msg string }
+
+func (e *bodyError) Error() string { return e.msg }
+
+func bodyErrorf(format string, args ...any) error {
+	return &bodyError{fmt.Sprintf(format, args...)}
+}
+
+// readPage reads the body of a 200 response as a page: HTML, not empty,
+// and no larger than f.MaxSize once decoded.
+func (f *Fetcher) readPage(res *http.Response) ([]byte, error) {
+	ctype := res.Header.Get("Content-Type")
+	if ctype != "" && !htmlType(ctype) {
+		return nil, bodyErrorf("not HTML: Content-Type %s", ctype)
+	}
+	body, err := readBody(res, f.MaxSize, true)
+	if err != nil {
+		return nil, err
+	}
+	if len(body) == 0 {
+		return nil, bodyErrorf("empty body")
+	}
+	if ctype == "" {
+		if sniffed := http.DetectContentType(body); !strings.HasPrefix(sniffed, "text/html") {
+			return nil, bodyErrorf("not HTML: no Content-Type, and the body looks like %s", sniffed)
+		}
+	}
+	return body, nil
+}
+
+// htmlType reports whether a Content-Type names HTML or XHTML.
+func htmlType(ctype string) bool {
+	mt, _, err := mime.ParseMediaType(ctype)
+	if err != nil {
+		mt, _, _ = strings.Cut(ctype, ";")
+		mt = strings.ToLower(strings.TrimSpace(mt))
+	}
+	return mt == "text/html" || mt == "application/xhtml+xml"
+}
+
+// readBody reads a response body with its content coding removed. If
+// limit is positive and the body is longer, it fails when strict is set,
+// and stops reading at the limit otherwise.
+func readBody(res *http.Response, limit int64, strict bool) ([]byte, error) {
+	coding := strings.ToLower(strings.TrimSpace(res.Header.Get("Content-Encoding")))
+	if strict && limit > 0 && res.ContentLength > limit && (coding == "" || coding == "identity") {
+		return nil, bodyErrorf("body of %d bytes is larger than the limit of %d", res.ContentLength, limit)
+	}
+	r, err := decoder(res.Body, coding)
+	if err != nil {
+		return nil, err
+	}
+	var buf bytes.Buffer
+	if n := res.ContentLength; n > 0 && coding == "" {
+		// Room for the whole body and the read that finds its end, so the
+		// buffer never grows; a lying Content-Length cannot make us
+		// reserve more than a few MiB up front.
+		buf.Grow(int(min(n, 8<<20)) + bytes.MinRead)
+	}
+	if limit > 0 {
+		r = io.LimitReader(r, limit+1)
+	}
+	if _, err := buf.ReadFrom(r); err != nil {
+		return nil, fmt.Errorf("reading the body: %w", err)
+	}
+	if limit > 0 && int64(buf.Len()) > limit {
+		if strict {
+			return nil, bodyErrorf("body is larger than the limit of %d bytes", limit)
+		}
+		buf.Truncate(int(limit))
+	}
+	return buf.Bytes(), nil
+}
+
+// decoder undoes a content coding: gzip, or deflate in either its zlib
+// form (as the standard says) or raw (as some servers send it).
+func decoder(body io.Reader, coding string) (io.Reader, error) {
+	switch coding {
+	case "", "identity":
+		return body, nil
+	case "gzip", "x-gzip":
+		zr, err := gzip.NewReader(body)
+		if err != nil {
+			return nil, fmt.Errorf("reading the gzip body: %w", err)
+		}
+		return zr, nil
+	case "deflate":
+		br := bufio.NewReader(body)
+		if head, err := br.Peek(2); err == nil && zlibHeader(head) {
+			zr, err := zlib.NewReader(br)
+			if err != nil {
+				return nil, fmt.Errorf("reading the deflate body: %w", err)
+			}
+			return zr, nil
+		}
+		return flate.NewReader(br), nil
+	}
+	return nil, bodyErrorf("unsupported Content-Encoding %q", coding)
+}
+
+// zlibHeader reports whether two bytes start a zlib stream (RFC 1950).
+func zlibHeader(b []byte) bool {
+	return b[0]&0x0f == 8 && (uint16(b[0])<<8|uint16(b[1]))%31 == 0
+}

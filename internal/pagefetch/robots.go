@@ -1,0 +1,109 @@
+package pagefetch
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"net/url"
+	"strings"
+
+	"tse-crawler/internal/robots"
+	"tse-crawler/internal/urlnorm"
+)
+
+// robotsResult is what a host's robots.txt came to: rules, or the reason
+// why nothing on the host may be crawled.
+type robotsResult struct {
+	rules *robots.Rules
+	err   error
+}
+
+// maxRobotsRedirects is how many redirects are followed for a robots.txt,
+// the least RFC 9309 asks for.
+const maxRobotsRedirects = 5
+
+// robotsFor returns the rules of u's host, fetching its robots.txt the
+// first time. The fetch is paced like any other request, and its
+// Crawl-delay or Request-rate, capped at a minute, becomes the host's
+// pause if it is longer than the one it has.
+func (f *Fetcher) robotsFor(ctx context.Context, u *url.URL) (*robots.Rules, error) {
+	origin := u.Scheme + "://" + u.Host
+	f.mu.Lock()
+	res, ok := f.robots[origin]
+	f.mu.Unlock()
+	if ok {
+		return res.rules, res.err
+	}
+
+	rules, err := f.fetchRobots(ctx, origin+"/robots.txt")
+	if cause := context.Cause(ctx); cause != nil {
+		return nil, cause // not the host's fault: ask again next time
+	}
+	if errors.Is(err, ErrNotLoopback) {
+		return nil, err // not the host's fault either, and fatal
+	}
+	if err != nil {
+		var ue *url.Error
+		if errors.As(err, &ue) {
+			err = ue.Err // the URL is named below, once
+		}
+		err = fmt.Errorf("%w (%s/robots.txt: %w)", ErrRobotsUnavailable, origin, err)
+	} else if d := rules.Delay(); d > 0 {
+		if d > maxWait {
+			f.warn(fmt.Sprintf("%s/robots.txt asks for %v between requests; waiting %v, the most this crawler waits", origin, d, maxWait))
+			d = maxWait
+		}
+		f.Pacer.SetDelay(u.Host, max(d, f.Pacer.Delay(u.Host)))
+	}
+	f.mu.Lock()
+	if f.robots == nil {
+		f.robots = make(map[string]*robotsResult)
+	}
+	f.robots[origin] = &robotsResult{rules, err}
+	f.mu.Unlock()
+	return rules, err
+}
+
+// fetchRobots reads one robots.txt as RFC 9309 §2.3.1 says: a success is
+// parsed; a 4xx (but 429), or too many redirects, means there are no rules;
+// a 429, a 5xx or an unreachable server means no access at all, which is
+// returned as an error once the retries are spent.
+func (f *Fetcher) fetchRobots(ctx context.Context, robotsURL string) (*robots.Rules, error) {
+	target := robotsURL
+	for hops := 0; ; hops++ {
+		resp, err := f.get(ctx, target, robotsTxt)
+		if err != nil {
+			return nil, err
+		}
+		switch code := resp.code; {
+		case code >= 200 && code < 300:
+			return robots.Parse(resp.body, robots.ProductToken(f.UserAgent)), nil
+		case isRedirect(code) && resp.location != "":
+			next := urlnorm.Resolve(target, resp.location)
+			if hops == maxRobotsRedirects || !strings.HasPrefix(next, "http://") && !strings.HasPrefix(next, "https://") {
+				return robots.AllowAll(), nil
+			}
+			target = next
+		case code == http.StatusTooManyRequests || code >= 500:
+			return nil, &StatusError{Code: code, Status: resp.status}
+		default:
+			return robots.AllowAll(), nil
+		}
+	}
+}
+
+func isRedirect(code int) bool {
+	switch code {
+	case http.StatusMovedPermanently, http.StatusFound, http.StatusSeeOther,
+		http.StatusTemporaryRedirect, http.StatusPermanentRedirect:
+		return true
+	}
+	return false
+}
+
+func (f *Fetcher) warn(msg string) {
+	if f.Warn != nil {
+		f.Warn(msg)
+	}
+}

@@ -1,0 +1,69 @@
+package robots_test
+
+import (
+	"fmt"
+
+	"tse-crawler/internal/robots"
+)
+
+func ExampleParse() {
+	body := []byte(`# Everyone but us: stay out of /private/ and skip GIFs.
+User-agent: *
+Disallow: /private/
+Disallow: /*.gif$
+
+# Us: everything but the search pages, and one of them is fine.
+User-Agent: TSE-Crawler
+Disallow: /search?q=
+Allow: /search?q=help$
+Crawl-delay: 2.5
+`)
+	r := robots.Parse(body, robots.ProductToken("tse-crawler/0.2.0 (+https://example.com/bot)"))
+	for _, path := range []string{
+		"/private/a.html", // the * group does not apply to us
+		"/search?q=cats",
+		"/search?q=help",
+		"/search?page=2",
+		"/robots.txt",
+	} {
+		fmt.Println(path, r.Allowed(path))
+	}
+	fmt.Println("delay", r.Delay())
+	// Output:
+	// /private/a.html true
+	// /search?q=cats false
+	// /search?q=help true
+	// /search?page=2 true
+	// /robots.txt true
+	// delay 2.5s
+}
+
+func ExampleProductToken() {
+	for _, ua := range []string{
+		"tse-crawler/0.2.0 (+https://example.com/bot)",
+		"Mozilla/5.0 (compatible; Googlebot/2.1)",
+		"",
+	} {
+		fmt.Printf("%q\n", robots.ProductToken(ua))
+	}
+	// Output:
+	// "tse-crawler"
+	// "Mozilla"
+	// ""
+}
+
+func ExampleRules_Delay() {
+	r := robots.Parse([]byte("User-agent: *\nCrawl-delay: 3\nRequest-rate: 1/10s 0600-0845\n"), "tse-crawler")
+	fmt.Println(r.Delay())
+	// Output:
+	// 10s
+}
+
+func ExampleDisallowAll() {
+	// A robots.txt that could not be fetched because the server failed
+	// forbids everything but itself (RFC 9309 §2.3.1.4).
+	r := robots.DisallowAll()
+	fmt.Println(r.Allowed("/index.html"), r.Allowed("/robots.txt"))
+	// Output:
+	// false true
+}

@@ -1,0 +1,875 @@
+package robots
+
+import (
+	"bytes"
+	"fmt"
+	"math"
+	"reflect"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+// token is the crawler's product token in most tests.
+const token = "tse-crawler"
+
+// A check is one question put to a robots.txt: may this crawler fetch this
+// path?
+type check struct {
+	path string
+	want bool
+}
+
+// runChecks parses body for tok and asks each question of the result.
+func runChecks(t *testing.T, body, tok string, checks []check) {
+	t.Helper()
+	r := Parse([]byte(body), tok)
+	for _, c := range checks {
+		if got := r.Allowed(c.path); got != c.want {
+			t.Errorf("Parse(%q, %q).Allowed(%q) = %v, want %v", body, tok, c.path, got, c.want)
+		}
+	}
+}
+
+// rfcSimple is the example of RFC 9309 §5.1, as printed (the "EOF" line is
+// part of the figure, and is a line without a colon, so it is skipped).
+const rfcSimple = `User-Agent: *
+Disallow: *.gif$
+Disallow: /example/
+Allow: /publications/
+
+User-Agent: foobot
+Disallow:/
+Allow:/example/page.html
+Allow:/example/allowed.gif
+
+User-Agent: barbot
+User-Agent: bazbot
+Disallow: /example/page.html
+
+User-Agent: quxbot
+
+EOF
+`
+
+// rfcLongest is the example of RFC 9309 §5.2.
+const rfcLongest = `User-Agent: foobot
+Allow: /example/page/
+Disallow: /example/page/disallowed.gif
+`
+
+// TestRFC9309 checks every example of RFC 9309. The texts were taken from
+// the RFC as published at rfc-editor.org; section and figure numbers are the
+// RFC's.
+func TestRFC9309(t *testing.T) {
+	tests := []struct {
+		name   string
+		body   string
+		token  string
+		checks []check
+	}{
+		// §2.2.1, Figure 1: the product token ExampleBot, which a crawler
+		// sending "Mozilla/5.0 (compatible; ExampleBot/0.1;
+		// https://www.example.com/bot.html)" uses, finds its group.
+		{"2.2.1 figure 1, product token", "user-agent: ExampleBot\ndisallow: /\n", "ExampleBot",
+			[]check{{"/", false}, {"/bot.html", false}}},
+		// §2.2.1, Figure 2: two groups for the same token are merged.
+		{"2.2.1 figure 2, merged groups",
+			"user-agent: ExampleBot\ndisallow: /foo\ndisallow: /bar\n\nuser-agent: ExampleBot\ndisallow: /baz\n", "ExampleBot",
+			[]check{{"/foo", false}, {"/bar", false}, {"/baz", false}, {"/qux", true}}},
+		// §2.2.1, Figure 3: with no group of its own, ExampleBot obeys "*"
+		// and not BazBot's group.
+		{"2.2.1 figure 3, the * group",
+			"user-agent: *\ndisallow: /foo\ndisallow: /bar\n\nuser-agent: BazBot\ndisallow: /baz\n", "ExampleBot",
+			[]check{{"/foo", false}, {"/bar", false}, {"/baz", true}}},
+
+		// §2.2.2, Figure 4, one row per test: the rule's path as written,
+		// and the URI path, encoded, that it must match.
+		{"2.2.2 figure 4 row 1, query", "user-agent: *\ndisallow: /foo/bar?baz=quz\n", token,
+			[]check{{"/foo/bar?baz=quz", false}, {"/foo/bar?baz=qux", true}}},
+		// Row 2 asks for "/foo/bar?baz=https://foo.bar" to match
+		// ".../baz=https%3A%2F%2Ffoo.bar". Like Google's parser, we keep
+		// reserved characters as written (see the package comment), so the
+		// rule matches the URI written as it is in the rule, not the
+		// encoded one.
+		{"2.2.2 figure 4 row 2, reserved characters kept", "user-agent: *\ndisallow: /foo/bar?baz=https://foo.bar\n", token,
+			[]check{{"/foo/bar?baz=https://foo.bar", false}, {"/foo/bar?baz=https%3A%2F%2Ffoo.bar", true}}},
+		{"2.2.2 figure 4 row 3, UTF-8 in the rule", "user-agent: *\ndisallow: /foo/bar/\u30c4\n", token,
+			[]check{{"/foo/bar/%E3%83%84", false}, {"/foo/bar/%e3%83%84", false}, {"/foo/bar/\u30c4", false}, {"/foo/bar/%E3%83", true}}},
+		{"2.2.2 figure 4 row 4, escape in the rule", "user-agent: *\ndisallow: /foo/bar/%E3%83%84\n", token,
+			[]check{{"/foo/bar/%E3%83%84", false}, {"/foo/bar/\u30c4", false}}},
+		{"2.2.2 figure 4 row 5, escaped unreserved characters", "user-agent: *\ndisallow: /foo/bar/%62%61%7A\n", token,
+			[]check{{"/foo/bar/baz", false}, {"/foo/bar/%62%61%7a", false}, {"/foo/bar/bat", true}}},
+		// §2.2.2: rules outside any group are ignored; /robots.txt is
+		// implicitly allowed.
+		{"2.2.2 rule before any group", "disallow: /\nuser-agent: *\ndisallow: /x\n", token,
+			[]check{{"/", true}, {"/x", false}}},
+		{"2.2.2 /robots.txt", "user-agent: *\ndisallow: /\n", token,
+			[]check{{"/robots.txt", true}, {"/", false}}},
+
+		// §2.2.3, Figure 5: the special characters, with their examples.
+		{"2.2.3 figure 5, # in line", "user-agent: *\ndisallow: /\nallow: / # comment in line\n", token,
+			[]check{{"/", true}, {"/x", true}}},
+		{"2.2.3 figure 5, # on its own line", "user-agent: *\n# comment on its own line\ndisallow: /x\n", token,
+			[]check{{"/x", false}, {"/y", true}}},
+		{"2.2.3 figure 5, $", "user-agent: *\ndisallow: /\nallow: /this/path/exactly$\n", token,
+			[]check{{"/this/path/exactly", true}, {"/this/path/exactly/", false}, {"/this/path/exactly?x", false}}},
+		{"2.2.3 figure 5, *", "user-agent: *\ndisallow: /\nallow: /this/*/exactly\n", token,
+			[]check{{"/this/a/exactly", true}, {"/this/a/b/exactly/too", true}, {"/this//exactly", true}, {"/this/exactly", false}}},
+		// §2.2.3, Figure 6: a literal '*' or '$' is matched by its escape.
+		{"2.2.3 figure 6, %2A", "user-agent: *\ndisallow: /path/file-with-a-%2A.html\n", token,
+			[]check{{"/path/file-with-a-*.html", false}, {"/path/file-with-a-%2A.html", false}, {"/path/file-with-a-%2a.html", false}, {"/path/file-with-a-x.html", true}}},
+		{"2.2.3 figure 6, %24", "user-agent: *\ndisallow: /path/foo-%24\n", token,
+			[]check{{"/path/foo-$", false}, {"/path/foo-%24", false}, {"/path/foo-$/more", false}, {"/path/foo-", true}}},
+		{"2.2.3 # in a path, by its escape", "user-agent: *\ndisallow: /a%23b\n", token,
+			[]check{{"/a%23b", false}, {"/a#b", false}, {"/ab", true}}},
+
+		// §5.1: the simple example, for each crawler it names and one it
+		// does not.
+		{"5.1 any other crawler", rfcSimple, "otherbot", []check{
+			{"/", true},
+			{"/publications/", true},
+			{"/publications/a.html", true},
+			{"/example/", false},
+			{"/example/page.html", false},
+			{"/image.gif", false},
+			{"/dir/image.gif", false},         // '*' crosses '/'
+			{"/publications/image.gif", true}, // Allow: /publications/ is longer than *.gif$
+			{"/image.gif?size=2", true},       // '$' ends the match
+			{"/examples", true},               // not under /example/
+		}},
+		{"5.1 foobot", rfcSimple, "foobot", []check{
+			{"/", false},
+			{"/example/page.html", true},
+			{"/example/allowed.gif", true},
+			{"/example/other.html", false},
+			{"/publications/", false},
+		}},
+		{"5.1 barbot", rfcSimple, "barbot", []check{
+			{"/example/page.html", false},
+			{"/example/page.html?x=1", false},
+			{"/example/other.html", true},
+			{"/image.gif", true}, // the * group does not apply to barbot
+		}},
+		{"5.1 bazbot", rfcSimple, "BazBot", []check{
+			{"/example/page.html", false},
+			{"/example/", true},
+		}},
+		{"5.1 quxbot, an empty group", rfcSimple, "quxbot", []check{
+			{"/", true},
+			{"/example/page.html", true},
+			{"/image.gif", true},
+		}},
+
+		// §5.2: the longest match. The RFC's sentence names the URI
+		// ".../disallow.gif" (erratum 7124); the rule it means is for
+		// ".../disallowed.gif". Both are checked.
+		{"5.2 longest match", rfcLongest, "foobot", []check{
+			{"/example/page/disallowed.gif", false},
+			{"/example/page/disallow.gif", true},
+			{"/example/page/", true},
+			{"/example/page/other.gif", true},
+			{"/example/", true},
+		}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			runChecks(t, tt.body, tt.token, tt.checks)
+		})
+	}
+}
+
+// TestGroups checks which groups apply to the crawler.
+func TestGroups(t *testing.T) {
+	tests := []struct {
+		name   string
+		body   string
+		checks []check
+	}{
+		{"exact token", "User-agent: tse-crawler\nDisallow: /a\n",
+			[]check{{"/a", false}, {"/b", true}}},
+		{"token in another case", "User-agent: TSE-Crawler\nDisallow: /a\n",
+			[]check{{"/a", false}}},
+		{"token with a version", "User-agent: tse-crawler/2.0\nDisallow: /a\n",
+			[]check{{"/a", false}}},
+		{"token with a comment", "User-agent: tse-crawler # us\nDisallow: /a\n",
+			[]check{{"/a", false}}},
+		{"no prefix match: a shorter value", "User-agent: tse\nDisallow: /a\n",
+			[]check{{"/a", true}}},
+		{"no prefix match: a longer value", "User-agent: tse-crawler-ng\nDisallow: /a\n",
+			[]check{{"/a", true}}},
+		{"no substring match", "User-agent: Mozilla/5.0 (compatible; tse-crawler/0.2)\nDisallow: /a\n",
+			[]check{{"/a", true}}},
+		{"two groups with our token combine",
+			"User-agent: tse-crawler\nDisallow: /a\n\nUser-agent: other\nDisallow: /b\n\nUser-agent: TSE-CRAWLER\nDisallow: /c\nAllow: /a/ok\n",
+			[]check{{"/a", false}, {"/a/ok", true}, {"/b", true}, {"/c", false}}},
+		{"* when no group names us", "User-agent: other\nDisallow: /a\n\nUser-agent: *\nDisallow: /b\n",
+			[]check{{"/a", true}, {"/b", false}}},
+		{"two * groups combine", "User-agent: *\nDisallow: /a\n\nUser-agent: other\nDisallow: /b\n\nUser-agent: *\nDisallow: /c\n",
+			[]check{{"/a", false}, {"/b", true}, {"/c", false}}},
+		{"our group overrides * entirely",
+			"User-agent: *\nDisallow: /\n\nUser-agent: tse-crawler\nDisallow: /private/\n",
+			[]check{{"/", true}, {"/page.html", true}, {"/private/x", false}}},
+		{"our empty group still overrides *", "User-agent: *\nDisallow: /\n\nUser-agent: tse-crawler\n",
+			[]check{{"/", true}, {"/x", true}}},
+		{"no group applies", "User-agent: other\nDisallow: /\n",
+			[]check{{"/", true}, {"/x", true}}},
+		{"several user-agent lines in one group",
+			"User-agent: a\nUser-agent: tse-crawler\nUser-agent: b\nDisallow: /a\nDisallow: /b\n",
+			[]check{{"/a", false}, {"/b", false}, {"/c", true}}},
+		{"a group naming us and *", "User-agent: *\nUser-agent: tse-crawler\nDisallow: /a\n\nUser-agent: *\nDisallow: /b\n",
+			[]check{{"/a", false}, {"/b", true}}},
+		{"blank lines and comments do not end a run of user-agent lines",
+			"User-agent: tse-crawler\n\n# and\nUser-agent: other\n\nDisallow: /a\n",
+			[]check{{"/a", false}}},
+		{"a user-agent line after a rule starts a group",
+			"User-agent: tse-crawler\nDisallow: /a\nUser-agent: other\nDisallow: /b\n",
+			[]check{{"/a", false}, {"/b", true}}},
+		{"an empty Disallow is a rule that ends the run",
+			"User-agent: tse-crawler\nDisallow:\nUser-agent: other\nDisallow: /b\n",
+			[]check{{"/b", true}}},
+		{"a Crawl-delay is a rule that ends the run",
+			"User-agent: tse-crawler\nCrawl-delay: 1\nUser-agent: other\nDisallow: /b\n",
+			[]check{{"/b", true}}},
+		{"rules before any user-agent are ignored", "Disallow: /a\nAllow: /b\nUser-agent: *\nDisallow: /b\n",
+			[]check{{"/a", true}, {"/b", false}}},
+		{"only rules, no user-agent", "Disallow: /\n",
+			[]check{{"/", true}, {"/x", true}}},
+		{"Sitemap between user-agent lines", "User-agent: other\nSitemap: https://h/s.xml\nUser-agent: tse-crawler\nDisallow: /a\n",
+			[]check{{"/a", false}}},
+		{"Sitemap between rules", "User-agent: tse-crawler\nDisallow: /a\nSitemap: https://h/s.xml\nDisallow: /b\n",
+			[]check{{"/a", false}, {"/b", false}}},
+		{"Sitemap before the first group", "Sitemap: https://h/s.xml\nUser-agent: *\nDisallow: /a\n",
+			[]check{{"/a", false}}},
+		{"* followed by text is * (as Google reads it)", "User-agent: * # everyone\nDisallow: /a\n\nUser-agent: * and more\nDisallow: /b\n",
+			[]check{{"/a", false}, {"/b", false}}},
+		{"*bot is not *", "User-agent: *bot\nDisallow: /a\n",
+			[]check{{"/a", true}}},
+		{"a value without a token names nobody", "User-agent: 2bot\nDisallow: /a\n\nUser-agent: *\nDisallow: /b\n",
+			[]check{{"/a", true}, {"/b", false}}},
+		{"misspelled user-agent keys", "useragent: tse-crawler\nDisallow: /a\n\nuser agent: tse-crawler\nDisallow: /b\n",
+			[]check{{"/a", false}, {"/b", false}}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			runChecks(t, tt.body, token, tt.checks)
+		})
+	}
+}
+
+// TestParseToken checks that Parse takes a whole User-Agent value as well
+// as a product token, and that an empty token gets the * group.
+func TestParseToken(t *testing.T) {
+	const body = "User-agent: tse-crawler\nDisallow: /a\n\nUser-agent: *\nDisallow: /b\n"
+	tests := []struct {
+		token  string
+		checks []check
+	}{
+		{"tse-crawler", []check{{"/a", false}, {"/b", true}}},
+		{"tse-crawler/0.2.0 (+https://x)", []check{{"/a", false}, {"/b", true}}},
+		{"", []check{{"/a", true}, {"/b", false}}},
+		{"*", []check{{"/a", true}, {"/b", false}}},
+		{"0bot", []check{{"/a", true}, {"/b", false}}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.token, func(t *testing.T) {
+			runChecks(t, body, tt.token, tt.checks)
+		})
+	}
+}
+
+// TestLines checks the syntax of lines, and that a line that cannot be read
+// never voids the rest of the file.
+func TestLines(t *testing.T) {
+	long := strings.Repeat("x", 600<<10)
+	tests := []struct {
+		name   string
+		body   string
+		checks []check
+	}{
+		{"LF", "User-agent: *\nDisallow: /a\nDisallow: /b", []check{{"/a", false}, {"/b", false}, {"/c", true}}},
+		{"CRLF", "User-agent: *\r\nDisallow: /a\r\nDisallow: /b\r\n", []check{{"/a", false}, {"/b", false}, {"/c", true}}},
+		{"CR", "User-agent: *\rDisallow: /a\rDisallow: /b\r", []check{{"/a", false}, {"/b", false}, {"/c", true}}},
+		{"mixed line ends", "User-agent: *\r\n\rDisallow: /a\n\r\nDisallow: /b", []check{{"/a", false}, {"/b", false}}},
+		{"BOM", "\xEF\xBB\xBFUser-agent: *\nDisallow: /a\n", []check{{"/a", false}}},
+		{"BOM only at the start", "User-agent: *\n\xEF\xBB\xBFDisallow: /a\nDisallow: /b\n", []check{{"/a", true}, {"/b", false}}},
+		{"key case", "USER-AGENT: *\ndisALLOW: /a\nALLOW: /a/b\n", []check{{"/a", false}, {"/a/b", true}}},
+		{"whitespace everywhere", "  User-agent \t :\t * \n\tDisallow :  /a  \n", []check{{"/a", false}, {"/b", true}}},
+		{"no whitespace", "User-agent:*\nDisallow:/a\n", []check{{"/a", false}}},
+		{"a comment ends the value", "User-agent: *\nDisallow: /a#b\n", []check{{"/a", false}, {"/c", true}}},
+		{"a comment hides a colon", "User-agent: *\nDisallow #: /\n", []check{{"/", true}}},
+		{"a colon in the value", "User-agent: *\nDisallow: /a:b\n", []check{{"/a:b", false}, {"/a", true}}},
+		{"misspelled disallow keys",
+			"User-agent: *\ndisalow: /a\ndissallow: /b\ndissalow: /c\ndiasllow: /d\ndisallaw: /e\n",
+			[]check{{"/a", false}, {"/b", false}, {"/c", false}, {"/d", false}, {"/e", false}, {"/f", true}}},
+		{"keys match exactly, not by prefix", "User-agent: *\nDisallowed: /a\nAllowance: /\nDisallow: /\n",
+			[]check{{"/a", false}, {"/", false}}},
+		{"lines without a colon",
+			"User-agent: *\nDisallow /a\nthis is not a rule\nDisallow: /b\nAllow /b/c\n",
+			[]check{{"/a", true}, {"/b", false}, {"/b/c", false}}},
+		{"garbage bytes",
+			"User-agent: *\n\x00\x01\xff\xfe garbage \x80\nDisallow: /a\n\xff:\xff\n\x00Disallow: /b\nDisallow: /c\n",
+			[]check{{"/a", false}, {"/b", true}, {"/c", false}}},
+		{"unknown keys",
+			"Foo: bar\nUser-agent: *\nNoindex: /a\nHost: example.com\nClean-param: x\nDisallow: /b\n",
+			[]check{{"/a", true}, {"/b", false}}},
+		{"unknown keys do not end a run of user-agent lines",
+			"User-agent: other\nHost: example.com\nUser-agent: tse-crawler\nDisallow: /a\n",
+			[]check{{"/a", false}}},
+		{"bad delays do not end a run of user-agent lines",
+			"User-agent: tse-crawler\nCrawl-delay: soon\nRequest-rate: 0/5\nUser-agent: other\nDisallow: /a\n",
+			[]check{{"/a", false}}},
+		{"an empty user-agent is skipped",
+			"User-agent: *\nDisallow: /a\nUser-agent:\nDisallow: /b\n",
+			[]check{{"/a", false}, {"/b", false}}},
+		{"a very long line without a colon",
+			"User-agent: *\nDisallow: /a\n" + long + "\nDisallow: /b\n",
+			[]check{{"/a", false}, {"/b", false}, {"/c", true}}},
+		{"a very long rule",
+			"User-agent: *\nDisallow: /a\nDisallow: /" + long + "\nDisallow: /b\n",
+			[]check{{"/a", false}, {"/b", false}, {"/c", true}, {"/xx", true}}},
+		{"a very long pattern of stars",
+			"User-agent: *\nDisallow: /a\nDisallow: /c" + strings.Repeat("*", 600<<10) + "d\nDisallow: /b\n",
+			[]check{{"/a", false}, {"/b", false}, {"/c", true}, {"/cd", false}, {"/c/x/d", false}}},
+		{"a body cut mid-line", "User-agent: *\nDisallow: /a\nDisallow: /priv", []check{{"/a", false}, {"/private", false}, {"/pub", true}}},
+		{"a body cut mid-key", "User-agent: *\nDisallow: /a\nDisal", []check{{"/a", false}, {"/b", true}}},
+		{"a body cut mid-UTF-8", "User-agent: *\nDisallow: /a\nDisallow: /caf\xC3", []check{{"/a", false}, {"/caf%C3", false}, {"/caf%C3%A9", false}, {"/cafe", true}}},
+		{"a body cut mid-escape", "User-agent: *\nDisallow: /a%C", []check{{"/a%25C", false}, {"/a%C", false}, {"/a", true}}},
+		{"empty body", "", []check{{"/", true}}},
+		{"only comments", "# nothing\n# here\n", []check{{"/", true}}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			runChecks(t, tt.body, token, tt.checks)
+		})
+	}
+}
+
+// TestMatching checks wildcards, anchors, queries and normalization.
+func TestMatching(t *testing.T) {
+	tests := []struct {
+		name   string
+		rules  string // the lines after "User-agent: *"
+		checks []check
+	}{
+		{"prefix", "Disallow: /fish", []check{
+			{"/fish", false}, {"/fish.html", false}, {"/fish/salmon.html", false}, {"/fishheads", false},
+			{"/Fish.asp", true}, {"/catfish", true}, {"/", true}}},
+		{"directory", "Disallow: /fish/", []check{{"/fish/", false}, {"/fish/x", false}, {"/fish", true}, {"/fish.html", true}}},
+		{"* at the end changes nothing", "Disallow: /fish*", []check{{"/fish", false}, {"/fishheads", false}, {"/Fish", true}}},
+		{"* in the middle", "Disallow: /a*/b", []check{{"/a/b", false}, {"/ax/b", false}, {"/a/x/y/b/z", false}, {"/a", true}, {"/ab", true}}},
+		{"several *", "Disallow: /*a*b*c", []check{{"/abc", false}, {"/xaybzc", false}, {"/cba", true}, {"/ab", true}, {"/acb", true}}},
+		{"consecutive *", "Disallow: /a***b", []check{{"/ab", false}, {"/axxb", false}, {"/a", true}}},
+		{"a lone *", "Disallow: *", []check{{"/", false}, {"/anything?at=all", false}}},
+		{"$ anchors", "Disallow: /a$", []check{{"/a", false}, {"/a/", true}, {"/ab", true}, {"/a?x", true}}},
+		{"*.php$", "Disallow: /*.php$", []check{
+			{"/filename.php", false}, {"/folder/filename.php", false}, {"/a.php.php", false},
+			{"/filename.php?parameters", true}, {"/filename.php/", true}, {"/filename.php5", true}, {"/windows.PHP", true}}},
+		{"*.php", "Disallow: /*.php", []check{{"/index.php", false}, {"/a/b.php?x=1", false}, {"/a.php5", false}, {"/a.PHP", true}}},
+		{"* then $", "Disallow: /a*$", []check{{"/a", false}, {"/abc", false}}},
+		{"the anchored piece cannot overlap the others", "Disallow: /x*ab*b$", []check{
+			{"/xzab", true}, {"/xzabb", false}, {"/xabxb", false}, {"/xab", true}}},
+		{"$ in the middle is literal", "Disallow: /a$b", []check{{"/a$b", false}, {"/a%24b", false}, {"/a", true}, {"/ab", true}}},
+		{"$$", "Disallow: /a$$", []check{{"/a$", false}, {"/a$b", true}, {"/a", true}}},
+		{"$ alone is the root", "Disallow: $", []check{{"/", false}, {"/a", true}}},
+		{"query: session ids", "Disallow: /*?sessionid=", []check{
+			{"/page?sessionid=1", false}, {"/a/b?sessionid=", false}, {"/page?sessionid", true}, {"/page", true}, {"/sessionid=1", true}}},
+		{"query: one parameter", "Disallow: /search?q=", []check{
+			{"/search?q=cats", false}, {"/search?q=", false}, {"/search?page=2", true}, {"/search", true}, {"/search?page=2&q=x", true}}},
+		{"query anywhere", "Disallow: /*?", []check{{"/list?page=2", false}, {"/?", false}, {"/list", true}}},
+		{"Allow: /$ allows only the root", "Disallow: /\nAllow: /$", []check{
+			{"/", true}, {"/index.html", false}, {"/?x=1", false}}},
+		{"a pattern without a leading /", "Disallow: private", []check{{"/private", false}, {"/private/x", false}, {"/a/private", true}}},
+		{"an absolute URL as a pattern", "Disallow: http://example.com/a", []check{{"/a", true}, {"/http://example.com/a", false}}},
+		{"an empty Disallow matches nothing", "Disallow:\nDisallow: #nothing", []check{{"/", true}, {"/x", true}}},
+		{"an empty Allow matches nothing", "Disallow: /\nAllow:", []check{{"/", false}}},
+		{"matching is case-sensitive", "Disallow: /Private", []check{{"/Private", false}, {"/private", true}}},
+		{"UTF-8 and its escapes", "Disallow: /café", []check{
+			{"/café", false}, {"/caf%C3%A9", false}, {"/caf%c3%a9", false}, {"/cafe", true}}},
+		{"escapes and UTF-8", "Disallow: /caf%c3%a9", []check{{"/café", false}, {"/caf%C3%A9", false}}},
+		{"reserved escapes are not decoded", "Disallow: /a%2Fb", []check{{"/a%2fb", false}, {"/a%2Fb", false}, {"/a/b", true}}},
+		{"and not encoded", "Disallow: /a/b", []check{{"/a/b", false}, {"/a%2Fb", true}}},
+		{"unreserved escapes are decoded", "Disallow: /%7Ejoe/", []check{{"/~joe/x", false}, {"/%7ejoe/x", false}, {"/%7Ejoe", true}}},
+		{"and match their characters", "Disallow: /~joe/", []check{{"/%7Ejoe/x", false}, {"/%7ejoe/", false}}},
+		{"escape case", "Disallow: /a%3cd.html", []check{{"/a%3Cd.html", false}, {"/a%3cd.html", false}}},
+		{"a space", "Disallow: /a b", []check{{"/a%20b", false}, {"/a b", false}, {"/a+b", true}}},
+		{"a % that is no escape", "Disallow: /100%", []check{{"/100%25", false}, {"/100%", false}, {"/100", true}}},
+		{"a % before a *", "Disallow: /a%*b", []check{{"/a%25xb", false}, {"/a%b", false}, {"/ab", true}}},
+		{"the /robots.txt exception is exact", "Disallow: /", []check{
+			{"/robots.txt", true}, {"/robots.txt?x", false}, {"/robots.txt/", false}, {"/ROBOTS.TXT", false}, {"/robots%2Etxt", true}}},
+		{"a path without a leading /", "Disallow: /a", []check{{"a", false}, {"", true}, {"?q", true}}},
+		{"a path without a leading / against the root", "Disallow: /$", []check{{"", false}, {"?q", true}}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			runChecks(t, "User-agent: *\n"+tt.rules+"\n", token, tt.checks)
+		})
+	}
+}
+
+// TestPrecedence checks that the longest pattern wins, in whatever order
+// the lines come, and that Allow wins a tie.
+func TestPrecedence(t *testing.T) {
+	tests := []struct {
+		name  string
+		rules []string // tried in this order and reversed
+		path  string
+		want  bool
+	}{
+		{"longer Allow", []string{"Allow: /p", "Disallow: /"}, "/page", true},
+		{"longer Disallow", []string{"Allow: /folder/", "Disallow: /folder/private"}, "/folder/private.html", false},
+		{"tie", []string{"Allow: /folder", "Disallow: /folder"}, "/folder/page", true},
+		{"tie with wildcards", []string{"Allow: /page", "Disallow: /*.ph"}, "/page.php5", true},
+		{"longer wildcard Disallow", []string{"Allow: /page", "Disallow: /*.htm"}, "/page.htm", false},
+		{"Allow: /$ against Disallow: /", []string{"Allow: /$", "Disallow: /"}, "/", true},
+		{"Allow: /$ against Disallow: / elsewhere", []string{"Allow: /$", "Disallow: /"}, "/page.htm", false},
+		{"length as written, not as matched", []string{"Allow: /*", "Disallow: /a"}, "/abc", true},
+		{"length as written, in octets", []string{"Allow: /caf%C3%A9", "Disallow: /café"}, "/café", true},
+		{"length as written, in octets, reversed", []string{"Disallow: /caf%C3%A9", "Allow: /café"}, "/café", false},
+		{"many rules", []string{"Disallow: /a", "Allow: /a/b", "Disallow: /a/b/c", "Allow: /a/b/c/d"}, "/a/b/c/d/e", true},
+		{"many rules, one short", []string{"Disallow: /a", "Allow: /a/b", "Disallow: /a/b/c", "Allow: /a/b/c/d"}, "/a/b/c/x", false},
+	}
+	for _, tt := range tests {
+		for _, order := range []string{"as written", "reversed"} {
+			t.Run(tt.name+", "+order, func(t *testing.T) {
+				t.Parallel()
+				lines := append([]string(nil), tt.rules...)
+				if order == "reversed" {
+					for i, j := 0, len(lines)-1; i < j; i, j = i+1, j-1 {
+						lines[i], lines[j] = lines[j], lines[i]
+					}
+				}
+				body := "User-agent: *\n" + strings.Join(lines, "\n") + "\n"
+				runChecks(t, body, token, []check{{tt.path, tt.want}})
+			})
+		}
+	}
+}
+
+// TestDelay checks Crawl-delay and Request-rate.
+func TestDelay(t *testing.T) {
+	const forever = time.Duration(math.MaxInt64)
+	tests := []struct {
+		name string
+		body string
+		want time.Duration
+	}{
+		{"none", "User-agent: *\nDisallow: /\n", 0},
+		{"Crawl-delay", "User-agent: *\nCrawl-delay: 10\n", 10 * time.Second},
+		{"Crawl-delay zero", "User-agent: *\nCrawl-delay: 0\n", 0},
+		{"Crawl-delay fractional", "User-agent: *\nCrawl-delay: 0.5\n", 500 * time.Millisecond},
+		{"Crawl-delay .25", "User-agent: *\nCrawl-delay: .25\n", 250 * time.Millisecond},
+		{"Crawl-delay 2.", "User-agent: *\nCrawl-delay: 2.\n", 2 * time.Second},
+		{"Crawl-delay 0.1 is exact", "User-agent: *\nCrawl-delay: 0.1\n", 100 * time.Millisecond},
+		{"Crawl-delay not capped", "User-agent: *\nCrawl-delay: 3600\n", time.Hour},
+		{"Crawl-delay too long for a Duration", "User-agent: *\nCrawl-delay: 1" + strings.Repeat("0", 400) + "\n", forever},
+		{"Crawl-delay with a comment", "User-agent: *\nCrawl-delay: 7 # please\n", 7 * time.Second},
+		{"Crawl-delay case", "User-agent: *\nCRAWL-DELAY: 3\n", 3 * time.Second},
+		{"Crawl-delay negative", "User-agent: *\nCrawl-delay: -1\n", 0},
+		{"Crawl-delay signed", "User-agent: *\nCrawl-delay: +1\n", 0},
+		{"Crawl-delay unparsable", "User-agent: *\nCrawl-delay: soon\n", 0},
+		{"Crawl-delay with a unit", "User-agent: *\nCrawl-delay: 10s\n", 0},
+		{"Crawl-delay exponent", "User-agent: *\nCrawl-delay: 1e3\n", 0},
+		{"Crawl-delay inf", "User-agent: *\nCrawl-delay: inf\n", 0},
+		{"Crawl-delay a dot", "User-agent: *\nCrawl-delay: .\n", 0},
+		{"Crawl-delay empty", "User-agent: *\nCrawl-delay:\n", 0},
+		{"Crawl-delay two numbers", "User-agent: *\nCrawl-delay: 1 2\n", 0},
+		{"a bad Crawl-delay leaves a good one", "User-agent: *\nCrawl-delay: 4\nCrawl-delay: x\n", 4 * time.Second},
+		{"the largest Crawl-delay", "User-agent: *\nCrawl-delay: 4\nCrawl-delay: 6\nCrawl-delay: 5\n", 6 * time.Second},
+
+		{"Request-rate", "User-agent: *\nRequest-rate: 1/5\n", 5 * time.Second},
+		{"Request-rate in seconds", "User-agent: *\nRequest-rate: 1/5s\n", 5 * time.Second},
+		{"Request-rate in minutes", "User-agent: *\nRequest-rate: 3/1m\n", 20 * time.Second},
+		{"Request-rate in hours", "User-agent: *\nRequest-rate: 1/1h\n", time.Hour},
+		{"Request-rate unit case", "User-agent: *\nRequest-rate: 1/2M\n", 2 * time.Minute},
+		{"Request-rate several a second", "User-agent: *\nRequest-rate: 2/1\n", 500 * time.Millisecond},
+		{"Request-rate thirds", "User-agent: *\nRequest-rate: 3/1\n", 333333333 * time.Nanosecond},
+		{"Request-rate fractional period", "User-agent: *\nRequest-rate: 1/1.5\n", 1500 * time.Millisecond},
+		{"Request-rate with a window", "User-agent: *\nRequest-rate: 1/5 0600-0845\n", 5 * time.Second},
+		{"Request-rate with a unit and a window", "User-agent: *\nRequest-rate: 1/10m\t1300-1659 # afternoons\n", 10 * time.Minute},
+		{"Request-rate zero requests", "User-agent: *\nRequest-rate: 0/5\n", 0},
+		{"Request-rate zero period", "User-agent: *\nRequest-rate: 1/0\n", 0},
+		{"Request-rate zero period with a unit", "User-agent: *\nRequest-rate: 1/0m\n", 0},
+		{"Request-rate no slash", "User-agent: *\nRequest-rate: 5\n", 0},
+		{"Request-rate no period", "User-agent: *\nRequest-rate: 1/\n", 0},
+		{"Request-rate only a unit", "User-agent: *\nRequest-rate: 1/s\n", 0},
+		{"Request-rate no count", "User-agent: *\nRequest-rate: /5\n", 0},
+		{"Request-rate fractional count", "User-agent: *\nRequest-rate: 0.5/5\n", 0},
+		{"Request-rate negative", "User-agent: *\nRequest-rate: -1/5\n", 0},
+		{"Request-rate unknown unit", "User-agent: *\nRequest-rate: 1/5d\n", 0},
+		{"Request-rate spaces around /", "User-agent: *\nRequest-rate: 1 / 5\n", 0},
+		{"Request-rate words", "User-agent: *\nRequest-rate: one/five\n", 0},
+		{"Request-rate too long for a Duration", "User-agent: *\nRequest-rate: 1/1" + strings.Repeat("0", 400) + "h\n", forever},
+		{"Request-rate huge both", "User-agent: *\nRequest-rate: 1" + strings.Repeat("0", 400) + "/1" + strings.Repeat("0", 400) + "\n", 0},
+		{"Request-rate huge count", "User-agent: *\nRequest-rate: 1" + strings.Repeat("0", 400) + "/1\n", 0},
+
+		{"the larger: Request-rate", "User-agent: *\nCrawl-delay: 3\nRequest-rate: 1/4\n", 4 * time.Second},
+		{"the larger: Crawl-delay", "User-agent: *\nRequest-rate: 1/4\nCrawl-delay: 5\n", 5 * time.Second},
+
+		{"our group's delay, not *'s", "User-agent: *\nCrawl-delay: 30\n\nUser-agent: tse-crawler\nCrawl-delay: 2\n", 2 * time.Second},
+		{"our group without a delay overrides *'s", "User-agent: *\nCrawl-delay: 30\n\nUser-agent: tse-crawler\nDisallow: /x\n", 0},
+		{"another crawler's delay", "User-agent: slowbot\nCrawl-delay: 30\n\nUser-agent: *\nCrawl-delay: 1\n", time.Second},
+		{"combined groups: the largest", "User-agent: tse-crawler\nCrawl-delay: 2\n\nUser-agent: tse-crawler\nRequest-rate: 1/3\n\nUser-agent: tse-crawler\nCrawl-delay: 1\n", 3 * time.Second},
+		{"combined * groups: the largest", "User-agent: *\nCrawl-delay: 2\n\nUser-agent: *\nCrawl-delay: 8\n", 8 * time.Second},
+		{"a delay before any group", "Crawl-delay: 9\nUser-agent: *\nDisallow: /\n", 0},
+		{"a delay shared by a group's agents", "User-agent: other\nUser-agent: tse-crawler\nCrawl-delay: 4\n", 4 * time.Second},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			if got := Parse([]byte(tt.body), token).Delay(); got != tt.want {
+				t.Errorf("Parse(%q).Delay() = %v, want %v", tt.body, got, tt.want)
+			}
+		})
+	}
+}
+
+// TestFixedRules checks the zero value, a nil *Rules, AllowAll and
+// DisallowAll.
+func TestFixedRules(t *testing.T) {
+	tests := []struct {
+		name   string
+		rules  *Rules
+		checks []check
+	}{
+		{"zero value", &Rules{}, []check{{"/", true}, {"/a?b", true}, {"/robots.txt", true}}},
+		{"nil", nil, []check{{"/", true}, {"/a?b", true}}},
+		{"AllowAll", AllowAll(), []check{{"/", true}, {"/a/b.html?x=1", true}, {"/robots.txt", true}}},
+		{"DisallowAll", DisallowAll(), []check{
+			{"/", false}, {"/a/b.html?x=1", false}, {"/robots.txt", true}, {"/robots.txt?x", false}, {"", false}}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			for _, c := range tt.checks {
+				if got := tt.rules.Allowed(c.path); got != c.want {
+					t.Errorf("Allowed(%q) = %v, want %v", c.path, got, c.want)
+				}
+			}
+			if d := tt.rules.Delay(); d != 0 {
+				t.Errorf("Delay() = %v, want 0", d)
+			}
+		})
+	}
+}
+
+func TestProductToken(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{"tse-crawler/0.2.0 (+https://x)", "tse-crawler"},
+		{"tse-crawler/0.2.0", "tse-crawler"},
+		{"tse-crawler", "tse-crawler"},
+		{"Mozilla/5.0 (compatible; Googlebot/2.1)", "Mozilla"},
+		{"Google_Bot-News x", "Google_Bot-News"},
+		{"", ""},
+		{"  x", "x"},
+		{"\tx/1", "x"},
+		{"bot2", "bot"},
+		{"2bot", ""},
+		{"*", ""},
+		{"café", "caf"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.in, func(t *testing.T) {
+			if got := ProductToken(tt.in); got != tt.want {
+				t.Errorf("ProductToken(%q) = %q, want %q", tt.in, got, tt.want)
+			}
+		})
+	}
+}
+
+func TestEscape(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{"/a/b.html?x=1&y=2", "/a/b.html?x=1&y=2"},
+		{"/café", "/caf%C3%A9"},
+		{"/caf%c3%a9", "/caf%C3%A9"},
+		{"/%62%61%7a%2D%2e%5F%7E", "/baz-._~"},
+		{"/%2f%3A%3f%40%25", "/%2F%3A%3F%40%25"},
+		{"/a b\tc\x00\x7f", "/a%20b%09c%00%7F"},
+		{"/*$#", "/%2A%24%23"},
+		{"/%2a%24%23", "/%2A%24%23"},
+		{"/100%", "/100%25"},
+		{"/%zz%4", "/%25zz%254"},
+		{"/%%41", "/%25A"},
+		{"", ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.in, func(t *testing.T) {
+			got := escape(tt.in)
+			if got != tt.want {
+				t.Errorf("escape(%q) = %q, want %q", tt.in, got, tt.want)
+			}
+			if again := escape(got); again != got {
+				t.Errorf("escape(%q) = %q, not idempotent", got, again)
+			}
+		})
+	}
+}
+
+func TestCompile(t *testing.T) {
+	tests := []struct {
+		in       string
+		segs     []string
+		anchored bool
+	}{
+		{"/a", []string{"/a"}, false},
+		{"/a$", []string{"/a"}, true},
+		{"/a*", []string{"/a", ""}, false},
+		{"*", []string{"", ""}, false},
+		{"**", []string{"", ""}, false},
+		{"*$", []string{"", ""}, true},
+		{"/a**b*$", []string{"/a", "b", ""}, true},
+		{"*.gif$", []string{"", ".gif"}, true},
+		{"/a$b$", []string{"/a%24b"}, true},
+		{"a", []string{"/a"}, false},
+		{"$", []string{"/"}, true},
+		{"/é*%2a", []string{"/%C3%A9", "%2A"}, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.in, func(t *testing.T) {
+			p := compile(tt.in)
+			if !reflect.DeepEqual(p.segs, tt.segs) || p.anchored != tt.anchored {
+				t.Errorf("compile(%q) = %q anchored %v, want %q anchored %v", tt.in, p.segs, p.anchored, tt.segs, tt.anchored)
+			}
+		})
+	}
+}
+
+// TestMatchIsNotExponential matches patterns that make a backtracking
+// matcher explode; the test would time out if the matcher were one.
+func TestMatchIsNotExponential(t *testing.T) {
+	path := "/" + strings.Repeat("a", 4000)
+	for _, raw := range []string{
+		"/" + strings.Repeat("*a", 2000) + "*b",
+		"/" + strings.Repeat("a*", 3000) + "b$",
+		strings.Repeat("*", 100000) + "b",
+	} {
+		p := compile(raw)
+		if p.match(path) {
+			t.Errorf("compile(%.20q...).match(%.20q...) = true, want false", raw, path)
+		}
+	}
+}
+
+// TestConcurrentUse asks one Rules from many goroutines; run with -race.
+func TestConcurrentUse(t *testing.T) {
+	r := Parse([]byte(rfcSimple), "foobot")
+	var wg sync.WaitGroup
+	for i := range 8 {
+		wg.Go(func() {
+			for j := range 100 {
+				path := fmt.Sprintf("/example/%d/%d.gif", i, j)
+				if r.Allowed(path) {
+					t.Errorf("Allowed(%q) = true, want false", path)
+				}
+				_ = r.Delay()
+			}
+		})
+	}
+	wg.Wait()
+}
+
+func FuzzParse(f *testing.F) {
+	for _, body := range []string{
+		rfcSimple,
+		rfcLongest,
+		"User-agent: *\nDisallow: /\n",
+		"User-agent: tse-crawler\r\nDisallow: /private/\r\nAllow: /private/ok$\r\nCrawl-delay: 2\r\n",
+		"\xEF\xBB\xBFUser-agent: *\rDisallow: /*.gif$\rRequest-rate: 1/5m 0600-0845\r",
+		"Disallow: /a\nUser-agent: other\nSitemap: http://x/s.xml\nUser-agent: TSE-Crawler/1.0\nDisallow: /a%2F*b\n",
+		"User-agent: *\nDisallow: /caf\xC3\xA9\nDisallow: /%7e\nAllow: /$\n# comment\nnonsense\n\x00\xff",
+		"User-agent: *\nDisallow: /a\nDisal",
+	} {
+		f.Add([]byte(body), "/private/x", "garbage", uint8(1))
+	}
+	f.Add([]byte(""), "", "", uint8(0))
+	f.Fuzz(func(t *testing.T, body []byte, path, garbage string, at uint8) {
+		r := Parse(body, token)
+		r.Allowed(path) // must not panic
+		if !r.Allowed("/robots.txt") {
+			t.Fatalf("Parse(%q).Allowed(\"/robots.txt\") = false", body)
+		}
+		if d := r.Delay(); d < 0 {
+			t.Fatalf("Parse(%q).Delay() = %v, negative", body, d)
+		}
+		if again := Parse(body, token); !reflect.DeepEqual(r, again) {
+			t.Fatalf("Parse(%q) is not deterministic", body)
+		}
+
+		// One line that cannot be read, inserted between two lines (or at
+		// either end), changes nothing. The BOM is taken off first, because
+		// it counts only at the very start of the file.
+		for bytes.HasPrefix(body, []byte("\xEF\xBB\xBF")) {
+			body = body[3:]
+		}
+		want := answers(Parse(body, token), path)
+		lines := bytes.SplitAfter(body, []byte("\n"))
+		i := int(at) % (len(lines) + 1)
+		// '#' goes too where it could cut a bad value down to a good one.
+		noBreaks := strings.NewReplacer("\r", "", "\n", "", "#", "")
+		for _, bad := range []string{
+			strings.NewReplacer("\r", "", "\n", "", ":", "").Replace(garbage), // no colon
+			"x-unknown-key: " + noBreaks.Replace(garbage),
+			"User-agent:",
+			"User-agent: # " + noBreaks.Replace(garbage),
+			"Crawl-delay: -1",
+			"Crawl-delay: " + noBreaks.Replace(garbage) + "x",
+			"Request-rate: 0/" + noBreaks.Replace(garbage),
+		} {
+			var b bytes.Buffer
+			b.Write(bytes.Join(lines[:i], nil))
+			if i == len(lines) && len(body) > 0 && !bytes.HasSuffix(body, []byte("\n")) && !bytes.HasSuffix(body, []byte("\r")) {
+				b.WriteString("\n") // end the last line first
+			}
+			b.WriteString(bad + "\n")
+			b.Write(bytes.Join(lines[i:], nil))
+			if got := answers(Parse(b.Bytes(), token), path); got != want {
+				t.Fatalf("inserting line %q into %q changed the answers\nfrom %s\nto   %s", bad, body, want, got)
+			}
+		}
+	})
+}
+
+// answers sums up what r says about a few fixed paths and path, and its
+// delay, for FuzzParse to compare.
+func answers(r *Rules, path string) string {
+	var b strings.Builder
+	for _, p := range []string{"/", "/a", "/a/b.html", "/private/x", "/x.gif", "/search?q=1", "/caf%C3%A9", "/robots.txt", path} {
+		fmt.Fprintf(&b, "%q:%v ", p, r.Allowed(p))
+	}
+	fmt.Fprintf(&b, "delay:%v", r.Delay())
+	return b.String()
+}
+
+func FuzzMatch(f *testing.F) {
+	for _, s := range [][2]string{
+		{"/", "/"},
+		{"/a*b$", "/axxb"},
+		{"*.gif$", "/a.gif"},
+		{"/*?sessionid=", "/x?sessionid=1"},
+		{"/a$b", "/a$b"},
+		{"/path/file-with-a-%2A.html", "/path/file-with-a-*.html"},
+		{"/caf%c3%a9", "/café"},
+		{"/%7ejoe", "/~joe"},
+		{"/a%*b", "/a%b"},
+		{"**a*$", "/aaa"},
+	} {
+		f.Add(s[0], s[1])
+	}
+	f.Fuzz(func(t *testing.T, raw, path string) {
+		if !strings.HasPrefix(path, "/") {
+			path = "/" + path
+		}
+		norm := escape(path)
+		if again := escape(norm); again != norm {
+			t.Fatalf("escape(%q) = %q, but escape(%q) = %q", path, norm, norm, again)
+		}
+		p := compile(raw)
+		got := p.match(norm)
+		if len(raw)+len(path) <= 2000 {
+			if want := slowMatch(p, norm); got != want {
+				t.Fatalf("compile(%q).match(%q) = %v, but the slow matcher says %v", raw, norm, got, want)
+			}
+		}
+		star := compile("*")
+		if !star.match(norm) {
+			t.Fatalf("compile(\"*\").match(%q) = false", norm)
+		}
+		if !strings.ContainsAny(path, "*$") {
+			self := compile(path)
+			if !self.match(norm) {
+				t.Fatalf("compile(%q).match(%q) = false, want true: a pattern matches itself", path, norm)
+			}
+			if exact := compile(path + "$"); !exact.match(norm) {
+				t.Fatalf("compile(%q).match(%q) = false, want true", path+"$", norm)
+			}
+			if !self.match(escape(path + "/more?x")) {
+				t.Fatalf("compile(%q) does not match its extension %q", path, path+"/more?x")
+			}
+		}
+	})
+}
+
+// slowMatch is the textbook dynamic-programming glob matcher, run over the
+// same pieces, to check the fast one against.
+func slowMatch(p pattern, path string) bool {
+	pat := strings.Join(p.segs, "*") // no piece holds a '*': escape encodes it
+	// m[j] reports whether the pattern so far matches path[:j].
+	m := make([]bool, len(path)+1)
+	m[0] = true
+	for i := 0; i < len(pat); i++ {
+		next := make([]bool, len(path)+1)
+		if pat[i] == '*' {
+			seen := false
+			for j := range m {
+				seen = seen || m[j]
+				next[j] = seen
+			}
+		} else {
+			for j := 1; j <= len(path); j++ {
+				next[j] = m[j-1] && path[j-1] == pat[i]
+			}
+		}
+		m = next
+	}
+	if p.anchored {
+		return m[len(path)]
+	}
+	for _, ok := range m {
+		if ok {
+			return true
+		}
+	}
+	return false
+}
+
+// BenchmarkAllowed asks a realistic robots.txt of 200 rules about a mix of
+// paths.
+func BenchmarkAllowed(b *testing.B) {
+	var body strings.Builder
+	body.WriteString("User-agent: *\nCrawl-delay: 1\n")
+	for i := range 40 {
+		fmt.Fprintf(&body, "Disallow: /section%d/private/\n", i)
+		fmt.Fprintf(&body, "Allow: /section%d/private/public-*.html$\n", i)
+		fmt.Fprintf(&body, "Disallow: /*?sort=%d\n", i)
+		fmt.Fprintf(&body, "Disallow: /archive/%d/*.pdf$\n", 2000+i)
+		fmt.Fprintf(&body, "Disallow: /search?q=term%d&*\n", i)
+	}
+	body.WriteString("\nUser-agent: otherbot\nDisallow: /\n")
+	r := Parse([]byte(body.String()), token)
+	if n := len(r.rules); n != 200 {
+		b.Fatalf("%d rules, want 200", n)
+	}
+	paths := []string{
+		"/",
+		"/index.html",
+		"/section7/private/secret.html",
+		"/section7/private/public-page.html",
+		"/products/list?page=2&sort=39",
+		"/archive/2031/report.pdf",
+		"/archive/2031/report.pdf?download=1",
+		"/search?q=term12&page=3",
+		"/blog/2024/06/a-long-post-title-with-many-words-in-it.html?utm_source=x&utm_medium=y",
+		"/caf%C3%A9/men%C3%BC.html",
+	}
+	b.ReportAllocs()
+	for i := 0; b.Loop(); i++ {
+		r.Allowed(paths[i%len(paths)])
+	}
+}
+
+// BenchmarkParse parses a robots.txt of 500 KiB.
+func BenchmarkParse(b *testing.B) {
+	var body bytes.Buffer
+	body.WriteString("User-agent: *\n")
+	for i := 0; body.Len() < 500<<10; i++ {
+		fmt.Fprintf(&body, "Disallow: /dir%d/*.html$ # comment\nAllow: /dir%d/public/\n", i, i)
+	}
+	b.SetBytes(int64(body.Len()))
+	for b.Loop() {
+		Parse(body.Bytes(), token)
+	}
+}
