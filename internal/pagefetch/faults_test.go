@@ -497,7 +497,7 @@ func TestRedirects(t *testing.T) {
 		{307, "../up.html", base + "/up.html"},
 		{308, "https://site.test/tse/a.html", "https://site.test/tse/a.html"},
 		{301, "http://site.test:8080/tse/a.html", "http://site.test:8080/tse/a.html"},
-		{302, "", ""},  // no Location: a failure
+		{302, "", ""},       // no Location: a failure
 		{300, "b.html", ""}, // not a redirect the fetcher reports
 		{304, "b.html", ""},
 	}
