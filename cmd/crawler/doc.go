@@ -35,17 +35,36 @@
 //	-order lifo|bfs
 //		crawl the newest link first, as the reference does (the default),
 //		or breadth-first, so that every page is saved at its shortest depth
+//	-robots=false
+//		ignore robots.txt (by default each host's is read and obeyed)
+//	-retries N
+//		retries of a transient failure (default 2)
+//	-timeout D
+//		limit on one request, body included (default 30s)
+//	-max-size SIZE
+//		largest page saved (default 10MiB)
+//	-user-agent S
+//		the User-Agent sent (default tse-crawler/VERSION)
+//	-resume
+//		finish an interrupted crawl in pageDirectory, exactly as if it had
+//		never stopped
 //	-q
 //		print no progress log
 //
 // HTTP_PROXY (or http_proxy) sends the requests through a proxy: the
 // playground command serves a local copy of the CS50 site that way.
 //
+// While the crawl runs, .crawler holds a journal of it, so that a crawl
+// stopped by Ctrl-C, a full disk or even kill -9 can be finished with
+// -resume; the finished directory is the same as an uninterrupted crawl's.
+//
 // Exit status is 0 when the crawl finishes; 1 when it stops because a page
 // cannot be saved or a pause under a second would reach a remote address;
 // 2 for a wrong number of arguments or a bad flag; 3 for a seedURL that
 // cannot be normalized or is not internal; 4 for a pageDirectory that is
 // missing, not writable or already holds pages; 5 for a maxDepth that is
-// not an integer from 0 to 10; 6 when the seed page cannot be fetched; and
-// 128 plus the signal's number (130, 143) when a signal stops it.
+// not an integer from 0 to 10; 6 when no page can be saved because the
+// seed cannot be fetched; 7 when -resume does not match the crawl in
+// pageDirectory; and 128 plus the signal's number (130, 143) when a signal
+// stops it.
 package main

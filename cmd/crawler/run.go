@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"flag"
@@ -18,6 +19,7 @@ import (
 
 	"tse-crawler/internal/bag"
 	"tse-crawler/internal/crawler"
+	"tse-crawler/internal/journal"
 	"tse-crawler/internal/pace"
 	"tse-crawler/internal/pagefetch"
 	"tse-crawler/internal/pagesave"
@@ -38,6 +40,7 @@ const (
 	exitPageDir   = 4 // pageDirectory is missing, not a directory, not writable, or holds pages
 	exitMaxDepth  = 5 // maxDepth is not an integer from 0 to 10
 	exitSeedFetch = 6 // no page was saved: the seed could not be fetched, was disallowed, or redirected away
+	exitResume    = 7 // -resume was given for a crawl it does not match
 )
 
 const usage = `Usage: crawler [flags] seedURL pageDirectory maxDepth
@@ -69,6 +72,9 @@ Flags:
                    or 100000; a larger page fails and is not saved
   -user-agent S    the User-Agent sent (default tse-crawler/VERSION); its
                    product token picks the robots.txt group that applies
+  -resume          finish a crawl that was interrupted, in the same
+                   pageDirectory, with the same seedURL, maxDepth and flags:
+                   the result is the same as if it had never stopped
   -q               no progress log
   -h               this help
 
@@ -81,11 +87,14 @@ Exit status:
        an address that is not loopback
   2    wrong number of arguments, or a bad flag
   3    seedURL cannot be normalized or is not internal
-  4    pageDirectory does not exist, is not a writable directory, or holds pages
+  4    pageDirectory does not exist, is not a writable directory, or holds
+       pages (without -resume)
   5    maxDepth is not an integer from 0 to 10
   6    no page was saved: the seed page could not be fetched, robots.txt
        forbids it, or it redirects out of the crawl
-  130  interrupted (SIGINT); 143: terminated (SIGTERM)
+  7    -resume does not match the crawl in pageDirectory
+  130  interrupted (SIGINT); 143: terminated (SIGTERM). The pages saved
+       are whole, and -resume finishes the crawl.
 
 Examples:
   mkdir data && crawler http://cs50tse.cs.dartmouth.edu/tse/letters/index.html data 2
@@ -108,6 +117,22 @@ type config struct {
 	timeout   time.Duration
 	maxSize   int64
 	userAgent string
+	resume    bool
+}
+
+// params names the crawl for its journal: the seed, the depth, and every
+// option that changes which pages are saved or in what order.
+func (cfg *config) params() journal.Params {
+	return journal.Params{
+		Seed:     cfg.seed,
+		MaxDepth: cfg.maxDepth,
+		Options: [][2]string{
+			{"links", cfg.links},
+			{"order", cfg.order},
+			{"robots", strconv.FormatBool(cfg.robots)},
+			{"max-size", strconv.FormatInt(cfg.maxSize, 10)},
+		},
+	}
 }
 
 // A usageError is a bad command line; code is the exit status it calls for.
@@ -140,12 +165,103 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, getenv fu
 		}
 		return exitUsage
 	}
-	dir, err := pagesave.Open(cfg.dir)
+	dir, err := pagesave.Open(cfg.dir, cfg.resume)
 	if err != nil {
 		fmt.Fprintf(stderr, "crawler: %v\n", err)
 		return exitPageDir
 	}
+	replay, resumed, code := start(dir, cfg, stderr)
+	if code >= 0 {
+		dir.Close()
+		return code
+	}
 
+	c := newCrawler(cfg, dir, getenv, stderr)
+	if !cfg.quiet {
+		c.Log = stdout
+	}
+	if resumed {
+		c.Replay, c.Load = replay, dir.Load
+		saved := 0
+		for _, e := range replay {
+			if e.Kind == journal.Saved {
+				saved++
+			}
+		}
+		fmt.Fprintf(stderr, "crawler: resuming the crawl in %s: replaying what came of its first %d pages, %d of them saved\n", cfg.dir, len(replay), saved)
+	}
+	res, err := c.Crawl(ctx, cfg.seed)
+	return finish(dir, cfg, args, res, err, stderr)
+}
+
+// start prepares the page directory for the crawl: a fresh journal for a
+// new crawl, or, with -resume, the journal of the crawl to go on with. It
+// returns the outcomes to replay and whether the crawl is resumed, or an
+// exit status (-1 to go on).
+func start(dir *pagesave.Dir, cfg *config, stderr io.Writer) (replay []journal.Entry, resumed bool, code int) {
+	params := cfg.params()
+	header := journal.Header(params)
+	fresh := func() ([]journal.Entry, bool, int) {
+		if err := dir.Begin(header); err != nil {
+			fmt.Fprintf(stderr, "crawler: %v\n", err)
+			return nil, false, exitPageDir
+		}
+		dir.SetLabel(header) // where the file system allows, to recognize the crawl once finished
+		return nil, false, -1
+	}
+	if !cfg.resume {
+		return fresh()
+	}
+	pages, err := dir.Count()
+	if err != nil {
+		fmt.Fprintf(stderr, "crawler: cannot resume the crawl in %s: %v\n", cfg.dir, err)
+		return nil, false, exitResume
+	}
+	data, err := dir.Journal()
+	if err != nil {
+		fmt.Fprintf(stderr, "crawler: %v\n", err)
+		return nil, false, exitPageDir
+	}
+	mismatch := func(was journal.Params) int {
+		diffs := was.Diff(params)
+		if diffs == nil {
+			return -1
+		}
+		fmt.Fprintf(stderr, "crawler: cannot resume: the crawl in %s has %s: resume it with the seedURL, maxDepth and flags it was started with, or start a new crawl in an empty directory\n",
+			cfg.dir, strings.Join(diffs, ", "))
+		return exitResume
+	}
+	was, entries, err := journal.Read(bytes.NewReader(data))
+	switch {
+	case len(data) == 0 && pages > 0:
+		// Finished: the journal was emptied. The label, if the file system
+		// kept it, still says which crawl this was.
+		if label, ok := dir.Label(); ok {
+			if was, _, err := journal.Read(bytes.NewReader(label)); err == nil {
+				if code := mismatch(was); code >= 0 {
+					return nil, false, code
+				}
+			}
+		}
+		fmt.Fprintf(stderr, "crawler: the crawl in %s is finished, with %d pages: nothing to resume\n", cfg.dir, pages)
+		return nil, false, exitOK
+	case len(data) == 0 || errors.Is(err, journal.ErrNotJournal) && pages == 0:
+		// Nothing was saved (the seed failed, or the crawl was stopped
+		// before its first page): start afresh.
+		return fresh()
+	case err != nil:
+		fmt.Fprintf(stderr, "crawler: cannot resume: %s in %s is not a journal of a crawl: %v\n", pagesave.Marker, cfg.dir, err)
+		return nil, false, exitResume
+	}
+	if code := mismatch(was); code >= 0 {
+		return nil, false, code
+	}
+	return entries, true, -1
+}
+
+// newCrawler builds the crawler and its collaborators from the command
+// line.
+func newCrawler(cfg *config, dir *pagesave.Dir, getenv func(string) string, stderr io.Writer) *crawler.Crawler {
 	scanner, _ := pagescan.New(cfg.links) // parseArgs checked the names
 	frontier, _ := bag.New(cfg.order)
 	fetcher := &pagefetch.Fetcher{
@@ -161,7 +277,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, getenv fu
 		MaxSize:   cfg.maxSize,
 		Warn:      func(msg string) { fmt.Fprintf(stderr, "crawler: warning: %s\n", msg) },
 	}
-	c := &crawler.Crawler{
+	return &crawler.Crawler{
 		Fetch:    fetcher.Fetch,
 		Save:     dir.Save,
 		Scanner:  scanner,
@@ -169,28 +285,83 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, getenv fu
 		Bag:      frontier,
 		MaxDepth: cfg.maxDepth,
 		Errors:   stderr,
+		Journal:  func(e journal.Entry) error { return dir.Record(journal.Line(e)) },
 	}
-	if !cfg.quiet {
-		c.Log = stdout
+}
+
+// finish closes the page directory as the crawl's outcome requires, tells
+// the user what happened, and returns the exit status.
+func finish(dir *pagesave.Dir, cfg *config, args []string, res crawler.Result, err error, stderr io.Writer) int {
+	if err == nil || errors.Is(err, crawler.ErrSeedFailed) {
+		// Done, one way or the other: the marker goes back to empty.
+		if ferr := dir.Finish(); ferr != nil {
+			fmt.Fprintf(stderr, "crawler: %v\n", ferr)
+			return exitFailure
+		}
+		if err != nil {
+			fmt.Fprintf(stderr, "crawler: %v\n", err)
+			return exitSeedFetch
+		}
+		return exitOK
 	}
-	res, err := c.Crawl(ctx, cfg.seed)
+	dir.Close() // keep the journal, to resume from
+	resume := "To finish the crawl, run: crawler " + shellJoin(resumeArgs(args))
 	var sig stopSignal
 	switch {
-	case err == nil:
-		return exitOK
 	case errors.As(err, &sig):
-		fmt.Fprintf(stderr, "crawler: stopped by %v after saving %d pages in %s\n", sig.sig, res.Saved, cfg.dir)
+		fmt.Fprintf(stderr, "crawler: stopped by %v after saving %d pages in %s", signalName(sig.sig), res.Saved, cfg.dir)
+		if res.Last != "" {
+			fmt.Fprintf(stderr, " (the last, page %d, is %s)", res.Saved, res.Last)
+		}
+		if res.Current != "" {
+			fmt.Fprintf(stderr, "; it was at %s, with %d more pages waiting", res.Current, res.Pending-1)
+		}
+		fmt.Fprintf(stderr, ".\n%s\n", resume)
 		return 128 + int(sig.sig)
-	case errors.Is(err, crawler.ErrSeedFailed):
-		fmt.Fprintf(stderr, "crawler: %v\n", err)
-		return exitSeedFetch
+	case errors.Is(err, crawler.ErrDiverged):
+		fmt.Fprintf(stderr, "crawler: cannot resume: %v: resume with the flags the crawl was started with, or start a new crawl in an empty directory\n", err)
+		return exitResume
 	case errors.Is(err, pagefetch.ErrNotLoopback):
 		fmt.Fprintf(stderr, "crawler: %v: -delay %v is below 1s, which is allowed only when every connection is to a loopback address; use -delay 1s or more for a real server\n", err, cfg.delay)
 		return exitFailure
-	default:
-		fmt.Fprintf(stderr, "crawler: %v\n", err)
-		return exitFailure
 	}
+	fmt.Fprintf(stderr, "crawler: %v\nThe %d pages saved are whole. Once the problem is fixed: %s\n", err, res.Saved, strings.TrimPrefix(resume, "To finish the crawl, "))
+	return exitFailure
+}
+
+// signalName is how the summary names the signal that stopped the crawl.
+func signalName(sig syscall.Signal) string {
+	switch sig {
+	case syscall.SIGINT:
+		return "an interrupt (SIGINT)"
+	case syscall.SIGTERM:
+		return "SIGTERM"
+	}
+	return sig.String()
+}
+
+// resumeArgs returns the command line that resumes a crawl started with
+// args: the same one, with -resume.
+func resumeArgs(args []string) []string {
+	for _, a := range args {
+		if a == "-resume" || a == "--resume" || a == "-resume=true" || a == "--resume=true" {
+			return args
+		}
+	}
+	return append([]string{"-resume"}, args...)
+}
+
+// shellJoin joins args into a line a POSIX shell reads back as args.
+func shellJoin(args []string) string {
+	quoted := make([]string, len(args))
+	for i, a := range args {
+		if a != "" && strings.Trim(a, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_./:=@%+,") == "" {
+			quoted[i] = a
+		} else {
+			quoted[i] = "'" + strings.ReplaceAll(a, "'", `'\''`) + "'"
+		}
+	}
+	return strings.Join(quoted, " ")
 }
 
 // parseArgs parses and checks the command line, all but pageDirectory,
@@ -214,6 +385,7 @@ func parseArgs(args []string) (*config, error) {
 	fs.BoolVar(&cfg.robots, "robots", true, "")
 	fs.IntVar(&cfg.retries, "retries", 2, "")
 	fs.StringVar(&cfg.userAgent, "user-agent", "tse-crawler/"+version, "")
+	fs.BoolVar(&cfg.resume, "resume", false, "")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return nil, err

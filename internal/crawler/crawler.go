@@ -12,8 +12,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 
 	"tse-crawler/internal/bag"
+	"tse-crawler/internal/journal"
 	"tse-crawler/internal/pagefetch"
 	"tse-crawler/internal/pagescan"
 	"tse-crawler/internal/seen"
@@ -25,8 +27,12 @@ import (
 // or it redirects out of the crawl.
 var ErrSeedFailed = errors.New("cannot fetch the seed page")
 
-// A Crawler holds the collaborators of one crawl. Every field but Log must
-// be set.
+// ErrDiverged is returned, wrapped, when a resumed crawl does not go the way
+// its journal or its saved pages say it went: they belong to another crawl.
+var ErrDiverged = errors.New("the saved crawl does not match this one")
+
+// A Crawler holds the collaborators of one crawl. Fetch, Save, Scanner,
+// Internal, Bag and Errors must be set.
 type Crawler struct {
 	// Fetch downloads a page, waiting as long as politeness requires. Its
 	// errors decide what happens to the page: see [Crawler.Crawl].
@@ -42,14 +48,30 @@ type Crawler struct {
 	Log io.Writer
 	// Errors receives the reason for each page that could not be fetched.
 	Errors io.Writer
+
+	// Journal, if set, is told what came of each page taken from the bag,
+	// after it is saved, so that the crawl can be resumed.
+	Journal func(journal.Entry) error
+	// Replay, when resuming, holds the outcomes of the crawl so far. They
+	// are applied in order, silently and without fetching, which rebuilds
+	// the bag and the seen-set exactly; then the crawl goes on.
+	Replay []journal.Entry
+	// Load, when resuming, reads back a saved page: to replay it, and to
+	// adopt a page that a killed crawl saved but did not journal. It must
+	// wrap fs.ErrNotExist for a page that does not exist.
+	Load func(id int) (url string, depth int, html []byte, err error)
 }
 
-// Result sums up a crawl.
+// Result sums up a crawl, or the part of it done before an error.
 type Result struct {
-	Saved      int // pages saved, and so the last docID
-	Failed     int // pages that could not be fetched
-	Redirects  int // pages that redirected
-	Disallowed int // pages robots.txt did not allow
+	Saved      int    // pages saved, and so the last docID
+	Failed     int    // pages that could not be fetched
+	Redirects  int    // pages that redirected
+	Disallowed int    // pages robots.txt did not allow
+	Replayed   int    // pages whose outcome came from the journal
+	Last       string // the URL of the last page saved
+	Current    string // the page being fetched when the crawl stopped early
+	Pending    int    // pages left in the bag when the crawl stopped early
 }
 
 // Crawl crawls from seed, which must be normalized and internal.
@@ -61,9 +83,11 @@ type Result struct {
 // reason on Errors) and the crawl goes on.
 //
 // Crawl stops at the first error it cannot crawl past: a page cannot be
-// saved, the fetcher refuses to connect ([pagefetch.ErrNotLoopback]), or
-// ctx ends (the context's cause). A crawl that saves nothing at all fails
-// with [ErrSeedFailed]. Every page saved before an error is whole.
+// saved or journaled, the fetcher refuses to connect
+// ([pagefetch.ErrNotLoopback]), a resumed crawl diverges from its journal
+// ([ErrDiverged]), or ctx ends (the context's cause). A crawl that saves
+// nothing at all fails with [ErrSeedFailed]. Every page saved before an
+// error is whole, and journaled.
 func (c *Crawler) Crawl(ctx context.Context, seed string) (Result, error) {
 	lw := c.Log
 	if lw == nil {
@@ -77,6 +101,15 @@ func (c *Crawler) Crawl(ctx context.Context, seed string) (Result, error) {
 	return res, err
 }
 
+// An outcome is what came of one page.
+type outcome struct {
+	kind   journal.Kind
+	html   []byte // Saved
+	onDisk bool   // Saved already, by an earlier run
+	target string // Redirected
+	err    error  // Failed, if known
+}
+
 func (c *Crawler) crawl(ctx context.Context, seed string, log *logWriter) (Result, error) {
 	var res Result
 	var urls seen.Set
@@ -85,6 +118,8 @@ func (c *Crawler) crawl(ctx context.Context, seed string, log *logWriter) (Resul
 	// Why the last page that failed did; if no page is ever saved, it says
 	// why the seed (or the page it redirects to) gave nothing.
 	var seedFailure string
+	replay := c.Replay
+	adopt := c.Load != nil // a killed crawl may have saved a page it never journaled
 
 	// consider logs a link found on a page at depth, or a redirect's target,
 	// and puts it in the bag at pushDepth if it is internal and new.
@@ -111,59 +146,151 @@ func (c *Crawler) crawl(ctx context.Context, seed string, log *logWriter) (Resul
 		if !ok {
 			break
 		}
-		// Show the log so far before a fetch that may wait.
-		if err := log.flush(); err != nil {
-			return res, fmt.Errorf("writing the log: %w", err)
+		var out outcome
+		var err error
+		log.muted = len(replay) > 0
+		switch {
+		case len(replay) > 0:
+			out, err = c.replayed(replay[0], page, res.Saved+1)
+			replay = replay[1:]
+			res.Replayed++
+		case adopt:
+			out, adopt, err = c.adopted(page, res.Saved+1)
+			if err == nil && !adopt {
+				out, err = c.fetch(ctx, page, log)
+			}
+		default:
+			out, err = c.fetch(ctx, page, log)
 		}
-		html, err := c.Fetch(ctx, page.URL)
 		if err != nil {
-			if cause := context.Cause(ctx); cause != nil {
-				return res, cause
-			}
-			if errors.Is(err, pagefetch.ErrNotLoopback) {
-				return res, err
-			}
-			var redirect *pagefetch.RedirectError
-			switch {
-			case errors.As(err, &redirect):
-				res.Redirects++
-				log.line(page.Depth, "Redirect", page.URL)
-				if !consider(page.Depth, page.Depth, redirect.Location) {
-					seedFailure = fmt.Sprintf("%s redirects to %s, which is outside the crawl or already seen", page.URL, redirect.Location)
-				}
-			case errors.Is(err, pagefetch.ErrDisallowed):
-				res.Disallowed++
-				log.line(page.Depth, "IgnRobots", page.URL)
-				seedFailure = page.URL + ": robots.txt does not allow it"
-			default:
-				res.Failed++
-				log.line(page.Depth, "FAILED", page.URL)
-				seedFailure = fmt.Sprintf("%s: %v", page.URL, err)
-				if res.Saved == 0 {
-					break // the seed's failure: Crawl's error gives the reason
-				}
-				if err := log.flush(); err != nil {
-					return res, fmt.Errorf("writing the log: %w", err)
-				}
-				fmt.Fprintf(c.Errors, "crawler: %s\n", seedFailure)
-			}
-			continue
-		}
-		log.line(page.Depth, "Fetched", page.URL)
-		if err := c.Save(res.Saved+1, page.URL, page.Depth, html); err != nil {
+			res.Current, res.Pending = page.URL, c.Bag.Len()+1
 			return res, err
 		}
-		res.Saved++
-		if page.Depth >= c.MaxDepth {
-			continue
+
+		switch out.kind {
+		case journal.Saved:
+			log.line(page.Depth, "Fetched", page.URL)
+			if !out.onDisk {
+				if err := c.Save(res.Saved+1, page.URL, page.Depth, out.html); err != nil {
+					res.Current, res.Pending = page.URL, c.Bag.Len()+1
+					return res, err
+				}
+			}
+			res.Saved++
+			res.Last = page.URL
+		case journal.Redirected:
+			res.Redirects++
+			log.line(page.Depth, "Redirect", page.URL)
+			if !consider(page.Depth, page.Depth, out.target) {
+				seedFailure = fmt.Sprintf("%s redirects to %s, which is outside the crawl or already seen", page.URL, out.target)
+			}
+		case journal.Disallowed:
+			res.Disallowed++
+			log.line(page.Depth, "IgnRobots", page.URL)
+			seedFailure = page.URL + ": robots.txt does not allow it"
+		case journal.Failed:
+			res.Failed++
+			log.line(page.Depth, "FAILED", page.URL)
+			seedFailure = page.URL + ": could not be fetched"
+			if out.err != nil {
+				seedFailure = fmt.Sprintf("%s: %v", page.URL, out.err)
+				if res.Saved > 0 { // the seed's reason is Crawl's error
+					if err := log.flush(); err != nil {
+						return res, fmt.Errorf("writing the log: %w", err)
+					}
+					fmt.Fprintf(c.Errors, "crawler: %s\n", seedFailure)
+				}
+			}
 		}
-		log.line(page.Depth, "Scanning", page.URL)
-		c.Scanner.Scan(page.URL, html, func(link string) {
-			consider(page.Depth, page.Depth+1, link)
-		})
+		if !log.muted && c.Journal != nil { // a replayed outcome is in the journal already
+			e := journal.Entry{Kind: out.kind, URL: page.URL, Target: out.target}
+			if out.kind == journal.Saved {
+				e.DocID = res.Saved
+			}
+			if err := c.Journal(e); err != nil {
+				return res, err
+			}
+		}
+		if out.kind == journal.Saved && page.Depth < c.MaxDepth {
+			log.line(page.Depth, "Scanning", page.URL)
+			c.Scanner.Scan(page.URL, out.html, func(link string) {
+				consider(page.Depth, page.Depth+1, link)
+			})
+		}
+	}
+	if len(replay) > 0 {
+		return res, fmt.Errorf("%w: the journal goes on after the crawl ends, at %s", ErrDiverged, replay[0].URL)
 	}
 	if res.Saved == 0 {
 		return res, fmt.Errorf("%w: %s", ErrSeedFailed, seedFailure)
 	}
 	return res, nil
+}
+
+// fetch fetches a page and says what came of it. Its error is one that
+// stops the crawl.
+func (c *Crawler) fetch(ctx context.Context, page bag.Item, log *logWriter) (outcome, error) {
+	// Show the log so far before a fetch that may wait.
+	if err := log.flush(); err != nil {
+		return outcome{}, fmt.Errorf("writing the log: %w", err)
+	}
+	html, err := c.Fetch(ctx, page.URL)
+	if err == nil {
+		return outcome{kind: journal.Saved, html: html}, nil
+	}
+	if cause := context.Cause(ctx); cause != nil {
+		return outcome{}, cause
+	}
+	if errors.Is(err, pagefetch.ErrNotLoopback) {
+		return outcome{}, err
+	}
+	var redirect *pagefetch.RedirectError
+	switch {
+	case errors.As(err, &redirect):
+		return outcome{kind: journal.Redirected, target: redirect.Location}, nil
+	case errors.Is(err, pagefetch.ErrDisallowed):
+		return outcome{kind: journal.Disallowed}, nil
+	}
+	return outcome{kind: journal.Failed, err: err}, nil
+}
+
+// replayed turns a journal entry into the outcome of page, checking that
+// the entry is about that page and, for a saved page, that the page file
+// is the one expected under docID next.
+func (c *Crawler) replayed(e journal.Entry, page bag.Item, next int) (outcome, error) {
+	if e.URL != page.URL {
+		return outcome{}, fmt.Errorf("%w: the journal has %s where this crawl has %s", ErrDiverged, e.URL, page.URL)
+	}
+	out := outcome{kind: e.Kind, target: e.Target}
+	if e.Kind != journal.Saved {
+		return out, nil
+	}
+	if e.DocID != next {
+		return outcome{}, fmt.Errorf("%w: the journal saved %s as page %d, where this crawl is at page %d", ErrDiverged, e.URL, e.DocID, next)
+	}
+	url, depth, html, err := c.Load(next)
+	if err != nil {
+		return outcome{}, fmt.Errorf("%w: reading page %d: %v", ErrDiverged, next, err)
+	}
+	if url != page.URL || depth != page.Depth {
+		return outcome{}, fmt.Errorf("%w: page %d is depth %d %s, where this crawl has depth %d %s", ErrDiverged, next, depth, url, page.Depth, page.URL)
+	}
+	out.html, out.onDisk = html, true
+	return out, nil
+}
+
+// adopted looks for page next, saved by a crawl that was killed before it
+// could journal it. It reports false once there is no such page.
+func (c *Crawler) adopted(page bag.Item, next int) (outcome, bool, error) {
+	url, depth, html, err := c.Load(next)
+	if errors.Is(err, fs.ErrNotExist) {
+		return outcome{}, false, nil
+	}
+	if err != nil {
+		return outcome{}, false, err
+	}
+	if url != page.URL || depth != page.Depth {
+		return outcome{}, false, fmt.Errorf("%w: page %d is depth %d %s, where this crawl has depth %d %s", ErrDiverged, next, depth, url, page.Depth, page.URL)
+	}
+	return outcome{kind: journal.Saved, html: html, onDisk: true}, true, nil
 }

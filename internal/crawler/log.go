@@ -13,12 +13,16 @@ import (
 // Write errors are remembered and reported by flush, so that a log line
 // never needs its own error check.
 type logWriter struct {
-	w   *bufio.Writer
-	buf []byte
-	err error
+	w     *bufio.Writer
+	buf   []byte
+	err   error
+	muted bool // while a resumed crawl replays its journal
 }
 
 func (l *logWriter) line(depth int, word, url string) {
+	if l.muted {
+		return
+	}
 	l.buf = appendLine(l.buf[:0], depth, word, url)
 	if _, err := l.w.Write(l.buf); err != nil && l.err == nil {
 		l.err = err

@@ -3,6 +3,7 @@ package pagesave_test
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"io/fs"
 	"math"
 	"os"
@@ -147,7 +148,7 @@ func TestOpenErrors(t *testing.T) {
 			if fi, err := os.Stat(path); err == nil && fi.IsDir() {
 				before = names(t, path)
 			}
-			d, err := pagesave.Open(path)
+			d, err := pagesave.Open(path, false)
 			if err == nil {
 				t.Fatalf("Open(%q) = %v, nil, want an error", path, d)
 			}
@@ -171,7 +172,7 @@ func TestOpenErrors(t *testing.T) {
 func TestOpenNamesTheFileInTheWay(t *testing.T) {
 	dir := t.TempDir()
 	writeFile(t, dir, "7", "")
-	_, err := pagesave.Open(dir)
+	_, err := pagesave.Open(dir, false)
 	if want := filepath.Join(dir, "7"); err == nil || !strings.Contains(err.Error(), want) {
 		t.Errorf("Open(dir holding 7) = %v, want an error naming %s", err, want)
 	}
@@ -186,17 +187,16 @@ func TestOpen(t *testing.T) {
 		{"existing empty marker", map[string]string{".crawler": ""}},
 		{"existing marker with content", map[string]string{".crawler": "old contents\n"}},
 		{"files that are not pages", map[string]string{
-			".crawler":   "x",
-			"notes.txt":  "n",
-			"007":        "",
-			"0":          "",
-			"-1":         "",
-			"+1":         "",
-			"1a":         "",
-			" 1":         "",
-			"1.0":        "",
-			".page-1234": "", // a temporary file left by a crash
-			".1":         "",
+			".crawler":  "x",
+			"notes.txt": "n",
+			"007":       "",
+			"0":         "",
+			"-1":        "",
+			"+1":        "",
+			"1a":        "",
+			" 1":        "",
+			"1.0":       "",
+			".1":        "",
 		}},
 	}
 	for _, tt := range tests {
@@ -205,7 +205,7 @@ func TestOpen(t *testing.T) {
 			for name, content := range tt.files {
 				writeFile(t, dir, name, content)
 			}
-			d, err := pagesave.Open(dir)
+			d, err := pagesave.Open(dir, false)
 			if err != nil {
 				t.Fatalf("Open(%q) error: %v", dir, err)
 			}
@@ -324,7 +324,7 @@ func TestSave(t *testing.T) {
 		},
 	}
 	dir := t.TempDir()
-	d, err := pagesave.Open(dir)
+	d, err := pagesave.Open(dir, false)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -363,7 +363,7 @@ func TestSave(t *testing.T) {
 
 func TestSaveRefusesToOverwrite(t *testing.T) {
 	dir := t.TempDir()
-	d, err := pagesave.Open(dir)
+	d, err := pagesave.Open(dir, false)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -406,7 +406,7 @@ func TestSaveRefusesToOverwrite(t *testing.T) {
 
 func TestSaveTwice(t *testing.T) {
 	dir := t.TempDir()
-	d, err := pagesave.Open(dir)
+	d, err := pagesave.Open(dir, false)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -427,7 +427,7 @@ func TestSaveDirectoryGone(t *testing.T) {
 	if err := os.Mkdir(dir, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	d, err := pagesave.Open(dir)
+	d, err := pagesave.Open(dir, false)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -440,5 +440,139 @@ func TestSaveDirectoryGone(t *testing.T) {
 	}
 	if !errors.Is(err, fs.ErrNotExist) {
 		t.Errorf("Save into a removed directory = %v, want an error wrapping fs.ErrNotExist", err)
+	}
+}
+
+// TestOpenRemovesLeftovers: a crawl killed while writing a page leaves a
+// temporary file, which the next Open removes, with or without -resume;
+// nothing else is touched.
+func TestOpenRemovesLeftovers(t *testing.T) {
+	for _, resume := range []bool{false, true} {
+		t.Run(fmt.Sprint("resume ", resume), func(t *testing.T) {
+			dir := t.TempDir()
+			writeFile(t, dir, ".page-1234", "http://x/a.html\n1\n<html>half a pa")
+			writeFile(t, dir, ".page-other", "")
+			writeFile(t, dir, "notes.txt", "mine")
+			if resume {
+				writeFile(t, dir, pagesave.Marker, "")
+				writeFile(t, dir, "1", "http://x/\n0\n<html></html>\n")
+			}
+			d, err := pagesave.Open(dir, resume)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer d.Close()
+			entries, _ := os.ReadDir(dir)
+			var names []string
+			for _, e := range entries {
+				names = append(names, e.Name())
+			}
+			want := []string{".crawler", "notes.txt"}
+			if resume {
+				want = []string{".crawler", "1", "notes.txt"}
+			}
+			if !slices.Equal(names, want) {
+				t.Errorf("after Open the directory holds %q, want %q", names, want)
+			}
+		})
+	}
+}
+
+func TestOpenResume(t *testing.T) {
+	t.Run("pages without a marker", func(t *testing.T) {
+		dir := t.TempDir()
+		writeFile(t, dir, "1", "x")
+		if _, err := pagesave.Open(dir, true); err == nil || !strings.Contains(err.Error(), "no .crawler") {
+			t.Errorf("Open(resume) of pages with no marker: %v, want an error", err)
+		}
+	})
+	t.Run("keeps the journal", func(t *testing.T) {
+		dir := t.TempDir()
+		writeFile(t, dir, pagesave.Marker, "the journal\n")
+		writeFile(t, dir, "1", "http://x/\n0\n<html></html>\n")
+		d, err := pagesave.Open(dir, true)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got, err := d.Journal(); err != nil || string(got) != "the journal\n" {
+			t.Errorf("Journal() = %q, %v; want it kept", got, err)
+		}
+		if err := d.Record([]byte("more\n")); err != nil {
+			t.Fatal(err)
+		}
+		if got, _ := d.Journal(); string(got) != "the journal\nmore\n" {
+			t.Errorf("after Record, Journal() = %q, want it appended", got)
+		}
+		if err := d.Finish(); err != nil {
+			t.Fatal(err)
+		}
+		if got, _ := os.ReadFile(filepath.Join(dir, pagesave.Marker)); len(got) != 0 {
+			t.Errorf("after Finish the marker holds %q, want nothing", got)
+		}
+	})
+	t.Run("a fresh crawl empties the marker", func(t *testing.T) {
+		dir := t.TempDir()
+		writeFile(t, dir, pagesave.Marker, "an old journal\n")
+		d, err := pagesave.Open(dir, false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := d.Begin([]byte("new\n")); err != nil {
+			t.Fatal(err)
+		}
+		if got, _ := d.Journal(); string(got) != "new\n" {
+			t.Errorf("Journal() = %q, want only the new header", got)
+		}
+		d.Close()
+	})
+}
+
+func TestLoadAndCount(t *testing.T) {
+	dir := t.TempDir()
+	d, err := pagesave.Open(dir, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	for id := 1; id <= 3; id++ {
+		if err := d.Save(id, fmt.Sprintf("http://x/%d.html", id), id-1, []byte(fmt.Sprintf("<p>%d\n</p>", id))); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if n, err := d.Count(); n != 3 || err != nil {
+		t.Errorf("Count() = %d, %v; want 3", n, err)
+	}
+	url, depth, html, err := d.Load(2)
+	if url != "http://x/2.html" || depth != 1 || string(html) != "<p>2\n</p>" || err != nil {
+		t.Errorf("Load(2) = %q, %d, %q, %v", url, depth, html, err)
+	}
+	if _, _, _, err := d.Load(4); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("Load(4) error = %v, want fs.ErrNotExist", err)
+	}
+	writeFile(t, dir, "5", "http://x/5.html\n4\n<p>5</p>\n")
+	if _, err := d.Count(); err == nil || !strings.Contains(err.Error(), "page 4 is missing") {
+		t.Errorf("Count() with a gap: %v, want an error naming page 4", err)
+	}
+	writeFile(t, dir, "4", "not a page")
+	if _, _, _, err := d.Load(4); err == nil {
+		t.Errorf("Load of a file that is not a page succeeded")
+	}
+}
+
+func TestLabel(t *testing.T) {
+	dir := t.TempDir()
+	d, err := pagesave.Open(dir, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	if !d.SetLabel([]byte("crawl params")) {
+		t.Skip("skipping: this file system keeps no extended attributes")
+	}
+	if err := d.Finish(); err != nil {
+		t.Fatal(err)
+	}
+	if got, ok := d.Label(); !ok || string(got) != "crawl params" {
+		t.Errorf("Label() = %q, %v after Finish; want it kept", got, ok)
 	}
 }

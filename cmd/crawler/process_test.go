@@ -1,0 +1,145 @@
+package main
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"strings"
+	"syscall"
+	"testing"
+)
+
+// TestMain lets the tests run this test binary as the crawler itself, to
+// send real signals to a real process: with TSE_CRAWLER_TEST_MAIN=1 it is
+// the command.
+func TestMain(m *testing.M) {
+	if os.Getenv("TSE_CRAWLER_TEST_MAIN") == "1" {
+		main()
+	}
+	os.Exit(m.Run())
+}
+
+// crawlerProcess returns the crawler as a process of its own, fetching
+// through proxy.
+func crawlerProcess(proxy string, args ...string) (*exec.Cmd, *bytes.Buffer) {
+	cmd := exec.Command(os.Args[0], args...)
+	cmd.Env = append(os.Environ(), "TSE_CRAWLER_TEST_MAIN=1", "HTTP_PROXY="+proxy, "http_proxy=")
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	return cmd, &stderr
+}
+
+// TestKill9 kills the crawler process with SIGKILL at every step of a
+// crawl: while each request is in flight, and the moment each has been
+// answered, when the crawler is reading, saving, scanning or journaling.
+// Whatever the moment, the directory holds only whole pages, and -resume
+// finishes the crawl byte for byte as if it had never been killed.
+func TestKill9(t *testing.T) {
+	if testing.Short() {
+		t.Skip("skipping: starts a process per step")
+	}
+	p := newStepProxy(t, testdataSite(t))
+	args := []string{"-q", "-delay", "0", "http://cs50tse.cs.dartmouth.edu/tse/zoo/index.html", "10"}
+	ref := t.TempDir()
+	p.setHook(nil)
+	if code, _, stderr := crawl(t.Context(), p.getenv, withDir(args, ref)...); code != exitOK {
+		t.Fatalf("uninterrupted crawl: exit %d: %s", code, stderr)
+	}
+	want := snapshot(t, ref)
+	steps := p.n.Load()
+	for step := int64(1); step <= steps; step++ {
+		for _, answered := range []bool{false, true} {
+			t.Run(fmt.Sprintf("request %d %s", step, map[bool]string{false: "in flight", true: "answered"}[answered]), func(t *testing.T) {
+				dir := t.TempDir()
+				cmd, stderr := crawlerProcess(p.URL, withDir(args, dir)...)
+				p.setHook(nil)
+				if err := cmd.Start(); err != nil {
+					t.Fatal(err)
+				}
+				proc := cmd.Process
+				p.setHook(func(n int64, done bool) {
+					if n == step && done == answered {
+						proc.Kill()
+					}
+				})
+				err := cmd.Wait()
+				p.setHook(nil)
+				var exit *exec.ExitError
+				killed := errors.As(err, &exit) && exit.Sys().(syscall.WaitStatus).Signal() == syscall.SIGKILL
+				if err != nil && !killed || !answered && !killed {
+					// Killed in the middle of a request, it cannot have finished.
+					t.Fatalf("the crawler process: %v, want it killed: %s", err, stderr)
+				}
+				// A page being written when the process died is left under
+				// its temporary name, which the next run removes.
+				got := snapshot(t, dir)
+				for name := range got {
+					if strings.HasPrefix(name, ".page-") {
+						delete(got, name)
+					}
+				}
+				checkWhole(t, got, want)
+				code, _, errs := crawl(t.Context(), p.getenv, withDir(append([]string{"-resume"}, args...), dir)...)
+				if code != exitOK {
+					t.Fatalf("resumed crawl: exit %d: %s", code, errs)
+				}
+				if diff := sameDir(snapshot(t, dir), want); diff != "" {
+					t.Errorf("the resumed crawl is not the uninterrupted one: %s", diff)
+				}
+			})
+		}
+	}
+}
+
+// TestSignals sends SIGINT and SIGTERM to the crawler process in the
+// middle of a request: it stops at once with 130 or 143, says how far it
+// got and how to resume, and -resume finishes the crawl.
+func TestSignals(t *testing.T) {
+	p := newStepProxy(t, testdataSite(t))
+	args := []string{"-q", "-delay", "0", "http://cs50tse.cs.dartmouth.edu/tse/zoo/index.html", "10"}
+	ref := t.TempDir()
+	p.setHook(nil)
+	if code, _, stderr := crawl(t.Context(), p.getenv, withDir(args, ref)...); code != exitOK {
+		t.Fatalf("uninterrupted crawl: exit %d: %s", code, stderr)
+	}
+	want := snapshot(t, ref)
+	for _, tt := range []struct {
+		sig  syscall.Signal
+		code int
+	}{{syscall.SIGINT, 130}, {syscall.SIGTERM, 143}} {
+		t.Run(tt.sig.String(), func(t *testing.T) {
+			dir := t.TempDir()
+			cmd, stderr := crawlerProcess(p.URL, withDir(args, dir)...)
+			p.setHook(nil)
+			if err := cmd.Start(); err != nil {
+				t.Fatal(err)
+			}
+			proc := cmd.Process
+			p.setHook(func(n int64, done bool) {
+				if n == 5 && !done {
+					proc.Signal(tt.sig)
+				}
+			})
+			err := cmd.Wait()
+			p.setHook(nil)
+			if cmd.ProcessState.ExitCode() != tt.code {
+				t.Fatalf("exit %v, want %d: %s", err, tt.code, stderr)
+			}
+			msg := stderr.String()
+			for _, want := range []string{"stopped by", "pages in " + dir, "crawler -resume"} {
+				if !strings.Contains(msg, want) {
+					t.Errorf("the summary lacks %q:\n%s", want, msg)
+				}
+			}
+			checkWhole(t, snapshot(t, dir), want)
+			if code, _, errs := crawl(t.Context(), p.getenv, withDir(append([]string{"-resume"}, args...), dir)...); code != exitOK {
+				t.Fatalf("resumed crawl: exit %d: %s", code, errs)
+			}
+			if diff := sameDir(snapshot(t, dir), want); diff != "" {
+				t.Errorf("the resumed crawl is not the uninterrupted one: %s", diff)
+			}
+		})
+	}
+}

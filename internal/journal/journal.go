@@ -1,0 +1,229 @@
+// Package journal records what happened to each page of a crawl, so that an
+// interrupted crawl can be resumed exactly where it stopped.
+//
+// A journal is a text file: a header that names the crawl (its seed, its
+// maximum depth and the options that shape it), then one line for each page
+// taken from the bag, saying what came of it: saved under a docID, failed,
+// disallowed by robots.txt, or redirected. Replaying those outcomes in order
+// rebuilds the crawler's bag and seen-set exactly, without fetching
+// anything, so the resumed crawl gives the same docIDs as one that was never
+// interrupted.
+//
+// Lines are appended one write at a time, so a crawl killed at any moment
+// leaves at most a torn last line, which [Read] ignores.
+package journal
+
+import (
+	"bufio"
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"maps"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// magic starts every journal, with its format's version.
+const magic = "tse-crawler journal 1"
+
+// Params name a crawl: two crawls with equal Params crawl the same pages in
+// the same order, given the same server.
+type Params struct {
+	Seed     string
+	MaxDepth int
+	// Options are the other settings that shape the crawl, such as the
+	// link scanner and the crawl order, as name and value.
+	Options [][2]string
+}
+
+// Diff describes how p differs from q, one phrase per difference, or
+// returns nil if they are equal.
+func (p Params) Diff(q Params) []string {
+	var diffs []string
+	if p.Seed != q.Seed {
+		diffs = append(diffs, fmt.Sprintf("seedURL %s, not %s", p.Seed, q.Seed))
+	}
+	if p.MaxDepth != q.MaxDepth {
+		diffs = append(diffs, fmt.Sprintf("maxDepth %d, not %d", p.MaxDepth, q.MaxDepth))
+	}
+	names := make(map[string]bool)
+	for _, o := range slices.Concat(p.Options, q.Options) {
+		names[o[0]] = true
+	}
+	for _, name := range slices.Sorted(maps.Keys(names)) {
+		pv, pok := option(p.Options, name)
+		qv, qok := option(q.Options, name)
+		if pv != qv || pok != qok {
+			diffs = append(diffs, fmt.Sprintf("-%s %q, not %q", name, pv, qv))
+		}
+	}
+	return diffs
+}
+
+func option(opts [][2]string, name string) (string, bool) {
+	for _, o := range opts {
+		if o[0] == name {
+			return o[1], true
+		}
+	}
+	return "", false
+}
+
+// A Kind is what came of a page taken from the bag.
+type Kind byte
+
+const (
+	Saved      Kind = 'S' // fetched and saved as DocID
+	Failed     Kind = 'F' // could not be fetched
+	Disallowed Kind = 'D' // robots.txt did not allow it
+	Redirected Kind = 'R' // redirected to Target
+)
+
+// An Entry is the outcome of one page.
+type Entry struct {
+	Kind   Kind
+	URL    string
+	DocID  int    // for Saved
+	Target string // for Redirected
+}
+
+// Header returns the journal's first lines, for p.
+func Header(p Params) []byte {
+	var b bytes.Buffer
+	fmt.Fprintf(&b, "%s\nseed %s\nmaxDepth %d\n", magic, strconv.Quote(p.Seed), p.MaxDepth)
+	for _, o := range p.Options {
+		fmt.Fprintf(&b, "option %s %s\n", o[0], strconv.Quote(o[1]))
+	}
+	b.WriteString("begin\n")
+	return b.Bytes()
+}
+
+// Line returns the journal line for e.
+func Line(e Entry) []byte {
+	b := []byte{byte(e.Kind), ' '}
+	if e.Kind == Saved {
+		b = strconv.AppendInt(b, int64(e.DocID), 10)
+		b = append(b, ' ')
+	}
+	b = strconv.AppendQuote(b, e.URL)
+	if e.Kind == Redirected {
+		b = append(b, ' ')
+		b = strconv.AppendQuote(b, e.Target)
+	}
+	return append(b, '\n')
+}
+
+// ErrNotJournal is returned by Read for content that is not a journal.
+var ErrNotJournal = errors.New("not a crawl journal")
+
+// Read reads a journal. A last line without its newline was torn by a
+// crash and is ignored; any other line that cannot be read is an error.
+func Read(r io.Reader) (Params, []Entry, error) {
+	var p Params
+	var entries []Entry
+	br := bufio.NewReader(r)
+	n := 0
+	inHeader := true
+	for {
+		line, err := br.ReadString('\n')
+		if err == io.EOF {
+			break // a torn line, or the end
+		}
+		if err != nil {
+			return p, nil, err
+		}
+		n++
+		line = strings.TrimSuffix(line, "\n")
+		if n == 1 {
+			if line != magic {
+				return p, nil, ErrNotJournal
+			}
+			continue
+		}
+		if inHeader {
+			if line == "begin" {
+				inHeader = false
+				continue
+			}
+			if err := p.parse(line); err != nil {
+				return p, nil, fmt.Errorf("journal line %d: %w", n, err)
+			}
+			continue
+		}
+		e, err := parseEntry(line)
+		if err != nil {
+			return p, nil, fmt.Errorf("journal line %d: %w", n, err)
+		}
+		entries = append(entries, e)
+	}
+	if n == 0 {
+		return p, nil, ErrNotJournal
+	}
+	if inHeader {
+		return p, nil, fmt.Errorf("%w: its header is cut short", ErrNotJournal)
+	}
+	return p, entries, nil
+}
+
+func (p *Params) parse(line string) error {
+	key, rest, _ := strings.Cut(line, " ")
+	switch key {
+	case "seed":
+		s, err := strconv.Unquote(rest)
+		p.Seed = s
+		return err
+	case "maxDepth":
+		d, err := strconv.Atoi(rest)
+		p.MaxDepth = d
+		return err
+	case "option":
+		name, val, ok := strings.Cut(rest, " ")
+		v, err := strconv.Unquote(val)
+		if !ok || err != nil {
+			return fmt.Errorf("bad option %q", rest)
+		}
+		p.Options = append(p.Options, [2]string{name, v})
+		return nil
+	}
+	return fmt.Errorf("unknown header line %q", line)
+}
+
+func parseEntry(line string) (Entry, error) {
+	bad := fmt.Errorf("bad entry %q", line)
+	if len(line) < 3 || line[1] != ' ' {
+		return Entry{}, bad
+	}
+	e := Entry{Kind: Kind(line[0])}
+	rest := line[2:]
+	if e.Kind == Saved {
+		num, after, ok := strings.Cut(rest, " ")
+		id, err := strconv.Atoi(num)
+		if !ok || err != nil || id < 1 {
+			return Entry{}, bad
+		}
+		e.DocID, rest = id, after
+	}
+	u, err := strconv.QuotedPrefix(rest)
+	if err != nil {
+		return Entry{}, bad
+	}
+	e.URL, _ = strconv.Unquote(u)
+	rest = rest[len(u):]
+	switch e.Kind {
+	case Saved, Failed, Disallowed:
+		if rest != "" {
+			return Entry{}, bad
+		}
+	case Redirected:
+		t, err := strconv.QuotedPrefix(strings.TrimPrefix(rest, " "))
+		if err != nil || len(rest) != len(t)+1 {
+			return Entry{}, bad
+		}
+		e.Target, _ = strconv.Unquote(t)
+	default:
+		return Entry{}, bad
+	}
+	return e, nil
+}

@@ -1,0 +1,10 @@
+//go:build !linux
+
+package pagesave
+
+// SetLabel would store data in an extended attribute of the marker; this
+// system has no portable way to, so it reports false.
+func (d *Dir) SetLabel(data []byte) bool { return false }
+
+// Label returns nothing: see SetLabel.
+func (d *Dir) Label() ([]byte, bool) { return nil, false }
