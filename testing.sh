@@ -139,13 +139,30 @@ only_pages() {
 crawl_matches() {
 	local name=$1 site=$2
 	local seed depth pages
-	read -r seed depth pages < <(awk -F'\t' -v n="$name" '$1 == n {print $2, $3, $4}' "$SHARED/expected/crawls.tsv")
+	read -r seed depth pages < <(expected_crawl "$name")
 	local dir
 	dir=$(newdir)
 	if ! show env HTTP_PROXY="$PROXY" ./crawler -q -delay 0 "$seed" "$dir" "$depth" 2>"$tmp/err"; then
 		bad "$name: crawler failed: $(cat "$tmp/err")"
 		return
 	fi
+	if matches "$name" "$site" "$dir"; then
+		ok "$name: $pages pages, byte-identical to the reference crawl"
+	fi
+}
+
+# expected_crawl NAME: print the seed, maxDepth and page count of a
+# reference crawl.
+expected_crawl() {
+	awk -F'\t' -v n="$1" '$1 == n {print $2, $3, $4}' "$SHARED/expected/crawls.tsv"
+}
+
+# matches NAME SITE DIR: is DIR byte for byte the reference crawl NAME?
+# Says why not.
+matches() {
+	local name=$1 site=$2 dir=$3
+	local seed depth pages
+	read -r seed depth pages < <(expected_crawl "$name")
 	local wrong=0 id d url
 	while IFS=$'\t' read -r id d url; do
 		case $id in '#'* | '') continue ;; esac
@@ -156,10 +173,10 @@ crawl_matches() {
 	done <"$SHARED/expected/$name.tsv"
 	if [ $wrong -ne 0 ]; then
 		bad "$name: $wrong of $pages pages differ from the reference crawl"
+		return 1
 	elif ! only_pages "$dir" "$pages"; then
-		bad "$name: the page directory holds more than .crawler and $pages pages: $(ls -A "$dir" | head)"
-	else
-		ok "$name: $pages pages, byte-identical to the reference crawl"
+		bad "$name: the page directory holds more than an empty .crawler and $pages pages: $(ls -A "$dir" | head)"
+		return 1
 	fi
 }
 
@@ -327,6 +344,28 @@ else
 		ok "robots.txt and 3 pages, each request at least 1s after the previous one ended"
 	else
 		bad "the server saw requests closer than 1s, or not robots.txt and 3 pages: $(cat "$tmp/shared.log")"
+	fi
+
+	echo "== 7. interrupted and resumed: wikipedia at depth 2"
+	read -r seed depth pages < <(expected_crawl wikipedia-depth-2)
+	dir=$(newdir)
+	echo "+ env HTTP_PROXY=$PROXY ./crawler -q -delay 1ms $seed $dir $depth &   # then SIGTERM once 300 pages are saved"
+	HTTP_PROXY=$PROXY ./crawler -q -delay 1ms "$seed" "$dir" "$depth" 2>"$tmp/err" &
+	pid=$!
+	until [ -f "$dir/300" ] || ! kill -0 $pid 2>/dev/null; do sleep 0.05; done
+	kill -TERM $pid 2>/dev/null
+	wait $pid
+	code=$?
+	if [ $code -eq 143 ] && grep -q "crawler -resume" "$tmp/err"; then
+		ok "SIGTERM after $(ls "$dir" | wc -l) pages: exit 143, and the way to resume: $(tail -1 "$tmp/err")"
+	else
+		bad "SIGTERM: exit $code: $(cat "$tmp/err")"
+	fi
+	if show env HTTP_PROXY="$PROXY" ./crawler -q -resume -delay 0 "$seed" "$dir" "$depth" 2>"$tmp/err" &&
+		matches wikipedia-depth-2 "$tmp/site" "$dir"; then
+		ok "-resume finished it: byte-identical to the reference crawl"
+	else
+		bad "-resume: $(grep -v 404 "$tmp/err")"
 	fi
 fi
 
