@@ -63,12 +63,13 @@ newdir() {
 	mktemp -d "$tmp/data.XXXXXX"
 }
 
-# start_server NAME DIR: start the playground over DIR on a free port, with
-# its request log in $tmp/NAME.log; set PROXY to its address.
+# start_server NAME "[FLAGS] DIR": start the playground over DIR on a free
+# port, with its request log in $tmp/NAME.log; set PROXY to its address.
 start_server() {
 	local name=$1 dir=$2
 	echo "+ ./playground -addr 127.0.0.1:0 -log $tmp/$name.log $dir &"
-	./playground -addr 127.0.0.1:0 -log "$tmp/$name.log" "$dir" >"$tmp/$name.addr" 2>&1 &
+	# shellcheck disable=SC2086 # $dir may hold a flag
+	./playground -addr 127.0.0.1:0 -log "$tmp/$name.log" $dir >"$tmp/$name.addr" 2>&1 &
 	servers+=($!)
 	local i
 	for i in $(seq 50); do
@@ -215,7 +216,7 @@ expect_error 2 "flag provided but not defined" -fast "$zoo" DIR 2
 expect_error 2 "invalid value" -delay soon "$zoo" DIR 2
 expect_error 2 "negative" -delay -1s "$zoo" DIR 2
 expect_error 2 "use reference or html" -links regex "$zoo" DIR 2
-expect_error 2 "use lifo or bfs" -order random "$zoo" DIR 2
+expect_error 2 "use lifo, bfs or priority" -order random "$zoo" DIR 2
 expect_error 3 "cannot be normalized" "" DIR 2
 expect_error 3 "cannot be normalized" zoo/index.html DIR 2
 expect_error 3 "cannot be normalized" http://cs50tse.cs.dartmouth.edu DIR 2
@@ -284,6 +285,40 @@ for links in reference html; do
 		bad "syntax with -links $links"
 	fi
 done
+
+echo "== other sites: the university of testdata/vhosts, crawled as seed 004's crawler did"
+start_server vhosts "-vhosts testdata/vhosts" || exit 1
+dir=$(newdir)
+if show env HTTP_PROXY="$PROXY" ./crawler -delay 0 -scope 'http://*.example.edu/' -order priority \
+	-links-from '<!-- CONTENT -->' -links-until '<!-- /CONTENT -->' -stats \
+	http://www.example.edu/index.html "$dir" 10 >"$tmp/uni.out" 2>"$tmp/uni.err"; then
+	order=$(for f in $(seq 14); do printf '%s:%s ' "$(sed -n 2p "$dir/$f" 2>/dev/null)" "$(sed -n 1p "$dir/$f" 2>/dev/null | sed 's|http://||; s|\.example\.edu/|/|')"; done)
+	want="0:www/index.html 1:ir/00300.html 2:staff/00400.html 2:ir/00310.html 3:staff/00310.html 1:www/00200.html 2:www/00210.html 1:www/00100.html 2:www/00110.html 3:www/00120.html 1:www/00050.html 2:www/00055.html 3:staff/notes.html 4:staff/00020.html "
+	if [ "$order" = "$want" ] && only_pages "$dir" 14; then
+		ok "the university: 14 pages in priority order, at the right depths"
+	else
+		bad "the university: visited $order; want $want"
+	fi
+	if grep -q "14 fetched, 14 saved, 0 failed, 0 redirected" "$tmp/uni.err" &&
+		grep -q "21 found, 14 added; ignored: 3 external, 4 duplicate, 1 disallowed by robots.txt" "$tmp/uni.err" &&
+		grep -q "requests:  17," "$tmp/uni.err" && grep -q "IgnRobots: http://www.example.edu/private/00900.html" "$tmp/uni.out"; then
+		ok "the university: the statistics add up: $(grep -c . "$tmp/uni.err") lines on stderr"
+	else
+		bad "the university: statistics: $(cat "$tmp/uni.err")"
+	fi
+	if ! grep -q -E "09999|08888|05000" "$tmp/vhosts.log"; then
+		ok "the university: no link outside a content region was followed"
+	else
+		bad "the university: a link outside a content region was followed: $(grep -E "09999|08888|05000" "$tmp/vhosts.log")"
+	fi
+	if awk '$6 ~ /www.example.edu/ { if (n++ && $1 - end < 0.2) bad = 1; end = $1 + $3 } END { exit bad }' "$tmp/vhosts.log"; then
+		ok "the university: www's Request-rate of 5/1 was kept: 200ms between its requests"
+	else
+		bad "the university: www's requests came closer than its Request-rate allows"
+	fi
+else
+	bad "the university: $(cat "$tmp/uni.err")"
+fi
 
 if [ ! -f "$SHARED/cs50tse-site.tar.gz" ]; then
 	skip "sections 3-6: no shared playground at $SHARED"

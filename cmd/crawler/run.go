@@ -10,6 +10,7 @@ import (
 	"math"
 	"net/http"
 	"net/url"
+	"os"
 	"strconv"
 	"strings"
 	"syscall"
@@ -24,6 +25,8 @@ import (
 	"tse-crawler/internal/pagefetch"
 	"tse-crawler/internal/pagesave"
 	"tse-crawler/internal/pagescan"
+	"tse-crawler/internal/scope"
+	"tse-crawler/internal/stats"
 	"tse-crawler/internal/urlnorm"
 )
 
@@ -48,9 +51,10 @@ const usage = `Usage: crawler [flags] seedURL pageDirectory maxDepth
 Crawler fetches seedURL and every internal page reachable from it within
 maxDepth links, and saves each page as pageDirectory/1, 2, ...: the URL, the
 depth and the HTML, one after another. Internal means the normalized URL
-begins with http://cs50tse.cs.dartmouth.edu/tse/. pageDirectory must be an
-existing directory that holds no pages yet; maxDepth is 0 to 10. Progress
-goes to stdout, errors to stderr. Flags come before the arguments.
+begins with http://cs50tse.cs.dartmouth.edu/tse/, or with a -scope prefix.
+pageDirectory must be an existing directory that holds no pages yet;
+maxDepth is 0 to 10. Progress goes to stdout, errors to stderr. Flags come
+before the arguments.
 
 Flags:
   -delay D         least pause between the end of one request and the start
@@ -58,8 +62,19 @@ Flags:
                    for loopback addresses
   -links SCANNER   how links are found: reference (the CS50 reference
                    scanner, the default) or html (as a browser reads them)
-  -order ORDER     crawl order: lifo (the reference's, the default) or bfs
-                   (breadth-first: every page at its shortest depth)
+  -order ORDER     crawl order: lifo (the reference's, the default), bfs
+                   (breadth-first: every page at its shortest depth), or
+                   priority (the page whose name ends in the largest number
+                   first, as 05678.html; pages with no number last)
+  -scope PREFIX    a URL is internal if its normalized form begins with
+                   PREFIX; repeat for several. '*' stands for one or more
+                   host labels: http://*.example.edu/ (default:
+                   http://cs50tse.cs.dartmouth.edu/tse/)
+  -links-from M    follow only links after the first M in a page, such as
+                   '<!-- CONTENT -->'; a page without it gives no links
+  -links-until M   ... and before the first M after that
+  -stats           print statistics on stderr at the end
+  -stats-json FILE write the statistics to FILE as JSON
   -robots=false    ignore robots.txt, for sites you own. By default each
                    host's robots.txt is read before its first page and
                    obeyed, and its Crawl-delay or Request-rate can lengthen
@@ -96,8 +111,14 @@ Exit status:
   130  interrupted (SIGINT); 143: terminated (SIGTERM). The pages saved
        are whole, and -resume finishes the crawl.
 
+A live status line shows on stderr when it is a terminal and the log is not
+already going there (with -q, or stdout redirected).
+
 Examples:
   mkdir data && crawler http://cs50tse.cs.dartmouth.edu/tse/letters/index.html data 2
+  crawler -scope 'http://*.example.edu/' -order priority \
+      -links-from '<!-- CONTENT -->' -links-until '<!-- /CONTENT -->' -stats \
+      http://www.example.edu/index.html data 10
   # a local copy of the site, served by playground on 127.0.0.1:8080
   HTTP_PROXY=http://127.0.0.1:8080 crawler -delay 0 -robots=false -links html \
       -order bfs http://cs50tse.cs.dartmouth.edu/tse/wikipedia/index.html wiki 2
@@ -118,6 +139,12 @@ type config struct {
 	maxSize   int64
 	userAgent string
 	resume    bool
+	scopes    []string // as given; scope is what they make
+	scope     *scope.Scope
+	from      string // -links-from
+	until     string // -links-until
+	stats     bool
+	statsJSON string
 }
 
 // params names the crawl for its journal: the seed, the depth, and every
@@ -131,6 +158,9 @@ func (cfg *config) params() journal.Params {
 			{"order", cfg.order},
 			{"robots", strconv.FormatBool(cfg.robots)},
 			{"max-size", strconv.FormatInt(cfg.maxSize, 10)},
+			{"scope", cfg.scope.String()},
+			{"links-from", cfg.from},
+			{"links-until", cfg.until},
 		},
 	}
 }
@@ -176,7 +206,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, getenv fu
 		return code
 	}
 
-	c := newCrawler(cfg, dir, getenv, stderr)
+	began := time.Now()
+	c, fetcher := newCrawler(cfg, dir, getenv, stderr)
 	if !cfg.quiet {
 		c.Log = stdout
 	}
@@ -191,7 +222,51 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, getenv fu
 		fmt.Fprintf(stderr, "crawler: resuming the crawl in %s: replaying what came of its first %d pages, %d of them saved\n", cfg.dir, len(replay), saved)
 	}
 	res, err := c.Crawl(ctx, cfg.seed)
-	return finish(dir, cfg, args, res, err, stderr)
+	code = finish(dir, cfg, args, res, err, stderr)
+	if cfg.stats || cfg.statsJSON != "" {
+		if err := writeStats(cfg, report(res, fetcher, time.Since(began)), stderr); err != nil {
+			fmt.Fprintf(stderr, "crawler: %v\n", err)
+			code = max(code, exitFailure)
+		}
+	}
+	return code
+}
+
+// report gathers a crawl's figures.
+func report(res crawler.Result, fetcher *pagefetch.Fetcher, elapsed time.Duration) *stats.Report {
+	r := new(stats.Report)
+	r.Pages.Fetched, r.Pages.Saved, r.Pages.Replayed = res.Fetched, res.Saved, res.Replayed
+	r.Pages.Failed, r.Pages.FailedBy, r.Pages.Redirects = res.Failed, res.FailedBy, res.Redirects
+	if r.Pages.FailedBy == nil {
+		r.Pages.FailedBy = map[string]int{} // {} rather than null, for scripts
+	}
+	r.URLs.Found, r.URLs.Added, r.URLs.External = res.Found, res.Added, res.External
+	r.URLs.Duplicate, r.URLs.Disallowed = res.Duplicate, res.Disallowed
+	r.Requests, r.BytesSaved, r.Elapsed = fetcher.Requests(), res.Bytes, stats.Duration(elapsed)
+	p := fetcher.Pacer.Pauses()
+	r.Pauses, r.MeanPause, r.ShortestPause = p.Count, stats.Duration(p.Mean()), stats.Duration(p.Shortest)
+	r.DeepestDepth = res.Deepest
+	return r
+}
+
+// writeStats prints the report on stderr (-stats) and writes it as JSON
+// (-stats-json).
+func writeStats(cfg *config, r *stats.Report, stderr io.Writer) error {
+	if cfg.stats {
+		if err := r.WriteText(stderr); err != nil {
+			return err
+		}
+	}
+	if cfg.statsJSON != "" {
+		b, err := r.JSON()
+		if err != nil {
+			return err
+		}
+		if err := os.WriteFile(cfg.statsJSON, b, 0o644); err != nil {
+			return fmt.Errorf("-stats-json: %w", err)
+		}
+	}
+	return nil
 }
 
 // start prepares the page directory for the crawl: a fresh journal for a
@@ -261,8 +336,11 @@ func start(dir *pagesave.Dir, cfg *config, stderr io.Writer) (replay []journal.E
 
 // newCrawler builds the crawler and its collaborators from the command
 // line.
-func newCrawler(cfg *config, dir *pagesave.Dir, getenv func(string) string, stderr io.Writer) *crawler.Crawler {
+func newCrawler(cfg *config, dir *pagesave.Dir, getenv func(string) string, stderr io.Writer) (*crawler.Crawler, *pagefetch.Fetcher) {
 	scanner, _ := pagescan.New(cfg.links) // parseArgs checked the names
+	if cfg.from != "" || cfg.until != "" {
+		scanner = &pagescan.Region{From: []byte(cfg.from), Until: []byte(cfg.until), Scanner: scanner}
+	}
 	frontier, _ := bag.New(cfg.order)
 	fetcher := &pagefetch.Fetcher{
 		Client: pagefetch.NewClient(pagefetch.ClientOptions{
@@ -281,12 +359,12 @@ func newCrawler(cfg *config, dir *pagesave.Dir, getenv func(string) string, stde
 		Fetch:    fetcher.Fetch,
 		Save:     dir.Save,
 		Scanner:  scanner,
-		Internal: urlnorm.Internal,
+		Internal: cfg.scope.Contains,
 		Bag:      frontier,
 		MaxDepth: cfg.maxDepth,
 		Errors:   stderr,
 		Journal:  func(e journal.Entry) error { return dir.Record(journal.Line(e)) },
-	}
+	}, fetcher
 }
 
 // finish closes the page directory as the crawl's outcome requires, tells
@@ -386,6 +464,14 @@ func parseArgs(args []string) (*config, error) {
 	fs.IntVar(&cfg.retries, "retries", 2, "")
 	fs.StringVar(&cfg.userAgent, "user-agent", "tse-crawler/"+version, "")
 	fs.BoolVar(&cfg.resume, "resume", false, "")
+	fs.Func("scope", "", func(s string) error {
+		cfg.scopes = append(cfg.scopes, s)
+		return nil
+	})
+	fs.StringVar(&cfg.from, "links-from", "", "")
+	fs.StringVar(&cfg.until, "links-until", "", "")
+	fs.BoolVar(&cfg.stats, "stats", false, "")
+	fs.StringVar(&cfg.statsJSON, "stats-json", "", "")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return nil, err
@@ -410,6 +496,14 @@ func parseArgs(args []string) (*config, error) {
 	if _, err := bag.New(cfg.order); err != nil {
 		return nil, &usageError{exitUsage, "-order: " + err.Error()}
 	}
+	cfg.scope = scope.Default()
+	if len(cfg.scopes) > 0 {
+		sc, err := scope.Parse(cfg.scopes)
+		if err != nil {
+			return nil, &usageError{exitUsage, "-" + err.Error()}
+		}
+		cfg.scope = sc
+	}
 
 	rest := fs.Args()
 	if len(rest) != 3 {
@@ -424,10 +518,13 @@ func parseArgs(args []string) (*config, error) {
 	}
 	seed, ok := urlnorm.Normalize(rest[0])
 	if !ok {
-		return nil, &usageError{exitSeedURL, fmt.Sprintf("seedURL %q cannot be normalized: give an absolute http URL of an HTML page, such as %sletters/index.html", rest[0], urlnorm.CS50Prefix)}
+		return nil, &usageError{exitSeedURL, fmt.Sprintf("seedURL %q cannot be normalized: give an absolute http URL of an HTML page, such as %sletters/index.html", rest[0], scope.CS50Prefix)}
 	}
-	if !urlnorm.Internal(seed) {
-		return nil, &usageError{exitSeedURL, fmt.Sprintf("seedURL %s is not internal: it must begin with %s", seed, urlnorm.CS50Prefix)}
+	if !cfg.scope.Contains(seed) {
+		if len(cfg.scopes) == 0 {
+			return nil, &usageError{exitSeedURL, fmt.Sprintf("seedURL %s is not internal: it must begin with %s (or give -scope)", seed, scope.CS50Prefix)}
+		}
+		return nil, &usageError{exitSeedURL, fmt.Sprintf("seedURL %s is not in the crawl's scope (%s): give a seed inside it, or another -scope", seed, cfg.scope)}
 	}
 	cfg.seed = seed
 	cfg.dir = rest[1]

@@ -4,7 +4,7 @@
 //
 // Usage:
 //
-//	playground [-addr 127.0.0.1:8080] [-log FILE] DIR
+//	playground [-addr 127.0.0.1:8080] [-log FILE] [-vhosts] DIR
 //
 // DIR is the folder that holds the site (for the CS50 playground, the one
 // that holds tse/). Playground is both an ordinary web server
@@ -18,6 +18,11 @@
 // before lookup; /dir/ serves dir/index.html; /dir is redirected to /dir/
 // on the requested host; the query is ignored; a missing file is a 404;
 // nothing outside DIR is ever served, not even through a symbolic link.
+//
+// With -vhosts, DIR holds one folder per host name, and each request is
+// served from its host's folder: DIR/www.example.edu/index.html for
+// http://www.example.edu/index.html. A host with no folder is a 404. This
+// lets one playground stand for several servers of one domain.
 //
 // Each request is logged once answered, one line each: the start time in
 // Unix seconds and in UTC, the time taken, the status, the method, the URL

@@ -14,7 +14,7 @@ import (
 	"tse-crawler/internal/playground"
 )
 
-const usage = `Usage: playground [-addr 127.0.0.1:8080] [-log FILE] DIR
+const usage = `Usage: playground [-addr 127.0.0.1:8080] [-log FILE] [-vhosts] DIR
 
 Playground serves the static site in DIR (the folder that holds tse/) the way
 the CS50 playground's nginx server does, both as an origin server
@@ -26,6 +26,8 @@ Flags:
   -addr ADDR   address to listen on (default 127.0.0.1:8080; port 0 picks a
                free port, and the address is printed on stdout)
   -log FILE    append the request log to FILE instead of stderr
+  -vhosts      serve one site per host: DIR/www.example.edu/ for requests
+               to www.example.edu, and so on
   -h           this help
 `
 
@@ -34,6 +36,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs.SetOutput(io.Discard)
 	addr := fs.String("addr", "127.0.0.1:8080", "")
 	logFile := fs.String("log", "", "")
+	vhosts := fs.Bool("vhosts", false, "")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			fmt.Fprint(stdout, usage)
@@ -68,8 +71,12 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	fmt.Fprintf(stdout, "playground: serving %s on http://%s/\n", fs.Arg(0), ln.Addr())
+	site := playground.Handler(root.FS())
+	if *vhosts {
+		site = playground.VirtualHosts(root.FS())
+	}
 	srv := &http.Server{
-		Handler:           playground.Log(logw, playground.Handler(root.FS())),
+		Handler:           playground.Log(logw, site),
 		ReadHeaderTimeout: 10 * time.Second,
 	}
 	done := make(chan error, 1)

@@ -4,10 +4,15 @@
 // which docID, and, in a crawl limited by depth, which pages are found at
 // all. The CS50 reference keeps its pages on a stack, so [Stack] is the
 // default; [Queue] gives a breadth-first crawl, in which every page is
-// recorded at its shortest distance from the seed.
+// recorded at its shortest distance from the seed; [Priority] visits pages
+// whose names carry the largest numbers first.
 package bag
 
-import "fmt"
+import (
+	"container/heap"
+	"fmt"
+	"strings"
+)
 
 // An Item is a page to crawl: its normalized URL and the depth at which it
 // was found.
@@ -25,15 +30,18 @@ type Bag interface {
 	Len() int
 }
 
-// New returns an empty bag for the named order: "lifo" or "bfs".
+// New returns an empty bag for the named order: "lifo", "bfs" or
+// "priority".
 func New(order string) (Bag, error) {
 	switch order {
 	case "lifo":
 		return new(Stack), nil
 	case "bfs":
 		return new(Queue), nil
+	case "priority":
+		return new(Priority), nil
 	}
-	return nil, fmt.Errorf("unknown crawl order %q: use lifo or bfs", order)
+	return nil, fmt.Errorf("unknown crawl order %q: use lifo, bfs or priority", order)
 }
 
 // A Stack gives back the item pushed last, as the reference's bag does.
@@ -88,3 +96,100 @@ func (q *Queue) Pop() (Item, bool) {
 }
 
 func (q *Queue) Len() int { return len(q.items) - q.head }
+
+// A Priority bag gives back first the item whose URL's last path segment
+// carries the largest number: the last run of digits in it, so that
+// ".../05678.html" has priority 5678. Items with no number come last. Equal
+// priorities come out in the order they went in, so the order never
+// depends on anything but the pushes. The zero value is an empty bag.
+type Priority struct {
+	h prioHeap
+	n int // pushes so far, to break ties
+}
+
+func (p *Priority) Push(it Item) {
+	num, ok := priority(it.URL)
+	heap.Push(&p.h, prioItem{Item: it, num: num, numbered: ok, seq: p.n})
+	p.n++
+}
+
+func (p *Priority) Pop() (Item, bool) {
+	if len(p.h) == 0 {
+		return Item{}, false
+	}
+	return heap.Pop(&p.h).(prioItem).Item, true
+}
+
+func (p *Priority) Len() int { return len(p.h) }
+
+// priority returns the last run of digits in u's last path segment,
+// without leading zeros ("0" for zeros only), and whether there is one.
+// The number is kept as digits, so that no length of number overflows.
+func priority(u string) (string, bool) {
+	path := u
+	if i := strings.Index(path, "://"); i >= 0 {
+		path = path[i+3:]
+		if j := strings.IndexByte(path, '/'); j >= 0 {
+			path = path[j:]
+		} else {
+			path = ""
+		}
+	}
+	if i := strings.IndexAny(path, "?#"); i >= 0 {
+		path = path[:i]
+	}
+	seg := path[strings.LastIndexByte(path, '/')+1:]
+	end := strings.LastIndexAny(seg, "0123456789")
+	if end < 0 {
+		return "", false
+	}
+	start := end
+	for start > 0 && '0' <= seg[start-1] && seg[start-1] <= '9' {
+		start--
+	}
+	digits := strings.TrimLeft(seg[start:end+1], "0")
+	if digits == "" {
+		digits = "0"
+	}
+	return digits, true
+}
+
+type prioItem struct {
+	Item
+	num      string
+	numbered bool
+	seq      int
+}
+
+// prioHeap is a container/heap whose top is the item to visit next.
+type prioHeap []prioItem
+
+func (h prioHeap) Len() int { return len(h) }
+
+func (h prioHeap) Less(i, j int) bool {
+	a, b := h[i], h[j]
+	if a.numbered != b.numbered {
+		return a.numbered
+	}
+	if a.num != b.num {
+		// Larger first: a longer run of digits (without leading zeros) is
+		// a larger number; equal lengths compare as strings.
+		if len(a.num) != len(b.num) {
+			return len(a.num) > len(b.num)
+		}
+		return a.num > b.num
+	}
+	return a.seq < b.seq
+}
+
+func (h prioHeap) Swap(i, j int) { h[i], h[j] = h[j], h[i] }
+
+func (h *prioHeap) Push(x any) { *h = append(*h, x.(prioItem)) }
+
+func (h *prioHeap) Pop() any {
+	old := *h
+	it := old[len(old)-1]
+	old[len(old)-1] = prioItem{}
+	*h = old[:len(old)-1]
+	return it
+}

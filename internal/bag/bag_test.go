@@ -3,6 +3,7 @@ package bag
 import (
 	"fmt"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -259,5 +260,71 @@ func TestStackPopClears(t *testing.T) {
 		if it != (Item{}) {
 			t.Fatalf("items[len+%d] = %v after being popped, want the zero Item", i, it)
 		}
+	}
+}
+
+func TestPriority(t *testing.T) {
+	urls := []string{
+		"http://a.edu/01234.html",
+		"http://a.edu/about.html",
+		"http://a.edu/05678.html",
+		"http://b.edu/x/page2.html",
+		"http://b.edu/x/",
+		"http://a.edu/1234.html",    // the same number as 01234: the first pushed comes first
+		"http://a.edu/v9/7.html",    // only the last segment counts: 7
+		"http://a.edu/a12b34c.html", // the last run of digits: 34
+		"http://a.edu/99999999999999999999999.html",
+		"http://a.edu/0.html",
+		"http://a.edu/x.html?id=999", // the query does not count
+	}
+	want := []string{
+		"http://a.edu/99999999999999999999999.html",
+		"http://a.edu/05678.html",
+		"http://a.edu/01234.html",
+		"http://a.edu/1234.html",
+		"http://a.edu/a12b34c.html",
+		"http://a.edu/v9/7.html",
+		"http://b.edu/x/page2.html",
+		"http://a.edu/0.html",
+		"http://a.edu/about.html",
+		"http://b.edu/x/",
+		"http://a.edu/x.html?id=999",
+	}
+	var p Priority
+	for i, u := range urls {
+		p.Push(Item{URL: u, Depth: i})
+	}
+	if p.Len() != len(urls) {
+		t.Fatalf("Len() = %d, want %d", p.Len(), len(urls))
+	}
+	var got []string
+	for {
+		it, ok := p.Pop()
+		if !ok {
+			break
+		}
+		got = append(got, it.URL)
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("priority order:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
+
+func TestPriorityInterleaved(t *testing.T) {
+	var p Priority
+	p.Push(Item{URL: "http://a/5.html"})
+	p.Push(Item{URL: "http://a/9.html"})
+	if it, _ := p.Pop(); it.URL != "http://a/9.html" {
+		t.Errorf("Pop() = %s, want 9", it.URL)
+	}
+	p.Push(Item{URL: "http://a/7.html"})
+	p.Push(Item{URL: "http://a/3.html"})
+	for _, want := range []string{"http://a/7.html", "http://a/5.html", "http://a/3.html"} {
+		if it, ok := p.Pop(); !ok || it.URL != want {
+			t.Errorf("Pop() = %s, %v; want %s", it.URL, ok, want)
+		}
+	}
+	if _, ok := p.Pop(); ok {
+		t.Error("Pop() of an empty bag succeeded")
 	}
 }

@@ -60,18 +60,38 @@ type Crawler struct {
 	// adopt a page that a killed crawl saved but did not journal. It must
 	// wrap fs.ErrNotExist for a page that does not exist.
 	Load func(id int) (url string, depth int, html []byte, err error)
+	// Progress, if set, is told where the crawl stands before each fetch.
+	Progress func(Progress)
 }
 
-// Result sums up a crawl, or the part of it done before an error.
+// Progress is where a crawl stands.
+type Progress struct {
+	Saved    int    // pages saved
+	Frontier int    // pages waiting in the bag
+	Depth    int    // the depth of the page about to be fetched
+	URL      string // the page about to be fetched
+}
+
+// Result sums up a crawl, or the part of it done before an error. Saved
+// counts every page in the directory; the other counts are this run's, not
+// those replayed from a journal.
 type Result struct {
-	Saved      int    // pages saved, and so the last docID
-	Failed     int    // pages that could not be fetched
-	Redirects  int    // pages that redirected
-	Disallowed int    // pages robots.txt did not allow
-	Replayed   int    // pages whose outcome came from the journal
-	Last       string // the URL of the last page saved
-	Current    string // the page being fetched when the crawl stopped early
-	Pending    int    // pages left in the bag when the crawl stopped early
+	Saved      int            // pages saved, and so the last docID
+	Fetched    int            // pages this run tried to fetch
+	Failed     int            // pages that could not be fetched
+	FailedBy   map[string]int // failures by reason (see pagefetch.Reason)
+	Redirects  int            // pages that redirected
+	Disallowed int            // pages robots.txt did not allow
+	Found      int            // links found on pages, and redirect targets
+	Added      int            // of them, new internal URLs put in the bag
+	External   int            // of them, not internal or not normalizable
+	Duplicate  int            // of them, already seen
+	Bytes      int64          // the HTML saved, in bytes
+	Deepest    int            // the greatest depth of a page saved
+	Replayed   int            // pages whose outcome came from the journal
+	Last       string         // the URL of the last page saved
+	Current    string         // the page being fetched when the crawl stopped early
+	Pending    int            // pages left in the bag when the crawl stopped early
 }
 
 // Crawl crawls from seed, which must be normalized and internal.
@@ -123,19 +143,29 @@ func (c *Crawler) crawl(ctx context.Context, seed string, log *logWriter) (Resul
 
 	// consider logs a link found on a page at depth, or a redirect's target,
 	// and puts it in the bag at pushDepth if it is internal and new.
+	count := func(n *int) {
+		if !log.muted { // a replay repeats what an earlier run counted
+			*n++
+		}
+	}
 	consider := func(depth, pushDepth int, link string) (added bool) {
 		log.line(depth, "Found", link)
+		count(&res.Found)
 		norm, ok := urlnorm.Normalize(link)
 		switch {
 		case !ok:
 			log.line(depth, "IgnExtrn", link)
+			count(&res.External)
 		case !c.Internal(norm):
 			log.line(depth, "IgnExtrn", norm)
+			count(&res.External)
 		case !urls.Add(norm):
 			log.line(depth, "IgnDupl", norm)
+			count(&res.Duplicate)
 		default:
 			c.Bag.Push(bag.Item{URL: norm, Depth: pushDepth})
 			log.line(depth, "Added", norm)
+			count(&res.Added)
 			return true
 		}
 		return false
@@ -160,7 +190,13 @@ func (c *Crawler) crawl(ctx context.Context, seed string, log *logWriter) (Resul
 				out, err = c.fetch(ctx, page, log)
 			}
 		default:
+			if c.Progress != nil {
+				c.Progress(Progress{Saved: res.Saved, Frontier: c.Bag.Len(), Depth: page.Depth, URL: page.URL})
+			}
 			out, err = c.fetch(ctx, page, log)
+			if err == nil && out.kind != journal.Disallowed {
+				res.Fetched++
+			}
 		}
 		if err != nil {
 			res.Current, res.Pending = page.URL, c.Bag.Len()+1
@@ -178,21 +214,29 @@ func (c *Crawler) crawl(ctx context.Context, seed string, log *logWriter) (Resul
 			}
 			res.Saved++
 			res.Last = page.URL
+			res.Deepest = max(res.Deepest, page.Depth)
+			if !log.muted {
+				res.Bytes += int64(len(out.html))
+			}
 		case journal.Redirected:
-			res.Redirects++
+			count(&res.Redirects)
 			log.line(page.Depth, "Redirect", page.URL)
 			if !consider(page.Depth, page.Depth, out.target) {
 				seedFailure = fmt.Sprintf("%s redirects to %s, which is outside the crawl or already seen", page.URL, out.target)
 			}
 		case journal.Disallowed:
-			res.Disallowed++
+			count(&res.Disallowed)
 			log.line(page.Depth, "IgnRobots", page.URL)
 			seedFailure = page.URL + ": robots.txt does not allow it"
 		case journal.Failed:
-			res.Failed++
+			count(&res.Failed)
 			log.line(page.Depth, "FAILED", page.URL)
 			seedFailure = page.URL + ": could not be fetched"
 			if out.err != nil {
+				if res.FailedBy == nil {
+					res.FailedBy = make(map[string]int)
+				}
+				res.FailedBy[pagefetch.Reason(out.err)]++
 				seedFailure = fmt.Sprintf("%s: %v", page.URL, out.err)
 				if res.Saved > 0 { // the seed's reason is Crawl's error
 					if err := log.flush(); err != nil {

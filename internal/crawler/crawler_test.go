@@ -8,6 +8,8 @@ import (
 	"io/fs"
 	"net/http"
 	"net/http/httptest"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
@@ -21,7 +23,7 @@ import (
 	"tse-crawler/internal/pagefetch"
 	"tse-crawler/internal/pagescan"
 	"tse-crawler/internal/playground"
-	"tse-crawler/internal/urlnorm"
+	"tse-crawler/internal/scope"
 )
 
 const site = "http://cs50tse.cs.dartmouth.edu/tse/t/"
@@ -111,7 +113,7 @@ func newHarness(fsys fs.FS, maxDepth int, delay time.Duration) *harness {
 			return nil
 		},
 		Scanner:  new(pagescan.Reference),
-		Internal: urlnorm.Internal,
+		Internal: scope.Default().Contains,
 		Bag:      new(bag.Stack),
 		MaxDepth: maxDepth,
 		Log:      &h.log,
@@ -454,6 +456,43 @@ func TestCrawlRobots(t *testing.T) {
 		_, err := h.c.Crawl(t.Context(), site+"secret.html")
 		if !errors.Is(err, ErrSeedFailed) || !strings.Contains(err.Error(), "robots.txt") {
 			t.Errorf("Crawl error = %v, want ErrSeedFailed because of robots.txt", err)
+		}
+	})
+}
+
+// TestOtherSitePauses crawls the second playground in fake time, where
+// requests take no time, so the pauses robots.txt asks for are exact: a
+// Request-rate of 5/1 on www (200ms) and a Crawl-delay of 0.1 on ir.
+func TestOtherSitePauses(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		site := os.DirFS(filepath.Join("..", "..", "testdata", "vhosts"))
+		h := newHarness(nil, 10, 0)
+		h.tr.h = playground.VirtualHosts(site)
+		h.fetcher.Robots = true
+		sc, err := scope.Parse([]string{"http://*.example.edu/"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		h.c.Internal = sc.Contains
+		h.c.Bag = new(bag.Priority)
+		h.c.Scanner = &pagescan.Region{From: []byte("<!-- CONTENT -->"), Until: []byte("<!-- /CONTENT -->"), Scanner: new(pagescan.Reference)}
+		start := time.Now()
+		res, err := h.c.Crawl(t.Context(), "http://www.example.edu/index.html")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if took := time.Since(start); took != 1600*time.Millisecond {
+			t.Errorf("crawl took %v, want 1.6s: www's 8 pauses of 200ms", took)
+		}
+		if res.Saved != 14 || res.Disallowed != 1 || res.Found != 21 || res.Added != 14 || res.External != 3 || res.Duplicate != 4 || res.Deepest != 4 {
+			t.Errorf("Result = %+v", res)
+		}
+		// Per host, from the end of one request to the start of the next:
+		// www 8 × 200ms; ir 2 × 100ms; staff 0, 100ms (it waited for ir's
+		// turn), 1.2s (the www pages between), 0.
+		p := h.fetcher.Pacer.Pauses()
+		if p.Count != 14 || p.Total != 3100*time.Millisecond || p.Shortest != 0 {
+			t.Errorf("pauses %+v, want 14 totalling 3.1s, the shortest 0", p)
 		}
 	})
 }

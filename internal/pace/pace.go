@@ -46,8 +46,25 @@ type Pacer struct {
 	clock Clock
 	delay time.Duration
 
-	mu    sync.Mutex
-	hosts map[string]*host
+	mu     sync.Mutex
+	hosts  map[string]*host
+	pauses Pauses
+}
+
+// Pauses sum up the pauses a Pacer has kept: the time from the end of each
+// request to the start of the next to the same host.
+type Pauses struct {
+	Count    int
+	Total    time.Duration
+	Shortest time.Duration
+}
+
+// Mean returns the mean pause, or 0 if there was none.
+func (p Pauses) Mean() time.Duration {
+	if p.Count == 0 {
+		return 0
+	}
+	return p.Total / time.Duration(p.Count)
 }
 
 type host struct {
@@ -90,10 +107,31 @@ func (p *Pacer) Wait(ctx context.Context, hostname string) error {
 		d = max(d, h.hold.Sub(now))
 	}
 	p.mu.Unlock()
-	if d <= 0 {
-		return context.Cause(ctx) // nil unless ctx is already done
+	if d > 0 {
+		if err := p.clock.Sleep(ctx, d); err != nil {
+			return err
+		}
+	} else if err := context.Cause(ctx); err != nil {
+		return err
 	}
-	return p.clock.Sleep(ctx, d)
+	p.mu.Lock()
+	if !h.end.IsZero() {
+		gap := p.clock.Now().Sub(h.end)
+		if p.pauses.Count == 0 || gap < p.pauses.Shortest {
+			p.pauses.Shortest = gap
+		}
+		p.pauses.Count++
+		p.pauses.Total += gap
+	}
+	p.mu.Unlock()
+	return nil
+}
+
+// Pauses returns the pauses kept so far.
+func (p *Pacer) Pauses() Pauses {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.pauses
 }
 
 // Done records that a request to the named host has just ended, whether it

@@ -446,3 +446,28 @@ func TestSystemSleep(t *testing.T) {
 		}
 	})
 }
+
+// TestPauses: the Pacer sums up the pauses it kept, per host, from the end
+// of one request to the start of the next; a first request is no pause.
+func TestPauses(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		p := pace.New(time.Second, nil)
+		ctx := t.Context()
+		if got := p.Pauses(); got.Count != 0 || got.Mean() != 0 {
+			t.Errorf("Pauses() before any request = %+v, mean %v", got, got.Mean())
+		}
+		p.Wait(ctx, "a") // first: no pause
+		p.Done("a")
+		p.Wait(ctx, "b") // first for b: no pause
+		p.Done("b")
+		time.Sleep(3 * time.Second) // more than the pause already
+		p.Wait(ctx, "a")            // a pause of 3s, kept without waiting
+		p.Done("a")
+		p.Wait(ctx, "a") // waits the full second
+		p.Done("a")
+		got := p.Pauses()
+		if got.Count != 2 || got.Total != 4*time.Second || got.Shortest != time.Second || got.Mean() != 2*time.Second {
+			t.Errorf("Pauses() = %+v, mean %v; want 2 pauses, 4s in all, the shortest 1s, a mean of 2s", got, got.Mean())
+		}
+	})
+}

@@ -86,6 +86,7 @@ func (f *Fetcher) once(ctx context.Context, rawURL string, k kind) (_ *response,
 	// The pause runs from the end of the request, body included, whether it
 	// succeeded or not.
 	defer f.Pacer.Done(host)
+	f.requests.Add(1)
 	res, err := f.Client.Do(req)
 	if err != nil {
 		return nil, 0, host, err
@@ -160,12 +161,15 @@ func retryAfterHeader(v string, now time.Time) time.Duration {
 
 // A bodyError is a response body that cannot be a page. Trying again would
 // give the same answer.
-type bodyError struct{ msg string }
+type bodyError struct {
+	reason string // for statistics: "not HTML", "too large", ...
+	msg    string
+}
 
 func (e *bodyError) Error() string { return e.msg }
 
-func bodyErrorf(format string, args ...any) error {
-	return &bodyError{fmt.Sprintf(format, args...)}
+func bodyErrorf(reason, format string, args ...any) error {
+	return &bodyError{reason, fmt.Sprintf(format, args...)}
 }
 
 // readPage reads the body of a 200 response as a page: HTML, not empty,
@@ -173,18 +177,18 @@ func bodyErrorf(format string, args ...any) error {
 func (f *Fetcher) readPage(res *http.Response) ([]byte, error) {
 	ctype := res.Header.Get("Content-Type")
 	if ctype != "" && !htmlType(ctype) {
-		return nil, bodyErrorf("not HTML: Content-Type %s", ctype)
+		return nil, bodyErrorf("not HTML", "not HTML: Content-Type %s", ctype)
 	}
 	body, err := readBody(res, f.MaxSize, true)
 	if err != nil {
 		return nil, err
 	}
 	if len(body) == 0 {
-		return nil, bodyErrorf("empty body")
+		return nil, bodyErrorf("empty body", "empty body")
 	}
 	if ctype == "" {
 		if sniffed := http.DetectContentType(body); !strings.HasPrefix(sniffed, "text/html") {
-			return nil, bodyErrorf("not HTML: no Content-Type, and the body looks like %s", sniffed)
+			return nil, bodyErrorf("not HTML", "not HTML: no Content-Type, and the body looks like %s", sniffed)
 		}
 	}
 	return body, nil
@@ -206,7 +210,7 @@ func htmlType(ctype string) bool {
 func readBody(res *http.Response, limit int64, strict bool) ([]byte, error) {
 	coding := strings.ToLower(strings.TrimSpace(res.Header.Get("Content-Encoding")))
 	if strict && limit > 0 && res.ContentLength > limit && (coding == "" || coding == "identity") {
-		return nil, bodyErrorf("body of %d bytes is larger than the limit of %d", res.ContentLength, limit)
+		return nil, bodyErrorf("too large", "body of %d bytes is larger than the limit of %d", res.ContentLength, limit)
 	}
 	r, err := decoder(res.Body, coding)
 	if err != nil {
@@ -227,7 +231,7 @@ func readBody(res *http.Response, limit int64, strict bool) ([]byte, error) {
 	}
 	if limit > 0 && int64(buf.Len()) > limit {
 		if strict {
-			return nil, bodyErrorf("body is larger than the limit of %d bytes", limit)
+			return nil, bodyErrorf("too large", "body is larger than the limit of %d bytes", limit)
 		}
 		buf.Truncate(int(limit))
 	}
@@ -257,7 +261,7 @@ func decoder(body io.Reader, coding string) (io.Reader, error) {
 		}
 		return flate.NewReader(br), nil
 	}
-	return nil, bodyErrorf("unsupported Content-Encoding %q", coding)
+	return nil, bodyErrorf("unsupported coding", "unsupported Content-Encoding %q", coding)
 }
 
 // zlibHeader reports whether two bytes start a zlib stream (RFC 1950).

@@ -16,9 +16,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net"
 	"net/http"
 	"net/url"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"tse-crawler/internal/pace"
@@ -84,8 +86,35 @@ type Fetcher struct {
 	// will not do, such as a pause longer than a minute.
 	Warn func(msg string)
 
-	mu     sync.Mutex
-	robots map[string]*robotsResult // by scheme://host[:port]
+	mu       sync.Mutex
+	robots   map[string]*robotsResult // by scheme://host[:port]
+	requests atomic.Int64
+}
+
+// Requests returns how many HTTP requests the fetcher has sent, robots.txt
+// files and retries included.
+func (f *Fetcher) Requests() int64 { return f.requests.Load() }
+
+// Reason sums up why a fetch failed, in a few words, so that failures can
+// be counted by kind: "HTTP 404", "timeout", "not HTML", "too large",
+// "robots.txt unavailable", "connection failed" and so on.
+func Reason(err error) string {
+	var se *StatusError
+	var be *bodyError
+	var ne net.Error
+	switch {
+	case errors.As(err, &se):
+		return fmt.Sprintf("HTTP %d", se.Code)
+	case errors.Is(err, ErrRobotsUnavailable):
+		return "robots.txt unavailable"
+	case errors.As(err, &be):
+		return be.reason
+	case errors.As(err, &ne) && ne.Timeout():
+		return "timeout"
+	case errors.As(err, &ne):
+		return "connection failed"
+	}
+	return "other"
 }
 
 // Fetch returns the body of the page at rawURL. It fails with

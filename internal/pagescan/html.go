@@ -29,14 +29,22 @@ type HTML struct {
 
 // Scan calls found with each link in page, resolved, in document order.
 func (h *HTML) Scan(pageURL string, page []byte, found func(link string)) {
+	h.scanRange(pageURL, page, 0, len(page), found)
+}
+
+// scanRange reads the whole page but reports only the links whose tags
+// start at an offset in [start, end).
+func (h *HTML) scanRange(pageURL string, page []byte, start, end int, found func(link string)) {
 	z := html.NewTokenizer(bytes.NewReader(page))
 	base, haveBase := pageURL, false
 	hrefs := h.hrefs[:0]
-	for {
+	for offset := 0; ; {
 		tt := z.Next()
 		if tt == html.ErrorToken {
 			break // io.EOF: the tokenizer reads from memory and cannot fail otherwise
 		}
+		at := offset
+		offset += len(z.Raw())
 		if tt != html.StartTagToken && tt != html.SelfClosingTagToken {
 			continue
 		}
@@ -58,7 +66,7 @@ func (h *HTML) Scan(pageURL string, page []byte, found func(link string)) {
 			// A browser takes the first of duplicated attributes.
 			if isBase {
 				base, haveBase = urlnorm.Resolve(pageURL, cleanHref(val)), true
-			} else {
+			} else if start <= at && at < end {
 				hrefs = append(hrefs, cleanHref(val))
 			}
 			break

@@ -12,6 +12,7 @@ import (
 	"io"
 	"io/fs"
 	"mime"
+	"net"
 	"net/http"
 	"path"
 	"strconv"
@@ -37,6 +38,34 @@ func Handler(fsys fs.FS) http.Handler {
 
 type server struct {
 	fsys fs.FS
+}
+
+// VirtualHosts returns a handler that serves several sites, one per host:
+// a request for http://www.example.edu/x is served by Handler from the
+// folder www.example.edu of fsys. The host is the request's (its URL's for
+// a proxy request), lower-cased and without its port. A host with no
+// folder is a 404.
+func VirtualHosts(fsys fs.FS) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		host := strings.ToLower(r.Host)
+		if h, _, err := net.SplitHostPort(host); err == nil {
+			host = h
+		}
+		if host == "" || !fs.ValidPath(host) || strings.ContainsAny(host, "/\\") || host == "." || host == ".." {
+			httpError(w, r, http.StatusNotFound)
+			return
+		}
+		if fi, err := fs.Stat(fsys, host); err != nil || !fi.IsDir() {
+			httpError(w, r, http.StatusNotFound)
+			return
+		}
+		sub, err := fs.Sub(fsys, host)
+		if err != nil {
+			httpError(w, r, http.StatusNotFound)
+			return
+		}
+		Handler(sub).ServeHTTP(w, r)
+	})
 }
 
 func (s *server) ServeHTTP(w http.ResponseWriter, r *http.Request) {

@@ -224,3 +224,42 @@ func TestLog(t *testing.T) {
 		}
 	}
 }
+
+func TestVirtualHosts(t *testing.T) {
+	top := t.TempDir()
+	for name, data := range map[string]string{
+		"www.example.edu/index.html": "www index",
+		"ir.example.edu/00300.html":  "ir 300",
+		"secret":                     "not a host",
+	} {
+		path := filepath.Join(top, filepath.FromSlash(name))
+		os.MkdirAll(filepath.Dir(path), 0o755)
+		os.WriteFile(path, []byte(data), 0o644)
+	}
+	h := VirtualHosts(os.DirFS(top))
+	tests := []struct {
+		target, host string
+		status       int
+		body         string
+	}{
+		{"http://www.example.edu/index.html", "", 200, "www index"},
+		{"http://WWW.Example.EDU:8080/", "", 200, "www index"},
+		{"/index.html", "www.example.edu", 200, "www index"},
+		{"http://ir.example.edu/00300.html", "", 200, "ir 300"},
+		{"http://ir.example.edu/index.html", "", 404, ""},
+		{"http://staff.example.edu/index.html", "", 404, ""},
+		{"http://secret/", "", 404, ""},
+		{"/", "..", 404, ""},
+	}
+	for _, tt := range tests {
+		r := httptest.NewRequest(http.MethodGet, tt.target, nil)
+		if tt.host != "" {
+			r.Host = tt.host
+		}
+		w := httptest.NewRecorder()
+		h.ServeHTTP(w, r)
+		if w.Code != tt.status || tt.status == 200 && w.Body.String() != tt.body {
+			t.Errorf("GET %s (Host %s): %d %q, want %d %q", tt.target, r.Host, w.Code, w.Body, tt.status, tt.body)
+		}
+	}
+}

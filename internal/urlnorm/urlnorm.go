@@ -4,17 +4,14 @@
 //
 // The rules are the reference normalizeURL's, byte for byte, with one
 // deliberate change taken from the specification: runs of '/' in the path
-// collapse to one. They are not RFC 3986 normalization: percent-escapes are
+// collapse to one. Which normalized URLs belong to a crawl is package
+// scope's business. They are not RFC 3986 normalization: percent-escapes are
 // left alone, the query and fragment are kept verbatim, and a path whose
 // last segment has an extension other than .htm* is rejected outright,
 // because such a URL is not a web page to the crawler.
 package urlnorm
 
 import "strings"
-
-// CS50Prefix is the prefix that makes a normalized URL internal when no other
-// scope is given: the CS50 playground server.
-const CS50Prefix = "http://cs50tse.cs.dartmouth.edu/tse/"
 
 // Normalize returns the canonical form of raw and true, or "" and false
 // when raw cannot be normalized: it has no scheme, an empty path, a '?' or
@@ -168,10 +165,4 @@ func writeLower(b *strings.Builder, s string) {
 		}
 		b.WriteByte(c)
 	}
-}
-
-// Internal reports whether the normalized URL u lies under the CS50
-// playground, the reference crawler's one definition of "internal".
-func Internal(u string) bool {
-	return strings.HasPrefix(u, CS50Prefix)
 }

@@ -1,0 +1,57 @@
+package pagescan
+
+import "bytes"
+
+// Region restricts a scanner to one part of each page: from just after the
+// first From marker to the first Until marker after it. A page without the
+// region yields no links. An empty From means the region starts at the
+// top of the page; an empty Until, that it runs to the end.
+//
+// The html scanner still reads the whole page, so that a <base href> in
+// the head and the tokenizer's state before the region count, and keeps
+// only the links whose tags begin inside the region. The reference scanner
+// reads the region alone, as if it were the document: its colon test stops
+// at the region's end.
+type Region struct {
+	From, Until []byte
+	Scanner     Scanner
+}
+
+// A rangeScanner can scan part of a page while reading all of it.
+type rangeScanner interface {
+	scanRange(pageURL string, page []byte, start, end int, found func(link string))
+}
+
+// Scan calls found with each link in the page's region.
+func (r *Region) Scan(pageURL string, page []byte, found func(link string)) {
+	start, end, ok := r.Bounds(page)
+	if !ok {
+		return
+	}
+	if rs, ok := r.Scanner.(rangeScanner); ok {
+		rs.scanRange(pageURL, page, start, end, found)
+		return
+	}
+	r.Scanner.Scan(pageURL, page[start:end], found)
+}
+
+// Bounds returns where the region of page starts and ends, and whether the
+// page has one.
+func (r *Region) Bounds(page []byte) (start, end int, ok bool) {
+	if len(r.From) > 0 {
+		i := bytes.Index(page, r.From)
+		if i < 0 {
+			return 0, 0, false
+		}
+		start = i + len(r.From)
+	}
+	end = len(page)
+	if len(r.Until) > 0 {
+		j := bytes.Index(page[start:], r.Until)
+		if j < 0 {
+			return 0, 0, false
+		}
+		end = start + j
+	}
+	return start, end, true
+}

@@ -1,0 +1,92 @@
+// Package stats reports what a crawl did, for people (-stats, on stderr)
+// and for scripts (-stats-json, a JSON file).
+package stats
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"maps"
+	"slices"
+	"strings"
+	"time"
+)
+
+// A Report holds a crawl's figures. The JSON names are part of the
+// crawler's interface: scripts read them.
+type Report struct {
+	Pages struct {
+		Fetched   int            `json:"fetched"`   // pages this run tried to fetch
+		Saved     int            `json:"saved"`     // pages in the directory
+		Replayed  int            `json:"replayed"`  // outcomes taken from an earlier run's journal
+		Failed    int            `json:"failed"`    // pages that could not be fetched
+		FailedBy  map[string]int `json:"failed_by"` // failures by reason
+		Redirects int            `json:"redirects"` // pages that redirected
+	} `json:"pages"`
+	URLs struct {
+		Found      int `json:"found"`      // links found on pages, and redirect targets
+		Added      int `json:"added"`      // new internal URLs put in the bag
+		External   int `json:"external"`   // ignored as external or not normalizable
+		Duplicate  int `json:"duplicate"`  // ignored as already seen
+		Disallowed int `json:"disallowed"` // not fetched because robots.txt says no
+	} `json:"urls"`
+	Requests      int64    `json:"requests"`       // HTTP requests, robots.txt and retries included
+	BytesSaved    int64    `json:"bytes_saved"`    // HTML saved by this run
+	Elapsed       Duration `json:"elapsed"`        // the whole run
+	Pauses        int      `json:"pauses"`         // pauses kept between requests to a host
+	MeanPause     Duration `json:"mean_pause"`     // their mean
+	ShortestPause Duration `json:"shortest_pause"` // the shortest of them
+	DeepestDepth  int      `json:"deepest_depth"`  // the greatest depth of a page saved
+}
+
+// A Duration is a time.Duration that JSON writes as seconds, a number.
+type Duration time.Duration
+
+func (d Duration) MarshalJSON() ([]byte, error) {
+	return []byte(fmt.Sprintf("%.6f", time.Duration(d).Seconds())), nil
+}
+
+// WriteText writes the report for people, a few aligned lines.
+func (r *Report) WriteText(w io.Writer) error {
+	failed := fmt.Sprint(r.Pages.Failed)
+	if len(r.Pages.FailedBy) > 0 {
+		var by []string
+		for _, reason := range slices.Sorted(maps.Keys(r.Pages.FailedBy)) {
+			by = append(by, fmt.Sprintf("%d %s", r.Pages.FailedBy[reason], reason))
+		}
+		failed += " (" + strings.Join(by, ", ") + ")"
+	}
+	saved := fmt.Sprint(r.Pages.Saved)
+	if r.Pages.Replayed > 0 {
+		saved += fmt.Sprintf(" (%d outcomes replayed from an earlier run)", r.Pages.Replayed)
+	}
+	_, err := fmt.Fprintf(w, `crawler: statistics
+  pages:     %d fetched, %s saved, %s failed, %d redirected
+  URLs:      %d found, %d added; ignored: %d external, %d duplicate, %d disallowed by robots.txt
+  requests:  %d, robots.txt and retries included
+  saved:     %d bytes of HTML
+  time:      %v elapsed; %d pauses, mean %v, shortest %v
+  depth:     %d at the deepest
+`,
+		r.Pages.Fetched, saved, failed, r.Pages.Redirects,
+		r.URLs.Found, r.URLs.Added, r.URLs.External, r.URLs.Duplicate, r.URLs.Disallowed,
+		r.Requests,
+		r.BytesSaved,
+		round(r.Elapsed), r.Pauses, round(r.MeanPause), round(r.ShortestPause),
+		r.DeepestDepth)
+	return err
+}
+
+// round keeps a duration readable: milliseconds at most.
+func round(d Duration) time.Duration {
+	return time.Duration(d).Round(time.Millisecond)
+}
+
+// JSON returns the report as indented JSON, ending in a newline.
+func (r *Report) JSON() ([]byte, error) {
+	b, err := json.MarshalIndent(r, "", "  ")
+	if err != nil {
+		return nil, err
+	}
+	return append(b, '\n'), nil
+}
