@@ -48,7 +48,7 @@ func (d Duration) MarshalJSON() ([]byte, error) {
 
 // WriteText writes the report for people, a few aligned lines.
 func (r *Report) WriteText(w io.Writer) error {
-	failed := fmt.Sprint(r.Pages.Failed)
+	failed := fmt.Sprintf("%d failed", r.Pages.Failed)
 	if len(r.Pages.FailedBy) > 0 {
 		var by []string
 		for _, reason := range slices.Sorted(maps.Keys(r.Pages.FailedBy)) {
@@ -56,12 +56,12 @@ func (r *Report) WriteText(w io.Writer) error {
 		}
 		failed += " (" + strings.Join(by, ", ") + ")"
 	}
-	saved := fmt.Sprint(r.Pages.Saved)
+	saved := fmt.Sprintf("%d saved", r.Pages.Saved)
 	if r.Pages.Replayed > 0 {
-		saved += fmt.Sprintf(" (%d outcomes replayed from an earlier run)", r.Pages.Replayed)
+		saved = fmt.Sprintf("%d (%d outcomes replayed from an earlier run) saved", r.Pages.Saved, r.Pages.Replayed)
 	}
 	_, err := fmt.Fprintf(w, `crawler: statistics
-  pages:     %d fetched, %s saved, %s failed, %d redirected
+  pages:     %d fetched, %s, %s, %d redirected
   URLs:      %d found, %d added; ignored: %d external, %d duplicate, %d disallowed by robots.txt
   requests:  %d, robots.txt and retries included
   saved:     %d bytes of HTML
