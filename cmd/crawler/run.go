@@ -25,6 +25,7 @@ import (
 	"tse-crawler/internal/pagefetch"
 	"tse-crawler/internal/pagesave"
 	"tse-crawler/internal/pagescan"
+	"tse-crawler/internal/progress"
 	"tse-crawler/internal/scope"
 	"tse-crawler/internal/stats"
 	"tse-crawler/internal/urlnorm"
@@ -207,9 +208,25 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, getenv fu
 	}
 
 	began := time.Now()
+	// On a terminal that the log does not already fill, a live status line
+	// shows where the crawl stands; everything else written to stderr goes
+	// through it, so that it is never drawn over.
+	line := statusLine(stdout, stderr, cfg.quiet)
+	if line != nil {
+		stderr = line
+	}
 	c, fetcher := newCrawler(cfg, dir, getenv, stderr)
 	if !cfg.quiet {
 		c.Log = stdout
+	}
+	if line != nil {
+		c.Progress = func(p crawler.Progress) {
+			var pause time.Duration
+			if u, err := url.Parse(p.URL); err == nil {
+				pause = fetcher.Pacer.Delay(u.Host)
+			}
+			line.Set(progress.Status{Saved: p.Saved, Frontier: p.Frontier, Depth: p.Depth, Pause: pause})
+		}
 	}
 	if resumed {
 		c.Replay, c.Load = replay, dir.Load
@@ -222,6 +239,9 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, getenv fu
 		fmt.Fprintf(stderr, "crawler: resuming the crawl in %s: replaying what came of its first %d pages, %d of them saved\n", cfg.dir, len(replay), saved)
 	}
 	res, err := c.Crawl(ctx, cfg.seed)
+	if line != nil {
+		line.Stop()
+	}
 	code = finish(dir, cfg, args, res, err, stderr)
 	if cfg.stats || cfg.statsJSON != "" {
 		if err := writeStats(cfg, report(res, fetcher, time.Since(began)), stderr); err != nil {
@@ -230,6 +250,18 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, getenv fu
 		}
 	}
 	return code
+}
+
+// statusLine starts the live status line if stderr is a terminal and the
+// log is not going to it, and returns nil otherwise, as for the buffers of
+// tests.
+func statusLine(stdout, stderr io.Writer, quiet bool) *progress.Line {
+	so, ok1 := stdout.(*os.File)
+	se, ok2 := stderr.(*os.File)
+	if !ok1 || !ok2 || !progress.Wanted(so, se, quiet) {
+		return nil
+	}
+	return progress.Start(se, 250*time.Millisecond, time.Now)
 }
 
 // report gathers a crawl's figures.
