@@ -122,6 +122,17 @@ func merge(base parts, ref string) string {
 // The page's query never matters, and dot segments are left for the
 // normalizer to remove.
 func ResolveCS50(pageURL, link string) string {
+	root, dir := CS50Bases(pageURL)
+	if strings.HasPrefix(link, "/") {
+		return root + link
+	}
+	return dir + link
+}
+
+// CS50Bases returns what [ResolveCS50] puts before a link on pageURL: root
+// before a link that starts with '/', dir before any other. A scanner that
+// resolves many links on one page computes them once.
+func CS50Bases(pageURL string) (root, dir string) {
 	// The origin is the scheme, "//", user-info and host, lower-cased except
 	// for the user-info, as the reference copies them.
 	schemeEnd := strings.IndexByte(pageURL, ':') + 1
@@ -138,22 +149,18 @@ func ResolveCS50(pageURL, link string) string {
 	if at := strings.IndexByte(pageURL[schemeEnd:hostEnd], '@'); at >= 0 {
 		hostStart = schemeEnd + at + 1
 	}
-
 	var b strings.Builder
-	b.Grow(len(pageURL) + len(link) + 1)
 	writeLower(&b, pageURL[:schemeEnd])
 	b.WriteString(pageURL[schemeEnd:hostStart])
 	writeLower(&b, pageURL[hostStart:hostEnd])
-	if !strings.HasPrefix(link, "/") {
-		path := pageURL[hostEnd:]
-		if q := strings.IndexAny(path, "?#"); q >= 0 {
-			path = path[:q]
-		}
-		if slash := strings.LastIndexByte(path, '/'); slash > 0 {
-			b.WriteString(path[:slash])
-		}
-		b.WriteByte('/')
+	root = b.String()
+
+	path := pageURL[hostEnd:]
+	if q := strings.IndexAny(path, "?#"); q >= 0 {
+		path = path[:q]
 	}
-	b.WriteString(link)
-	return b.String()
+	if slash := strings.LastIndexByte(path, '/'); slash > 0 {
+		return root, root + path[:slash] + "/"
+	}
+	return root, root + "/"
 }
