@@ -22,7 +22,7 @@ import "strings"
 func Normalize(raw string) (string, bool) {
 	// The scheme ends at the first ':', which must come before any '/', '?'
 	// or '#'; otherwise the URL is relative and cannot stand alone.
-	colon := strings.IndexAny(raw, ":/?#")
+	colon := indexSet(raw, &schemeEnds)
 	if colon < 0 || raw[colon] != ':' {
 		return "", false
 	}
@@ -43,11 +43,11 @@ func Normalize(raw string) (string, bool) {
 		return "", false // no path at all: "http://host" is not a page
 	}
 	host := rest[:slash]
-	if strings.ContainsAny(host, "?#") {
+	if indexSet(host, &pathEnds) >= 0 {
 		return "", false // "http://host?q/x": the reference's behaviour is undefined
 	}
 	rest = rest[slash:]
-	pathEnd := strings.IndexAny(rest, "?#")
+	pathEnd := indexSet(rest, &pathEnds)
 	if pathEnd < 0 {
 		pathEnd = len(rest)
 	}
@@ -55,10 +55,16 @@ func Normalize(raw string) (string, bool) {
 	if !htmlExtension(path) {
 		return "", false
 	}
-	path = RemoveDotSegments(collapseSlashes(path))
-	if path == "" {
+	clean := RemoveDotSegments(collapseSlashes(path))
+	if clean == "" {
 		return "", false
 	}
+	// Most links are normal already: then the result is the input, and
+	// costs no allocation.
+	if clean == path && isLower(raw[:schemeEnd]) && isLower(host) {
+		return raw, true
+	}
+	path = clean
 
 	var b strings.Builder
 	b.Grow(len(raw))
@@ -101,7 +107,7 @@ func collapseSlashes(path string) string {
 // RemoveDotSegments is RFC 3986 §5.2.4: "." segments vanish, and ".."
 // removes the segment before it, never climbing above the root.
 func RemoveDotSegments(path string) string {
-	if !strings.Contains(path, ".") {
+	if !hasDotSegment(path) {
 		return path // the common case: nothing to do, nothing to allocate
 	}
 	in := path
@@ -140,6 +146,58 @@ func RemoveDotSegments(path string) string {
 		}
 	}
 	return string(out)
+}
+
+// Byte sets, as tables: strings.IndexAny builds its set on every call,
+// which costs more than the search on a URL.
+var (
+	schemeEnds = byteSet(":/?#")
+	pathEnds   = byteSet("?#")
+)
+
+func byteSet(chars string) (set [256]bool) {
+	for i := 0; i < len(chars); i++ {
+		set[chars[i]] = true
+	}
+	return set
+}
+
+// indexSet returns the position of the first byte of s in set, or -1.
+func indexSet(s string, set *[256]bool) int {
+	for i := 0; i < len(s); i++ {
+		if set[s[i]] {
+			return i
+		}
+	}
+	return -1
+}
+
+// hasDotSegment reports whether path has a "." or ".." segment.
+func hasDotSegment(path string) bool {
+	for i := 0; i < len(path); i++ {
+		if path[i] != '.' || i > 0 && path[i-1] != '/' {
+			continue
+		}
+		// A segment starts with '.': it is a dot segment if it is "." or "..".
+		j := i + 1
+		if j < len(path) && path[j] == '.' {
+			j++
+		}
+		if j == len(path) || path[j] == '/' {
+			return true
+		}
+	}
+	return false
+}
+
+// isLower reports whether s has no ASCII upper-case letter.
+func isLower(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if 'A' <= s[i] && s[i] <= 'Z' {
+			return false
+		}
+	}
+	return true
 }
 
 // popSegment removes the last segment of out and the '/' before it.
