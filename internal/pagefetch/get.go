@@ -102,7 +102,7 @@ func (f *Fetcher) once(ctx context.Context, rawURL string, k kind) (_ *response,
 	case page:
 		resp.body, err = f.readPage(res)
 	case robotsTxt:
-		resp.body, err = readBody(res, robotsMax, false)
+		resp.body, err = readBody(res, robotsMax, false, nil)
 		if len(resp.body) == robotsMax {
 			// Cut at the limit: drop the last line, which may be cut short
 			// and so mean less, or more, than the file says.
@@ -179,10 +179,14 @@ func (f *Fetcher) readPage(res *http.Response) ([]byte, error) {
 	if ctype != "" && !htmlType(ctype) {
 		return nil, bodyErrorf("not HTML", "not HTML: Content-Type %s", ctype)
 	}
-	body, err := readBody(res, f.MaxSize, true)
+	// The page's bytes go into the buffer of the page before, which the
+	// caller is done with: a crawl then allocates no memory per page for
+	// bodies, and the garbage collector has next to nothing to do.
+	body, err := readBody(res, f.MaxSize, true, f.buf)
 	if err != nil {
 		return nil, err
 	}
+	f.buf = body
 	if len(body) == 0 {
 		return nil, bodyErrorf("empty body", "empty body")
 	}
@@ -204,10 +208,11 @@ func htmlType(ctype string) bool {
 	return mt == "text/html" || mt == "application/xhtml+xml"
 }
 
-// readBody reads a response body with its content coding removed. If
-// limit is positive and the body is longer, it fails when strict is set,
-// and stops reading at the limit otherwise.
-func readBody(res *http.Response, limit int64, strict bool) ([]byte, error) {
+// readBody reads a response body with its content coding removed, into
+// buf's array when it is large enough. If limit is positive and the body is
+// longer, it fails when strict is set, and stops reading at the limit
+// otherwise.
+func readBody(res *http.Response, limit int64, strict bool, buf []byte) ([]byte, error) {
 	coding := strings.ToLower(strings.TrimSpace(res.Header.Get("Content-Encoding")))
 	if strict && limit > 0 && res.ContentLength > limit && (coding == "" || coding == "identity") {
 		return nil, bodyErrorf("too large", "body of %d bytes is larger than the limit of %d", res.ContentLength, limit)
@@ -216,26 +221,40 @@ func readBody(res *http.Response, limit int64, strict bool) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	var buf bytes.Buffer
-	if n := res.ContentLength; n > 0 && coding == "" {
+	b := buf[:0]
+	if n := res.ContentLength; n > 0 && coding == "" && int64(cap(b)) <= n {
 		// Room for the whole body and the read that finds its end, so the
 		// buffer never grows; a lying Content-Length cannot make us
 		// reserve more than a few MiB up front.
-		buf.Grow(int(min(n, 8<<20)) + bytes.MinRead)
+		b = make([]byte, 0, min(n, 8<<20)+bytes.MinRead)
 	}
-	if limit > 0 {
-		r = io.LimitReader(r, limit+1)
+	for {
+		if len(b) == cap(b) {
+			b = append(b, 0)[:len(b)] // grow, as append does
+		}
+		end := cap(b)
+		if limit > 0 {
+			if int64(len(b)) > limit {
+				break
+			}
+			end = int(min(int64(end), limit+1)) // never read far past the limit
+		}
+		n, err := r.Read(b[len(b):end])
+		b = b[:len(b)+n]
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return nil, fmt.Errorf("reading the body: %w", err)
+		}
 	}
-	if _, err := buf.ReadFrom(r); err != nil {
-		return nil, fmt.Errorf("reading the body: %w", err)
-	}
-	if limit > 0 && int64(buf.Len()) > limit {
+	if limit > 0 && int64(len(b)) > limit {
 		if strict {
 			return nil, bodyErrorf("too large", "body is larger than the limit of %d bytes", limit)
 		}
-		buf.Truncate(int(limit))
+		b = b[:limit]
 	}
-	return buf.Bytes(), nil
+	return b, nil
 }
 
 // decoder undoes a content coding: gzip, or deflate in either its zlib

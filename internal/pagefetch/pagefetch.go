@@ -68,8 +68,7 @@ func (e *RedirectError) Error() string {
 const maxWait = 60 * time.Second
 
 // A Fetcher downloads pages. Client, Pacer and UserAgent must be set; the
-// other fields may be left zero. Fetch must not be called concurrently for
-// the same host.
+// other fields may be left zero. Fetch must not be called concurrently.
 type Fetcher struct {
 	Client    *http.Client
 	Pacer     *pace.Pacer
@@ -89,6 +88,7 @@ type Fetcher struct {
 	mu       sync.Mutex
 	robots   map[string]*robotsResult // by scheme://host[:port]
 	requests atomic.Int64
+	buf      []byte // the last page's body, whose array the next one reuses
 }
 
 // Requests returns how many HTTP requests the fetcher has sent, robots.txt
@@ -117,7 +117,8 @@ func Reason(err error) string {
 	return "other"
 }
 
-// Fetch returns the body of the page at rawURL. It fails with
+// Fetch returns the body of the page at rawURL. The body is valid until
+// the next call to Fetch, which reuses its memory. It fails with
 // [ErrDisallowed] or [ErrRobotsUnavailable] (wrapped) without sending a
 // request, with a [*RedirectError] for a redirect, with a [*StatusError]
 // for any other status but 200, with an error saying why for an empty,
