@@ -396,6 +396,7 @@ func newCrawler(cfg *config, dir *pagesave.Dir, getenv func(string) string, stde
 		MaxDepth: cfg.maxDepth,
 		Errors:   stderr,
 		Journal:  func(e journal.Entry) error { return dir.Record(journal.Line(e)) },
+		Recycle:  fetcher.Recycle,
 	}, fetcher
 }
 

@@ -62,6 +62,9 @@ type Crawler struct {
 	Load func(id int) (url string, depth int, html []byte, err error)
 	// Progress, if set, is told where the crawl stands before each fetch.
 	Progress func(Progress)
+	// Recycle, if set, is given back each page's HTML once it is saved and
+	// scanned, for Fetch to reuse (see pagefetch.Fetcher.Recycle).
+	Recycle func([]byte)
 }
 
 // Progress is where a crawl stands.
@@ -130,8 +133,26 @@ type outcome struct {
 	err    error  // Failed, if known
 }
 
+// crawl runs the crawl with a scribe that saves and journals behind it, and
+// waits for the scribe before it returns. A failure to write is the crawl's
+// error, whatever else happened.
 func (c *Crawler) crawl(ctx context.Context, seed string, log *logWriter) (Result, error) {
+	sc := startScribe(c)
+	res, onDisk, err := c.loop(ctx, seed, log, sc)
+	saved, serr := sc.finish()
+	if serr != nil {
+		// Pages after the one that failed were never written.
+		res.Saved = max(saved, onDisk)
+		return res, serr
+	}
+	return res, err
+}
+
+// loop is the crawl itself. It also returns how many pages were on disk
+// before it began writing: the pages of a replayed journal.
+func (c *Crawler) loop(ctx context.Context, seed string, log *logWriter, sc *scribe) (Result, int, error) {
 	var res Result
+	onDisk := 0
 	var urls seen.Set
 	urls.Add(seed)
 	c.Bag.Push(bag.Item{URL: seed, Depth: 0})
@@ -200,17 +221,14 @@ func (c *Crawler) crawl(ctx context.Context, seed string, log *logWriter) (Resul
 		}
 		if err != nil {
 			res.Current, res.Pending = page.URL, c.Bag.Len()+1
-			return res, err
+			return res, onDisk, err
 		}
 
 		switch out.kind {
 		case journal.Saved:
 			log.line(page.Depth, "Fetched", page.URL)
-			if !out.onDisk {
-				if err := c.Save(res.Saved+1, page.URL, page.Depth, out.html); err != nil {
-					res.Current, res.Pending = page.URL, c.Bag.Len()+1
-					return res, err
-				}
+			if log.muted {
+				onDisk++
 			}
 			res.Saved++
 			res.Last = page.URL
@@ -240,19 +258,10 @@ func (c *Crawler) crawl(ctx context.Context, seed string, log *logWriter) (Resul
 				seedFailure = fmt.Sprintf("%s: %v", page.URL, out.err)
 				if res.Saved > 0 { // the seed's reason is Crawl's error
 					if err := log.flush(); err != nil {
-						return res, fmt.Errorf("writing the log: %w", err)
+						return res, onDisk, fmt.Errorf("writing the log: %w", err)
 					}
 					fmt.Fprintf(c.Errors, "crawler: %s\n", seedFailure)
 				}
-			}
-		}
-		if !log.muted && c.Journal != nil { // a replayed outcome is in the journal already
-			e := journal.Entry{Kind: out.kind, URL: page.URL, Target: out.target}
-			if out.kind == journal.Saved {
-				e.DocID = res.Saved
-			}
-			if err := c.Journal(e); err != nil {
-				return res, err
 			}
 		}
 		if out.kind == journal.Saved && page.Depth < c.MaxDepth {
@@ -261,14 +270,26 @@ func (c *Crawler) crawl(ctx context.Context, seed string, log *logWriter) (Resul
 				consider(page.Depth, page.Depth+1, link)
 			})
 		}
+		if !log.muted { // a replayed outcome is on disk and in the journal already
+			job := scribeJob{entry: journal.Entry{Kind: out.kind, URL: page.URL, Target: out.target}, depth: page.Depth}
+			if out.kind == journal.Saved {
+				job.entry.DocID = res.Saved
+				if !out.onDisk {
+					job.html = out.html // the scribe saves it, then recycles it
+				}
+			}
+			if err := sc.put(job); err != nil {
+				return res, onDisk, err
+			}
+		}
 	}
 	if len(replay) > 0 {
-		return res, fmt.Errorf("%w: the journal goes on after the crawl ends, at %s", ErrDiverged, replay[0].URL)
+		return res, onDisk, fmt.Errorf("%w: the journal goes on after the crawl ends, at %s", ErrDiverged, replay[0].URL)
 	}
 	if res.Saved == 0 {
-		return res, fmt.Errorf("%w: %s", ErrSeedFailed, seedFailure)
+		return res, onDisk, fmt.Errorf("%w: %s", ErrSeedFailed, seedFailure)
 	}
-	return res, nil
+	return res, onDisk, nil
 }
 
 // fetch fetches a page and says what came of it. Its error is one that

@@ -261,8 +261,9 @@ func TestCrawlSaveFails(t *testing.T) {
 	if !errors.Is(err, full) {
 		t.Fatalf("Crawl error = %v, want %v", err, full)
 	}
-	if res.Saved != 2 || len(h.tr.urls) != 3 {
-		t.Errorf("saved %d pages after %d fetches, want 2 after 3", res.Saved, len(h.tr.urls))
+	// The next page may be fetched while page 3 is being written, not more.
+	if n := len(h.tr.urls); res.Saved != 2 || n < 3 || n > 5 {
+		t.Errorf("saved %d pages after %d fetches, want 2 after 3 to 5", res.Saved, n)
 	}
 }
 

@@ -179,14 +179,15 @@ func (f *Fetcher) readPage(res *http.Response) ([]byte, error) {
 	if ctype != "" && !htmlType(ctype) {
 		return nil, bodyErrorf("not HTML", "not HTML: Content-Type %s", ctype)
 	}
-	// The page's bytes go into the buffer of the page before, which the
-	// caller is done with: a crawl then allocates no memory per page for
-	// bodies, and the garbage collector has next to nothing to do.
-	body, err := readBody(res, f.MaxSize, true, f.buf)
+	// The page's bytes go into the memory of a page the caller is done
+	// with: a crawl then allocates next to nothing per page for bodies, and
+	// the garbage collector has little to do.
+	buf := f.buffer()
+	body, err := readBody(res, f.MaxSize, true, buf)
 	if err != nil {
+		f.Recycle(buf)
 		return nil, err
 	}
-	f.buf = body
 	if len(body) == 0 {
 		return nil, bodyErrorf("empty body", "empty body")
 	}

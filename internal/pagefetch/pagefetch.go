@@ -87,8 +87,35 @@ type Fetcher struct {
 
 	mu       sync.Mutex
 	robots   map[string]*robotsResult // by scheme://host[:port]
+	free     [][]byte                 // recycled bodies, for the next pages to reuse
 	requests atomic.Int64
-	buf      []byte // the last page's body, whose array the next one reuses
+}
+
+// Recycle gives back a body that Fetch returned, once the caller is done
+// with it, so that a later Fetch can read a page into its memory instead of
+// allocating more. A body that is never given back is simply garbage. It
+// is safe to call Recycle from another goroutine than Fetch's.
+func (f *Fetcher) Recycle(body []byte) {
+	if cap(body) == 0 {
+		return
+	}
+	f.mu.Lock()
+	if len(f.free) < 4 {
+		f.free = append(f.free, body[:0])
+	}
+	f.mu.Unlock()
+}
+
+// buffer returns a recycled body to read into, or nil.
+func (f *Fetcher) buffer() []byte {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if n := len(f.free); n > 0 {
+		b := f.free[n-1]
+		f.free = f.free[:n-1]
+		return b
+	}
+	return nil
 }
 
 // Requests returns how many HTTP requests the fetcher has sent, robots.txt
@@ -117,8 +144,8 @@ func Reason(err error) string {
 	return "other"
 }
 
-// Fetch returns the body of the page at rawURL. The body is valid until
-// the next call to Fetch, which reuses its memory. It fails with
+// Fetch returns the body of the page at rawURL, which belongs to the
+// caller until it gives it to Recycle. It fails with
 // [ErrDisallowed] or [ErrRobotsUnavailable] (wrapped) without sending a
 // request, with a [*RedirectError] for a redirect, with a [*StatusError]
 // for any other status but 200, with an error saying why for an empty,
