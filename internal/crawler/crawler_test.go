@@ -24,6 +24,7 @@ import (
 	"tse-crawler/internal/pagescan"
 	"tse-crawler/internal/playground"
 	"tse-crawler/internal/scope"
+	"tse-crawler/internal/synthsite"
 )
 
 const site = "http://cs50tse.cs.dartmouth.edu/tse/t/"
@@ -496,4 +497,41 @@ func TestOtherSitePauses(t *testing.T) {
 			t.Errorf("pauses %+v, want 14 totalling 3.1s, the shortest 0", p)
 		}
 	})
+}
+
+// TestPacingLargeSite shows on a 200-page site, in fake time, that
+// politeness costs the pauses and nothing else: the crawl takes exactly
+// its requests' time plus one pause between each two of them, with the
+// pages saved and scanned inside the pauses.
+func TestPacingLargeSite(t *testing.T) {
+	for _, order := range []bag.Bag{new(bag.Stack), new(bag.Queue)} {
+		t.Run(fmt.Sprintf("%T", order), func(t *testing.T) {
+			synctest.Test(t, func(t *testing.T) {
+				h := newHarness(nil, 10, time.Second)
+				h.tr.h = synthsite.Site{Pages: 200, Seed: 3}
+				h.tr.took = 7 * time.Millisecond
+				h.fetcher.Robots = true // robots.txt is a request like any other
+				h.c.Bag = order
+				start := time.Now()
+				res, err := h.c.Crawl(t.Context(), "http://cs50tse.cs.dartmouth.edu/tse/synth/0.html")
+				if err != nil {
+					t.Fatal(err)
+				}
+				// LIFO finds a page or two only past maxDepth; BFS finds all.
+				requests := len(h.tr.spans)
+				if res.Saved < 195 || requests != res.Saved+1 {
+					t.Fatalf("saved %d pages in %d requests, want about 200, and one request more for robots.txt", res.Saved, requests)
+				}
+				want := time.Duration(requests)*h.tr.took + time.Duration(requests-1)*time.Second
+				if took := time.Since(start); took != want {
+					t.Errorf("crawl took %v, want exactly %v", took, want)
+				}
+				for i := 1; i < requests; i++ {
+					if gap := h.tr.spans[i][0].Sub(h.tr.spans[i-1][1]); gap != time.Second {
+						t.Fatalf("request %d started %v after the one before ended, want 1s", i+1, gap)
+					}
+				}
+			})
+		})
+	}
 }

@@ -24,3 +24,24 @@ func BenchmarkSave(b *testing.B) {
 		}
 	}
 }
+
+// TestSaveAllocs guards the saver: a page costs a few allocations for the
+// file and its names, none for its bytes.
+func TestSaveAllocs(t *testing.T) {
+	d, err := Open(t.TempDir(), false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	html := bytes.Repeat([]byte("<p>text</p>\n"), 10_000)
+	id := 0
+	allocs := testing.AllocsPerRun(50, func() {
+		id++
+		if err := d.Save(id, "http://cs50tse.cs.dartmouth.edu/tse/wikipedia/Linked_list.html", 2, html); err != nil {
+			t.Fatal(err)
+		}
+	})
+	if allocs > 12 {
+		t.Errorf("Save allocated %.0f times a page, want at most 12", allocs)
+	}
+}

@@ -1,0 +1,101 @@
+// Package synthsite serves a large synthetic web site, made up on the fly
+// from each request's path, so that a crawler can be measured on a hundred
+// thousand pages without a hundred thousand files.
+//
+// The site lives under /tse/synth/, inside the CS50 crawler's default
+// scope. Page n (0 <= n < Pages) is /tse/synth/n.html, and /tse/synth/ is
+// page 0 too. Each page links to its ten children in a tree (10n+1 to
+// 10n+10), so that every page can be reached within six links of page 0, to
+// one or two pages chosen pseudo-randomly from the whole site in each
+// paragraph, as real sites cross-link, and back to page 0 and to a page
+// outside the site: about fourteen links a page. Its
+// text is varied filler, a few kilobytes to a few tens of kilobytes long.
+// The same Site always serves the same bytes for the same page.
+package synthsite
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"net/http"
+	"strconv"
+	"strings"
+)
+
+// A Site is a synthetic site.
+type Site struct {
+	Pages int    // how many pages
+	Seed  uint64 // varies the links and the text
+}
+
+// Path returns the URL path of page n.
+func Path(n int) string { return "/tse/synth/" + strconv.Itoa(n) + ".html" }
+
+// ServeHTTP serves a page, or a 404 for anything that is not one.
+func (s Site) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	n, ok := s.page(r.URL.Path)
+	if !ok {
+		http.NotFound(w, r)
+		return
+	}
+	body := s.Page(n)
+	w.Header().Set("Content-Type", "text/html")
+	w.Header().Set("Content-Length", strconv.Itoa(len(body)))
+	if r.Method != http.MethodHead {
+		w.Write(body)
+	}
+}
+
+func (s Site) page(path string) (int, bool) {
+	if path == "/tse/synth/" {
+		return 0, true
+	}
+	name, ok := strings.CutPrefix(path, "/tse/synth/")
+	if !ok {
+		return 0, false
+	}
+	num, ok := strings.CutSuffix(name, ".html")
+	if !ok || num == "" || (len(num) > 1 && num[0] == '0') {
+		return 0, false
+	}
+	n, err := strconv.Atoi(num)
+	if err != nil || n < 0 || n >= s.Pages {
+		return 0, false
+	}
+	return n, true
+}
+
+var words = strings.Fields(`crawler page link index search engine term document
+query frontier politeness depth scope seed bag hashtable robots pause server
+client request response header body anchor reference normalize resolve save
+journal resume byte word text site host path segment fragment scheme`)
+
+// Page returns the HTML of page n.
+func (s Site) Page(n int) []byte {
+	rng := rand.New(rand.NewPCG(s.Seed, uint64(n)))
+	var b strings.Builder
+	fmt.Fprintf(&b, "<!DOCTYPE html>\n<html>\n<head><title>Page %d</title></head>\n<body>\n<h1>Page %d</h1>\n", n, n)
+	link := func(m int) {
+		fmt.Fprintf(&b, `<a href="%d.html">page %d</a>`, m, m)
+	}
+	paragraphs := 2 + rng.IntN(12)
+	children := 10 * n
+	for p := range paragraphs {
+		b.WriteString("<p>")
+		for range 40 + rng.IntN(80) {
+			b.WriteString(words[rng.IntN(len(words))])
+			b.WriteByte(' ')
+		}
+		// Spread the links through the text, as in a real page.
+		for c := children + 1 + p; c <= children+10 && c < s.Pages; c += paragraphs {
+			link(c)
+			b.WriteByte(' ')
+		}
+		for range 1 + rng.IntN(2) {
+			link(rng.IntN(s.Pages))
+			b.WriteByte(' ')
+		}
+		b.WriteString("</p>\n")
+	}
+	b.WriteString(`<p><a href="0.html">home</a> <a href="https://en.wikipedia.org/wiki/Web_crawler">crawlers</a></p>` + "\n</body>\n</html>\n")
+	return []byte(b.String())
+}

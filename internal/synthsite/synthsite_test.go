@@ -1,0 +1,86 @@
+package synthsite
+
+import (
+	"bytes"
+	"net/http"
+	"net/http/httptest"
+	"regexp"
+	"strconv"
+	"testing"
+)
+
+func TestServe(t *testing.T) {
+	s := Site{Pages: 1000, Seed: 1}
+	tests := []struct {
+		path   string
+		status int
+	}{
+		{"/tse/synth/0.html", 200}, {"/tse/synth/", 200}, {"/tse/synth/999.html", 200},
+		{"/tse/synth/1000.html", 404}, {"/tse/synth/-1.html", 404}, {"/tse/synth/01.html", 404},
+		{"/tse/synth/x.html", 404}, {"/robots.txt", 404}, {"/tse/synth/5", 404},
+	}
+	for _, tt := range tests {
+		w := httptest.NewRecorder()
+		s.ServeHTTP(w, httptest.NewRequest(http.MethodGet, tt.path, nil))
+		if w.Code != tt.status {
+			t.Errorf("GET %s: %d, want %d", tt.path, w.Code, tt.status)
+		}
+		if w.Code == 200 && (w.Header().Get("Content-Type") != "text/html" || w.Header().Get("Content-Length") != strconv.Itoa(w.Body.Len())) {
+			t.Errorf("GET %s: headers %v", tt.path, w.Header())
+		}
+	}
+}
+
+// TestShape: the same page every time; every page reachable from page 0
+// through the tree links; sizes and links as the package comment says.
+func TestShape(t *testing.T) {
+	s := Site{Pages: 5000, Seed: 7}
+	if !bytes.Equal(s.Page(42), s.Page(42)) {
+		t.Fatal("page 42 differs between two calls")
+	}
+	if bytes.Equal(s.Page(42), Site{Pages: 5000, Seed: 8}.Page(42)) {
+		t.Error("the seed does not change the page")
+	}
+	href := regexp.MustCompile(`href="(\d+)\.html"`)
+	depth := map[int]int{0: 0}
+	total, links := 0, 0
+	for queue := []int{0}; len(queue) > 0; queue = queue[1:] {
+		n := queue[0]
+		page := s.Page(n)
+		total += len(page)
+		for _, m := range href.FindAllSubmatch(page, -1) {
+			links++
+			k, _ := strconv.Atoi(string(m[1]))
+			if k < 0 || k >= s.Pages {
+				t.Fatalf("page %d links to %d, outside the site", n, k)
+			}
+			if _, ok := depth[k]; !ok {
+				depth[k] = depth[n] + 1
+				queue = append(queue, k)
+			}
+		}
+	}
+	if len(depth) != s.Pages {
+		t.Errorf("%d of %d pages are reachable from page 0", len(depth), s.Pages)
+	}
+	for n, d := range depth {
+		if d > 4 {
+			t.Errorf("page %d is %d links from page 0, want at most 4 in 5000 pages", n, d)
+		}
+	}
+	if mean := total / s.Pages; mean < 2000 || mean > 20000 {
+		t.Errorf("pages are %d bytes on average, want a few kilobytes", mean)
+	}
+	if per := links / s.Pages; per < 10 || per > 20 {
+		t.Errorf("%d links a page on average, want 10 to 20", per)
+	}
+}
+
+func BenchmarkPage(b *testing.B) {
+	s := Site{Pages: 100_000, Seed: 1}
+	n := 0
+	for b.Loop() {
+		b.SetBytes(int64(len(s.Page(n % s.Pages))))
+		n++
+	}
+}
