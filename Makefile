@@ -3,7 +3,7 @@
 GO       ?= go
 FUZZTIME ?= 30s
 
-.PHONY: all build demo test vet unit system fuzz clean
+.PHONY: all build demo test vet unit system fuzz bench clean
 
 all: build
 
@@ -44,6 +44,15 @@ unit:
 
 system: build
 	bash testing.sh
+
+# The micro-benchmarks, then whole crawls timed as processes: the crawler
+# against wget on the playground's wikipedia, and a synthetic site of
+# 100,000 pages. BENCHDIR is where the crawls write (a tmpfs if there is
+# one, to leave the disk's own noise out; give BENCHDIR=/tmp for the disk).
+BENCHDIR ?= $(shell [ -d /dev/shm ] && echo /dev/shm || echo /tmp)
+bench: build
+	$(GO) test -run '^$$' -bench . -benchmem ./internal/...
+	$(GO) run ./cmd/crawlbench -dir $(BENCHDIR)
 
 # go test -fuzz runs one target of one package at a time.
 fuzz:

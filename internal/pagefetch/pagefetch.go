@@ -100,7 +100,7 @@ func (f *Fetcher) Recycle(body []byte) {
 		return
 	}
 	f.mu.Lock()
-	if len(f.free) < 4 {
+	if len(f.free) < 2 { // with one page being fetched, one queued and one written, no more are needed
 		f.free = append(f.free, body[:0])
 	}
 	f.mu.Unlock()

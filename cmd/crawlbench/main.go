@@ -1,0 +1,307 @@
+// Crawlbench times whole crawls, as processes, and prints a table of the
+// figures: the crawler against GNU wget on the CS50 playground's wikipedia
+// at depth 2, and the crawler alone on a synthetic site of a hundred
+// thousand pages. `make bench` runs it after the micro-benchmarks.
+//
+// Usage:
+//
+//	crawlbench [-runs 5] [-shared ../shared/playground] [-dir /tmp] [-synthetic 100000]
+//
+// It needs ./crawler and ./playground (make builds them), tar, and wget
+// for the comparison (without wget, the crawler is timed alone). Each run
+// writes into a new directory under -dir, with a sync before each run so
+// that one run's writing back does not slow the next. The directories are
+// removed only at the end: on a file system mounted with discard, deleting
+// 190 MB between runs slows the next run by as much as it takes. The figures are what the kernel reports for the finished process
+// (wait4's rusage, as /usr/bin/time prints): wall, user and system time,
+// and peak resident memory. The crawler and wget take turns, and the
+// table gives the best and the median of the runs.
+package main
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"os/signal"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"strings"
+	"syscall"
+	"time"
+)
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	code := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
+	stop()
+	os.Exit(code)
+}
+
+type config struct {
+	runs      int
+	shared    string
+	dir       string
+	synthetic int
+}
+
+func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	var cfg config
+	fs := flag.NewFlagSet("crawlbench", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.IntVar(&cfg.runs, "runs", 5, "timed runs of each command")
+	fs.StringVar(&cfg.shared, "shared", filepath.Join("..", "shared", "playground"), "the shared playground folder")
+	fs.StringVar(&cfg.dir, "dir", os.TempDir(), "where the crawls write their pages")
+	fs.IntVar(&cfg.synthetic, "synthetic", 100_000, "pages of the synthetic site; 0 to skip it")
+	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	if err := bench(ctx, cfg, stdout, stderr); err != nil {
+		fmt.Fprintf(stderr, "crawlbench: %v\n", err)
+		return 1
+	}
+	return 0
+}
+
+// A sample is one finished run.
+type sample struct {
+	wall, user, sys time.Duration
+	rss             int64 // KiB
+}
+
+func (s sample) cpu() time.Duration { return s.user + s.sys }
+
+func bench(ctx context.Context, cfg config, stdout, stderr io.Writer) error {
+	work, err := os.MkdirTemp(cfg.dir, "crawlbench-")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(work)
+	cfg.dir = work
+	for _, exe := range []string{"./crawler", "./playground"} {
+		if _, err := os.Stat(exe); err != nil {
+			return fmt.Errorf("%s is missing: run make first", exe)
+		}
+	}
+	fmt.Fprintf(stdout, "# Whole crawls, %s, %d CPUs, %s\n\n", time.Now().UTC().Format("2006-01-02"), runtime.NumCPU(), cpuModel())
+
+	tarball := filepath.Join(cfg.shared, "cs50tse-site.tar.gz")
+	if _, err := os.Stat(tarball); err != nil {
+		fmt.Fprintf(stdout, "(skipping wikipedia: no %s)\n\n", tarball)
+	} else if err := benchWikipedia(ctx, cfg, tarball, stdout, stderr); err != nil {
+		return err
+	}
+	if cfg.synthetic > 0 {
+		return benchSynthetic(ctx, cfg, stdout, stderr)
+	}
+	return nil
+}
+
+func benchWikipedia(ctx context.Context, cfg config, tarball string, stdout, stderr io.Writer) error {
+	site, err := os.MkdirTemp("", "crawlbench-site-")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(site)
+	if out, err := exec.CommandContext(ctx, "tar", "-xzf", tarball, "-C", site).CombinedOutput(); err != nil {
+		return fmt.Errorf("unpacking %s: %v: %s", tarball, err, out)
+	}
+	proxy, stopServer, err := startPlayground(ctx, site)
+	if err != nil {
+		return err
+	}
+	defer stopServer()
+
+	const seed = "http://cs50tse.cs.dartmouth.edu/tse/wikipedia/index.html"
+	env := append(os.Environ(), "HTTP_PROXY="+proxy, "http_proxy="+proxy)
+	crawler := func(dir string) *exec.Cmd {
+		cmd := exec.CommandContext(ctx, "./crawler", "-q", "-delay", "0", seed, dir, "2")
+		cmd.Env = env
+		return cmd
+	}
+	commands := []struct {
+		name string
+		make func(dir string) *exec.Cmd
+	}{{"crawler", crawler}}
+	wget, err := exec.LookPath("wget")
+	if err == nil {
+		hostport := strings.TrimPrefix(proxy, "http://")
+		commands = append(commands, struct {
+			name string
+			make func(dir string) *exec.Cmd
+		}{"wget", func(dir string) *exec.Cmd {
+			return exec.CommandContext(ctx, wget, "-q", "-r", "-l", "2", "--accept", "html",
+				"-e", "robots=on", "-e", "use_proxy=yes", "-e", "http_proxy="+hostport, "-P", dir, seed)
+		}})
+	} else {
+		fmt.Fprintf(stdout, "(no wget here: the crawler is timed alone)\n\n")
+	}
+
+	samples := make([][]sample, len(commands))
+	for i := range cfg.runs + 1 { // the first round warms the caches and is not counted
+		for c, cmd := range commands {
+			s, pages, err := timeRun(cfg.dir, cmd.make)
+			if err != nil {
+				return fmt.Errorf("%s: %w", cmd.name, err)
+			}
+			if i > 0 {
+				samples[c] = append(samples[c], s)
+			}
+			if i == 1 {
+				fmt.Fprintf(stderr, "crawlbench: %s saved %d pages\n", cmd.name, pages)
+			}
+		}
+	}
+	fmt.Fprintf(stdout, "## wikipedia at depth 2 (1,675 pages, 190 MB), -delay 0, from playground on loopback, into %s\n\n", filepath.Dir(cfg.dir))
+	fmt.Fprintf(stdout, "| command | best wall | median wall | median CPU (user + sys) | peak RSS |\n|---|---|---|---|---|\n")
+	for c, cmd := range commands {
+		best, med := summarize(samples[c])
+		fmt.Fprintf(stdout, "| %s | %.2f s | %.2f s | %.2f s (%.2f + %.2f) | %.1f MB |\n", cmd.name,
+			best.wall.Seconds(), med.wall.Seconds(), med.cpu().Seconds(), med.user.Seconds(), med.sys.Seconds(), float64(med.rss)/1024)
+	}
+	if len(commands) == 2 {
+		b0, m0 := summarize(samples[0])
+		b1, m1 := summarize(samples[1])
+		fmt.Fprintf(stdout, "\ncrawler / wget: best wall %.2f, median wall %.2f, median CPU %.2f\n\n",
+			b0.wall.Seconds()/b1.wall.Seconds(), m0.wall.Seconds()/m1.wall.Seconds(), m0.cpu().Seconds()/m1.cpu().Seconds())
+	}
+	return nil
+}
+
+func benchSynthetic(ctx context.Context, cfg config, stdout, stderr io.Writer) error {
+	proxy, stopServer, err := startPlayground(ctx, "", "-synthetic", fmt.Sprint(cfg.synthetic))
+	if err != nil {
+		return err
+	}
+	defer stopServer()
+	env := append(os.Environ(), "HTTP_PROXY="+proxy, "http_proxy="+proxy)
+	s, pages, err := timeRun(cfg.dir, func(dir string) *exec.Cmd {
+		cmd := exec.CommandContext(ctx, "./crawler", "-q", "-delay", "0", "-order", "bfs", "http://cs50tse.cs.dartmouth.edu/tse/synth/0.html", dir, "10")
+		cmd.Env = env
+		return cmd
+	})
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "## a synthetic site of %d pages, -order bfs -delay 0, from playground -synthetic on loopback\n\n", cfg.synthetic)
+	fmt.Fprintf(stdout, "| pages saved | wall | CPU (user + sys) | pages/s | peak RSS |\n|---|---|---|---|---|\n")
+	fmt.Fprintf(stdout, "| %d | %.1f s | %.1f s (%.1f + %.1f) | %.0f | %.1f MB |\n\n", pages, s.wall.Seconds(),
+		s.cpu().Seconds(), s.user.Seconds(), s.sys.Seconds(), float64(pages)/s.wall.Seconds(), float64(s.rss)/1024)
+	return nil
+}
+
+// timeRun runs the command made for a new directory under parent, after a
+// sync, and returns its figures and how many HTML files it left.
+func timeRun(parent string, make func(dir string) *exec.Cmd) (sample, int, error) {
+	dir, err := os.MkdirTemp(parent, "run-")
+	if err != nil {
+		return sample{}, 0, err
+	}
+	syscall.Sync()
+	cmd := make(dir)
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	start := time.Now()
+	err = cmd.Run()
+	wall := time.Since(start)
+	if err != nil {
+		var exit *exec.ExitError
+		// wget exits 8 when a link 404s, as some here do; that is no failure.
+		if !errors.As(err, &exit) || exit.ExitCode() != 8 {
+			return sample{}, 0, fmt.Errorf("%v: %s", err, stderr.String())
+		}
+	}
+	ru := cmd.ProcessState.SysUsage().(*syscall.Rusage)
+	s := sample{
+		wall: wall,
+		user: time.Duration(ru.Utime.Nano()),
+		sys:  time.Duration(ru.Stime.Nano()),
+		rss:  ru.Maxrss,
+	}
+	return s, countPages(dir), nil
+}
+
+// countPages counts the pages a crawl left: numbered files for the
+// crawler, .html files for wget.
+func countPages(dir string) int {
+	n := 0
+	filepath.WalkDir(dir, func(path string, d os.DirEntry, err error) error {
+		if err == nil && !d.IsDir() && !strings.HasPrefix(d.Name(), ".") {
+			n++
+		}
+		return nil
+	})
+	return n
+}
+
+// summarize returns the run with the best wall time and the medians.
+func summarize(ss []sample) (best, median sample) {
+	best = slices.MinFunc(ss, func(a, b sample) int { return int(a.wall - b.wall) })
+	med := func(f func(sample) time.Duration) time.Duration {
+		v := make([]time.Duration, len(ss))
+		for i, s := range ss {
+			v[i] = f(s)
+		}
+		slices.Sort(v)
+		return v[len(v)/2]
+	}
+	rss := make([]int64, len(ss))
+	for i, s := range ss {
+		rss[i] = s.rss
+	}
+	slices.Sort(rss)
+	return best, sample{
+		wall: med(func(s sample) time.Duration { return s.wall }),
+		user: med(func(s sample) time.Duration { return s.user }),
+		sys:  med(func(s sample) time.Duration { return s.sys }),
+		rss:  rss[len(rss)/2],
+	}
+}
+
+// startPlayground starts ./playground on a free loopback port, over site
+// or with the given flags, and returns its address and a way to stop it.
+func startPlayground(ctx context.Context, site string, flags ...string) (string, func(), error) {
+	args := append([]string{"-addr", "127.0.0.1:0", "-log", os.DevNull}, flags...)
+	if site != "" {
+		args = append(args, site)
+	}
+	cmd := exec.CommandContext(ctx, "./playground", args...)
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		return "", nil, err
+	}
+	if err := cmd.Start(); err != nil {
+		return "", nil, err
+	}
+	stop := func() {
+		cmd.Process.Signal(os.Interrupt)
+		cmd.Wait()
+	}
+	line, err := bufio.NewReader(out).ReadString('\n')
+	if err != nil {
+		stop()
+		return "", nil, fmt.Errorf("the playground did not start: %v", err)
+	}
+	i := strings.Index(line, "http://")
+	if i < 0 {
+		stop()
+		return "", nil, fmt.Errorf("the playground said %q", line)
+	}
+	go io.Copy(io.Discard, out)
+	return strings.TrimSuffix(strings.TrimSpace(line[i:]), "/"), stop, nil
+}
+
+func cpuModel() string {
+	data, _ := os.ReadFile("/proc/cpuinfo")
+	for line := range strings.Lines(string(data)) {
+		if name, ok := strings.CutPrefix(line, "model name"); ok {
+			return strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(name), ":"))
+		}
+	}
+	return "unknown CPU"
+}
