@@ -112,11 +112,10 @@ type Result struct {
 // nothing at all fails with [ErrSeedFailed]. Every page saved before an
 // error is whole, and journaled.
 func (c *Crawler) Crawl(ctx context.Context, seed string) (Result, error) {
-	lw := c.Log
-	if lw == nil {
-		lw = io.Discard
+	w := &logWriter{off: c.Log == nil}
+	if c.Log != nil {
+		w.w = bufio.NewWriterSize(c.Log, 16<<10)
 	}
-	w := &logWriter{w: bufio.NewWriterSize(lw, 16<<10)}
 	res, err := c.crawl(ctx, seed, w)
 	if ferr := w.flush(); err == nil && ferr != nil {
 		err = fmt.Errorf("writing the log: %w", ferr)

@@ -16,11 +16,12 @@ type logWriter struct {
 	w     *bufio.Writer
 	buf   []byte
 	err   error
+	off   bool // no log at all (-q): nothing is even formatted
 	muted bool // while a resumed crawl replays its journal
 }
 
 func (l *logWriter) line(depth int, word, url string) {
-	if l.muted {
+	if l.muted || l.off {
 		return
 	}
 	l.buf = appendLine(l.buf[:0], depth, word, url)
@@ -30,6 +31,9 @@ func (l *logWriter) line(depth int, word, url string) {
 }
 
 func (l *logWriter) flush() error {
+	if l.off {
+		return nil
+	}
 	if err := l.w.Flush(); err != nil && l.err == nil {
 		l.err = err
 	}
