@@ -210,6 +210,11 @@ func (c *Crawler) loop(ctx context.Context, seed string, log *logWriter, sc *scr
 				out, err = c.fetch(ctx, page, log)
 			}
 		default:
+			// A page that failed to be written stops the crawl before
+			// another request, not only at the next page handed over.
+			if err := sc.failure(); err != nil {
+				return res, onDisk, err
+			}
 			if c.Progress != nil {
 				c.Progress(Progress{Saved: res.Saved, Frontier: c.Bag.Len(), Depth: page.Depth, URL: page.URL})
 			}
