@@ -31,6 +31,28 @@ func crawlerProcess(proxy string, args ...string) (*exec.Cmd, *bytes.Buffer) {
 	return cmd, &stderr
 }
 
+// interruptProcess runs the crawler as a process, with args, and does act
+// to it when the proxy gets request step: while it is in flight, or once
+// it is answered. It returns the finished command, its stderr, and what
+// Wait said.
+func interruptProcess(t *testing.T, p *stepProxy, args []string, step int64, answered bool, act func(*os.Process) error) (*exec.Cmd, *bytes.Buffer, error) {
+	t.Helper()
+	cmd, stderr := crawlerProcess(p.URL, args...)
+	p.setHook(nil)
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	proc := cmd.Process
+	p.setHook(func(n int64, done bool) {
+		if n == step && done == answered {
+			act(proc)
+		}
+	})
+	err := cmd.Wait()
+	p.setHook(nil)
+	return cmd, stderr, err
+}
+
 // TestKill9 kills the crawler process with SIGKILL at every step of a
 // crawl: while each request is in flight, and the moment each has been
 // answered, when the crawler is reading, saving, scanning or journaling.
@@ -53,19 +75,7 @@ func TestKill9(t *testing.T) {
 		for _, answered := range []bool{false, true} {
 			t.Run(fmt.Sprintf("request %d %s", step, map[bool]string{false: "in flight", true: "answered"}[answered]), func(t *testing.T) {
 				dir := t.TempDir()
-				cmd, stderr := crawlerProcess(p.URL, withDir(args, dir)...)
-				p.setHook(nil)
-				if err := cmd.Start(); err != nil {
-					t.Fatal(err)
-				}
-				proc := cmd.Process
-				p.setHook(func(n int64, done bool) {
-					if n == step && done == answered {
-						proc.Kill()
-					}
-				})
-				err := cmd.Wait()
-				p.setHook(nil)
+				_, stderr, err := interruptProcess(t, p, withDir(args, dir), step, answered, (*os.Process).Kill)
 				var exit *exec.ExitError
 				killed := errors.As(err, &exit) && exit.Sys().(syscall.WaitStatus).Signal() == syscall.SIGKILL
 				if err != nil && !killed || !answered && !killed {
@@ -111,19 +121,7 @@ func TestSignals(t *testing.T) {
 	}{{syscall.SIGINT, 130}, {syscall.SIGTERM, 143}} {
 		t.Run(tt.sig.String(), func(t *testing.T) {
 			dir := t.TempDir()
-			cmd, stderr := crawlerProcess(p.URL, withDir(args, dir)...)
-			p.setHook(nil)
-			if err := cmd.Start(); err != nil {
-				t.Fatal(err)
-			}
-			proc := cmd.Process
-			p.setHook(func(n int64, done bool) {
-				if n == 5 && !done {
-					proc.Signal(tt.sig)
-				}
-			})
-			err := cmd.Wait()
-			p.setHook(nil)
+			cmd, stderr, err := interruptProcess(t, p, withDir(args, dir), 5, false, func(p *os.Process) error { return p.Signal(tt.sig) })
 			if cmd.ProcessState.ExitCode() != tt.code {
 				t.Fatalf("exit %v, want %d: %s", err, tt.code, stderr)
 			}

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"tse-crawler/internal/pace"
+	"tse-crawler/internal/pace/pacetest"
 )
 
 // The tests in synctest bubbles run the real clock (pace.System), whose
@@ -316,50 +317,6 @@ func TestDeadline(t *testing.T) {
 	})
 }
 
-// A fakeClock's time moves only when the test advances it or when
-// something sleeps on it. It records every sleep.
-type fakeClock struct {
-	mu     sync.Mutex
-	now    time.Time
-	sleeps []time.Duration
-}
-
-func newFakeClock() *fakeClock {
-	return &fakeClock{now: time.Date(2021, 4, 1, 12, 0, 0, 0, time.UTC)}
-}
-
-func (c *fakeClock) Now() time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.now
-}
-
-func (c *fakeClock) Sleep(ctx context.Context, d time.Duration) error {
-	if ctx.Err() != nil {
-		return context.Cause(ctx)
-	}
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.sleeps = append(c.sleeps, d)
-	c.now = c.now.Add(d)
-	return nil
-}
-
-func (c *fakeClock) advance(d time.Duration) {
-	c.mu.Lock()
-	c.now = c.now.Add(d)
-	c.mu.Unlock()
-}
-
-// takeSleeps returns the sleeps since the last call.
-func (c *fakeClock) takeSleeps() []time.Duration {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	s := c.sleeps
-	c.sleeps = nil
-	return s
-}
-
 func TestFakeClock(t *testing.T) {
 	const delay = time.Second
 	tests := []struct {
@@ -374,17 +331,17 @@ func TestFakeClock(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			clock := newFakeClock()
+			clock := pacetest.New()
 			p := pace.New(delay, clock)
 			wait(t, p, "h")
-			if s := clock.takeSleeps(); len(s) != 0 {
+			if s := clock.TakeSleeps(); len(s) != 0 {
 				t.Fatalf("first Wait slept %v, want no sleep", s)
 			}
-			clock.advance(123 * time.Millisecond) // the request
+			clock.Advance(123 * time.Millisecond) // the request
 			p.Done("h")
-			clock.advance(tt.work)
+			clock.Advance(tt.work)
 			wait(t, p, "h")
-			s := clock.takeSleeps()
+			s := clock.TakeSleeps()
 			switch {
 			case tt.sleep == 0 && len(s) != 0:
 				t.Errorf("Wait after %v of work slept %v, want no sleep", tt.work, s)
@@ -396,29 +353,29 @@ func TestFakeClock(t *testing.T) {
 }
 
 func TestFakeClockHosts(t *testing.T) {
-	clock := newFakeClock()
+	clock := pacetest.New()
 	p := pace.New(time.Second, clock)
 	p.Done("a")
-	clock.advance(250 * time.Millisecond)
+	clock.Advance(250 * time.Millisecond)
 	wait(t, p, "b")
-	if s := clock.takeSleeps(); len(s) != 0 {
+	if s := clock.TakeSleeps(); len(s) != 0 {
 		t.Errorf("Wait(b) after Done(a) slept %v, want no sleep", s)
 	}
 	p.Done("b")
 	wait(t, p, "a")
-	if s := clock.takeSleeps(); len(s) != 1 || s[0] != 750*time.Millisecond {
+	if s := clock.TakeSleeps(); len(s) != 1 || s[0] != 750*time.Millisecond {
 		t.Errorf("Wait(a) 250ms after Done(a) slept %v, want [750ms]", s)
 	}
 	// Waiting for a took 750ms of b's pause too.
 	wait(t, p, "b")
-	if s := clock.takeSleeps(); len(s) != 1 || s[0] != 250*time.Millisecond {
+	if s := clock.TakeSleeps(); len(s) != 1 || s[0] != 250*time.Millisecond {
 		t.Errorf("Wait(b) 750ms after Done(b) slept %v, want [250ms]", s)
 	}
 }
 
 func TestFakeClockCancelled(t *testing.T) {
 	errStop := errors.New("stop")
-	clock := newFakeClock()
+	clock := pacetest.New()
 	p := pace.New(time.Second, clock)
 	p.Done("h")
 	ctx, cancel := context.WithCancelCause(t.Context())
@@ -426,7 +383,7 @@ func TestFakeClockCancelled(t *testing.T) {
 	if err := p.Wait(ctx, "h"); !errors.Is(err, errStop) {
 		t.Errorf("Wait(cancelled ctx) = %v, want %v", err, errStop)
 	}
-	if now := clock.Now(); !now.Equal(newFakeClock().now) {
+	if now := clock.Now(); !now.Equal(pacetest.New().Now()) {
 		t.Errorf("cancelled Wait moved the clock to %v", now)
 	}
 }

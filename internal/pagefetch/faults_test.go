@@ -20,6 +20,7 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -172,18 +173,6 @@ func gaps(ts []time.Time) []time.Duration {
 	return ds
 }
 
-func sameDurations(a, b []time.Duration) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
-}
-
 func TestRetries(t *testing.T) {
 	tests := []struct {
 		name    string
@@ -278,7 +267,7 @@ func TestRetries(t *testing.T) {
 						t.Fatalf("Fetch error = %v, want HTTP %d", err, tt.code)
 					}
 				}
-				if got := gaps(s.times("/p.html")); !sameDurations(got, tt.gaps) {
+				if got := gaps(s.times("/p.html")); !slices.Equal(got, tt.gaps) {
 					t.Errorf("attempts %v apart, want %v", got, tt.gaps)
 				}
 				// robots.txt came first, and the pause separated it from the page.
@@ -716,7 +705,7 @@ func TestCrawlDelay(t *testing.T) {
 				if got := starts[0].Sub(s.times("/robots.txt")[0]); got != tt.want {
 					t.Errorf("first page %v after robots.txt, want %v", got, tt.want)
 				}
-				if got := gaps(starts); !sameDurations(got, []time.Duration{tt.want, tt.want}) {
+				if got := gaps(starts); !slices.Equal(got, []time.Duration{tt.want, tt.want}) {
 					t.Errorf("pages %v apart, want %v", got, tt.want)
 				}
 				if (len(warnings) > 0) != tt.warns {

@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/url"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -16,6 +17,7 @@ import (
 	"time"
 
 	"tse-crawler/internal/pace"
+	"tse-crawler/internal/pace/pacetest"
 	"tse-crawler/internal/pagefetch"
 )
 
@@ -258,38 +260,6 @@ func TestFetchBadURL(t *testing.T) {
 	}
 }
 
-// A fakeClock's time moves only when something sleeps on it.
-type fakeClock struct {
-	mu     sync.Mutex
-	now    time.Time
-	sleeps []time.Duration
-}
-
-func (c *fakeClock) Now() time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.now
-}
-
-func (c *fakeClock) Sleep(ctx context.Context, d time.Duration) error {
-	if ctx.Err() != nil {
-		return context.Cause(ctx)
-	}
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.sleeps = append(c.sleeps, d)
-	c.now = c.now.Add(d)
-	return nil
-}
-
-func (c *fakeClock) takeSleeps() []time.Duration {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	s := c.sleeps
-	c.sleeps = nil
-	return s
-}
-
 // TestFetchWaitsForPacer uses a real server and a fake clock that does not
 // move during a request, so each pause is a whole second.
 func TestFetchWaitsForPacer(t *testing.T) {
@@ -302,7 +272,7 @@ func TestFetchWaitsForPacer(t *testing.T) {
 	}))
 	// The same server under another host name is another host to the pacer.
 	other := strings.Replace(srv.URL, "127.0.0.1", "localhost", 1)
-	clock := &fakeClock{now: time.Date(2021, 4, 1, 0, 0, 0, 0, time.UTC)}
+	clock := pacetest.New()
 	f := &pagefetch.Fetcher{
 		Client:    loopbackClient(t),
 		Pacer:     pace.New(time.Second, clock),
@@ -326,22 +296,10 @@ func TestFetchWaitsForPacer(t *testing.T) {
 		if (err != nil) != s.wantErr {
 			t.Errorf("step %d: Fetch(%q) error = %v, want error %t", i, s.url, err, s.wantErr)
 		}
-		if got := clock.takeSleeps(); !equalDurations(got, s.sleeps) {
+		if got := clock.TakeSleeps(); !slices.Equal(got, s.sleeps) {
 			t.Errorf("step %d: Fetch(%q) slept %v, want %v", i, s.url, got, s.sleeps)
 		}
 	}
-}
-
-func equalDurations(a, b []time.Duration) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }
 
 // roundTripFunc is an in-memory http.RoundTripper, for tests in a synctest
@@ -402,7 +360,7 @@ func TestFetchPacingSynctest(t *testing.T) {
 			2400 * time.Millisecond, // 1s after the failed one ended
 			2600 * time.Millisecond, // another host: no pause
 		}
-		if !equalDurations(starts, want) {
+		if !slices.Equal(starts, want) {
 			t.Errorf("requests started at %v, want %v", starts, want)
 		}
 	})
