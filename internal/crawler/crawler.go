@@ -161,13 +161,15 @@ func (c *Crawler) loop(ctx context.Context, seed string, log *logWriter, sc *scr
 	replay := c.Replay
 	adopt := c.Load != nil // a killed crawl may have saved a page it never journaled
 
-	// consider logs a link found on a page at depth, or a redirect's target,
-	// and puts it in the bag at pushDepth if it is internal and new.
+	// count counts an event of this run: a replay repeats what an earlier
+	// run counted.
 	count := func(n *int) {
-		if !log.muted { // a replay repeats what an earlier run counted
+		if !log.muted {
 			*n++
 		}
 	}
+	// consider logs a link found on a page at depth, or a redirect's target,
+	// and puts it in the bag at pushDepth if it is internal and new.
 	consider := func(depth, pushDepth int, link string) (added bool) {
 		log.line(depth, "Found", link)
 		count(&res.Found)
@@ -204,12 +206,13 @@ func (c *Crawler) loop(ctx context.Context, seed string, log *logWriter, sc *scr
 			out, err = c.replayed(replay[0], page, res.Saved+1)
 			replay = replay[1:]
 			res.Replayed++
-		case adopt:
-			out, adopt, err = c.adopted(page, res.Saved+1)
-			if err == nil && !adopt {
-				out, err = c.fetch(ctx, page, log)
-			}
 		default:
+			if adopt {
+				out, adopt, err = c.adopted(page, res.Saved+1)
+				if err != nil || adopt {
+					break // the page is on disk already, or the crawl stops
+				}
+			}
 			// A page that failed to be written stops the crawl before
 			// another request, not only at the next page handed over.
 			if err := sc.failure(); err != nil {
