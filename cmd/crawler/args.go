@@ -1,0 +1,310 @@
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"math"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+	"time"
+
+	"golang.org/x/net/http/httpproxy"
+
+	"tse-crawler/internal/bag"
+	"tse-crawler/internal/journal"
+	"tse-crawler/internal/pagescan"
+	"tse-crawler/internal/scope"
+	"tse-crawler/internal/urlnorm"
+)
+
+const usage = `Usage: crawler [flags] seedURL pageDirectory maxDepth
+
+Crawler fetches seedURL and every internal page reachable from it within
+maxDepth links, and saves each page as pageDirectory/1, 2, ...: the URL, the
+depth and the HTML, one after another. Internal means the normalized URL
+begins with http://cs50tse.cs.dartmouth.edu/tse/, or with a -scope prefix.
+pageDirectory must be an existing directory that holds no pages yet;
+maxDepth is 0 to 10. Progress goes to stdout, errors to stderr. Flags come
+before the arguments.
+
+Flags:
+  -delay D         least pause between the end of one request and the start
+                   of the next to the same host (default 1s); below 1s only
+                   for loopback addresses
+  -links SCANNER   how links are found: reference (the CS50 reference
+                   scanner, the default) or html (as a browser reads them)
+  -order ORDER     crawl order: lifo (the reference's, the default), bfs
+                   (breadth-first: every page at its shortest depth), or
+                   priority (the page whose name ends in the largest number
+                   first, as 05678.html; pages with no number last)
+  -scope PREFIX    a URL is internal if its normalized form begins with
+                   PREFIX; repeat for several. '*' stands for one or more
+                   host labels: http://*.example.edu/ (default:
+                   http://cs50tse.cs.dartmouth.edu/tse/)
+  -links-from M    follow only links after the first M in a page, such as
+                   '<!-- CONTENT -->'; a page without it gives no links
+  -links-until M   ... and before the first M after that
+  -stats           print statistics on stderr at the end
+  -stats-json FILE write the statistics to FILE as JSON
+  -robots=false    ignore robots.txt, for sites you own. By default each
+                   host's robots.txt is read before its first page and
+                   obeyed, and its Crawl-delay or Request-rate can lengthen
+                   the pause (up to 60s)
+  -retries N       how often to retry a connection error, timeout, 408, 429
+                   or 5xx, with exponential backoff from the pause and
+                   honouring Retry-After (default 2)
+  -timeout D       limit on a whole request, body included (default 30s)
+  -max-size SIZE   largest page saved, such as 10MiB (the default), 512KiB
+                   or 100000; a larger page fails and is not saved
+  -user-agent S    the User-Agent sent (default tse-crawler/VERSION); its
+                   product token picks the robots.txt group that applies
+  -resume          finish a crawl that was interrupted, in the same
+                   pageDirectory, with the same seedURL, maxDepth and flags:
+                   the result is the same as if it had never stopped
+  -q               no progress log
+  -h               this help
+
+HTTP_PROXY (or http_proxy) sends every request through a proxy; NO_PROXY
+lists hosts that bypass it.
+
+Exit status:
+  0    the crawl finished
+  1    the crawl stopped: a page could not be saved, or -delay below 1s met
+       an address that is not loopback
+  2    wrong number of arguments, or a bad flag
+  3    seedURL cannot be normalized or is not internal
+  4    pageDirectory does not exist, is not a writable directory, or holds
+       pages (without -resume)
+  5    maxDepth is not an integer from 0 to 10
+  6    no page was saved: the seed page could not be fetched, robots.txt
+       forbids it, or it redirects out of the crawl
+  7    -resume does not match the crawl in pageDirectory
+  130  interrupted (SIGINT); 143: terminated (SIGTERM). The pages saved
+       are whole, and -resume finishes the crawl.
+
+A live status line shows on stderr when it is a terminal and the log is not
+already going there (with -q, or stdout redirected).
+
+Examples:
+  mkdir data && crawler http://cs50tse.cs.dartmouth.edu/tse/letters/index.html data 2
+  crawler -scope 'http://*.example.edu/' -order priority \
+      -links-from '<!-- CONTENT -->' -links-until '<!-- /CONTENT -->' -stats \
+      http://www.example.edu/index.html data 10
+  # a local copy of the site, served by playground on 127.0.0.1:8080
+  HTTP_PROXY=http://127.0.0.1:8080 crawler -delay 0 -robots=false -links html \
+      -order bfs http://cs50tse.cs.dartmouth.edu/tse/wikipedia/index.html wiki 2
+`
+
+// config is what the command line asks for.
+type config struct {
+	seed      string // normalized
+	dir       string
+	maxDepth  int
+	delay     time.Duration
+	quiet     bool
+	links     string
+	order     string
+	robots    bool
+	retries   int
+	timeout   time.Duration
+	maxSize   int64
+	userAgent string
+	resume    bool
+	scopes    []string // as given; scope is what they make
+	scope     *scope.Scope
+	from      string // -links-from
+	until     string // -links-until
+	stats     bool
+	statsJSON string
+}
+
+// params names the crawl for its journal: the seed, the depth, and every
+// option that changes which pages are saved or in what order.
+func (cfg *config) params() journal.Params {
+	return journal.Params{
+		Seed:     cfg.seed,
+		MaxDepth: cfg.maxDepth,
+		Options: [][2]string{
+			{"links", cfg.links},
+			{"order", cfg.order},
+			{"robots", strconv.FormatBool(cfg.robots)},
+			{"max-size", strconv.FormatInt(cfg.maxSize, 10)},
+			{"scope", cfg.scope.String()},
+			{"links-from", cfg.from},
+			{"links-until", cfg.until},
+		},
+	}
+}
+
+// A usageError is a bad command line; code is the exit status it calls for.
+type usageError struct {
+	code int
+	msg  string
+}
+
+func (e *usageError) Error() string { return e.msg }
+
+// parseArgs parses and checks the command line, all but pageDirectory,
+// which pagesave.Open checks as it creates the marker file.
+func parseArgs(args []string) (*config, error) {
+	cfg := new(config)
+	fs := flag.NewFlagSet("crawler", flag.ContinueOnError)
+	fs.SetOutput(io.Discard) // run prints the one message that matters
+	fs.Usage = func() {}
+	cfg.delay, cfg.timeout, cfg.maxSize = time.Second, 30*time.Second, 10<<20
+	fs.Func("delay", "", durationFlag(&cfg.delay))
+	fs.Func("timeout", "", durationFlag(&cfg.timeout))
+	fs.Func("max-size", "", func(s string) error {
+		n, err := parseSize(s)
+		cfg.maxSize = n
+		return err
+	})
+	fs.BoolVar(&cfg.quiet, "q", false, "")
+	fs.StringVar(&cfg.links, "links", "reference", "")
+	fs.StringVar(&cfg.order, "order", "lifo", "")
+	fs.BoolVar(&cfg.robots, "robots", true, "")
+	fs.IntVar(&cfg.retries, "retries", 2, "")
+	fs.StringVar(&cfg.userAgent, "user-agent", "tse-crawler/"+version, "")
+	fs.BoolVar(&cfg.resume, "resume", false, "")
+	fs.Func("scope", "", func(s string) error {
+		cfg.scopes = append(cfg.scopes, s)
+		return nil
+	})
+	fs.StringVar(&cfg.from, "links-from", "", "")
+	fs.StringVar(&cfg.until, "links-until", "", "")
+	fs.BoolVar(&cfg.stats, "stats", false, "")
+	fs.StringVar(&cfg.statsJSON, "stats-json", "", "")
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return nil, err
+		}
+		return nil, &usageError{exitUsage, err.Error()}
+	}
+	if cfg.delay < 0 {
+		return nil, &usageError{exitUsage, fmt.Sprintf("-delay %v is negative: give a pause such as 1s or 500ms", cfg.delay)}
+	}
+	if cfg.timeout <= 0 {
+		return nil, &usageError{exitUsage, fmt.Sprintf("-timeout %v is not positive: give a limit such as 30s", cfg.timeout)}
+	}
+	if cfg.retries < 0 {
+		return nil, &usageError{exitUsage, fmt.Sprintf("-retries %d is negative: give 0 for no retries", cfg.retries)}
+	}
+	if strings.TrimSpace(cfg.userAgent) == "" || strings.ContainsAny(cfg.userAgent, "\r\n") {
+		return nil, &usageError{exitUsage, fmt.Sprintf("-user-agent %q is not a usable User-Agent: give one line such as mybot/1.0", cfg.userAgent)}
+	}
+	if _, err := pagescan.New(cfg.links); err != nil {
+		return nil, &usageError{exitUsage, "-links: " + err.Error()}
+	}
+	if _, err := bag.New(cfg.order); err != nil {
+		return nil, &usageError{exitUsage, "-order: " + err.Error()}
+	}
+	cfg.scope = scope.Default()
+	if len(cfg.scopes) > 0 {
+		sc, err := scope.Parse(cfg.scopes)
+		if err != nil {
+			return nil, &usageError{exitUsage, "-" + err.Error()}
+		}
+		cfg.scope = sc
+	}
+
+	rest := fs.Args()
+	if len(rest) != 3 {
+		msg := fmt.Sprintf("expected 3 arguments, seedURL pageDirectory maxDepth, but got %d", len(rest))
+		for _, a := range rest {
+			if strings.HasPrefix(a, "-") && len(a) > 1 {
+				msg += fmt.Sprintf(": flags such as %s must come before the arguments", a)
+				break
+			}
+		}
+		return nil, &usageError{exitUsage, msg}
+	}
+	seed, ok := urlnorm.Normalize(rest[0])
+	if !ok {
+		return nil, &usageError{exitSeedURL, fmt.Sprintf("seedURL %q cannot be normalized: give an absolute http URL of an HTML page, such as %sletters/index.html", rest[0], scope.CS50Prefix)}
+	}
+	if !cfg.scope.Contains(seed) {
+		if len(cfg.scopes) == 0 {
+			return nil, &usageError{exitSeedURL, fmt.Sprintf("seedURL %s is not internal: it must begin with %s (or give -scope)", seed, scope.CS50Prefix)}
+		}
+		return nil, &usageError{exitSeedURL, fmt.Sprintf("seedURL %s is not in the crawl's scope (%s): give a seed inside it, or another -scope", seed, cfg.scope)}
+	}
+	cfg.seed = seed
+	cfg.dir = rest[1]
+	depth, err := parseDepth(rest[2])
+	if err != nil {
+		return nil, &usageError{exitMaxDepth, err.Error()}
+	}
+	cfg.maxDepth = depth
+	return cfg, nil
+}
+
+// durationFlag parses a flag's duration into d, with an error that says
+// what a duration looks like.
+func durationFlag(d *time.Duration) func(string) error {
+	return func(s string) error {
+		v, err := time.ParseDuration(s)
+		if err != nil {
+			return errors.New("give a duration such as 1s, 1.5s or 500ms")
+		}
+		*d = v
+		return nil
+	}
+}
+
+// parseSize reads a size in bytes, KiB, MiB or GiB: "500000", "512KiB",
+// "10MiB". Units are binary, as their names say.
+func parseSize(s string) (int64, error) {
+	bad := fmt.Errorf("give a size such as 10MiB, 512KiB or 1000000 (bytes)")
+	num, unit := s, ""
+	if i := strings.IndexFunc(s, func(r rune) bool { return r < '0' || r > '9' }); i >= 0 {
+		num, unit = s[:i], s[i:]
+	}
+	shift := map[string]uint{"": 0, "B": 0, "KiB": 10, "MiB": 20, "GiB": 30}
+	sh, ok := shift[unit]
+	n, err := strconv.ParseInt(num, 10, 64)
+	if !ok || err != nil || n <= 0 || n > math.MaxInt64>>sh {
+		return 0, bad
+	}
+	return n << sh, nil
+}
+
+// maxMaxDepth bounds maxDepth, as the specification does.
+const maxMaxDepth = 10
+
+// parseDepth accepts only plain decimal digits, so "+3", " 3" and "3.0"
+// are all mistakes rather than guesses.
+func parseDepth(s string) (int, error) {
+	bad := fmt.Errorf("maxDepth %q is not an integer from 0 to %d: give a whole number such as 2", s, maxMaxDepth)
+	if s == "" || strings.TrimLeft(s, "0123456789") != "" {
+		return 0, bad
+	}
+	n, err := strconv.Atoi(s)
+	if err != nil || n > maxMaxDepth {
+		return 0, bad
+	}
+	return n, nil
+}
+
+// proxyFunc chooses a proxy from HTTP_PROXY, HTTPS_PROXY and NO_PROXY, or
+// their lower-case forms, read through getenv. (http.ProxyFromEnvironment
+// would read the process's environment once and for all, which a test
+// cannot change.)
+func proxyFunc(getenv func(string) string) func(*http.Request) (*url.URL, error) {
+	either := func(name string) string {
+		if v := getenv(name); v != "" {
+			return v
+		}
+		return getenv(strings.ToLower(name))
+	}
+	cfg := &httpproxy.Config{
+		HTTPProxy:  either("HTTP_PROXY"),
+		HTTPSProxy: either("HTTPS_PROXY"),
+		NoProxy:    either("NO_PROXY"),
+	}
+	proxy := cfg.ProxyFunc()
+	return func(r *http.Request) (*url.URL, error) { return proxy(r.URL) }
+}
