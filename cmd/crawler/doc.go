@@ -7,7 +7,8 @@
 //	crawler [flags] seedURL pageDirectory maxDepth
 //
 // seedURL is where the crawl starts; it must be internal, that is, its
-// normalized form must begin with http://cs50tse.cs.dartmouth.edu/tse/.
+// normalized form must begin with http://cs50tse.cs.dartmouth.edu/tse/ (or
+// with a -scope prefix).
 // pageDirectory must be an existing directory that holds no pages yet.
 // maxDepth, from 0 to 10, is how many links away from the seed the crawl
 // goes: 0 saves the seed page alone.
@@ -32,9 +33,17 @@
 //	-links reference|html
 //		find links as the reference crawler does (the default), or as a
 //		browser reads them
-//	-order lifo|bfs
+//	-order lifo|bfs|priority
 //		crawl the newest link first, as the reference does (the default),
-//		or breadth-first, so that every page is saved at its shortest depth
+//		breadth-first, so that every page is saved at its shortest depth,
+//		or the page whose name ends in the largest number first
+//	-scope PREFIX
+//		what is internal instead of the CS50 prefix; repeatable, and '*'
+//		stands for one or more host labels: http://*.example.edu/
+//	-links-from M, -links-until M
+//		follow only the links between two markers in each page
+//	-stats, -stats-json FILE
+//		print statistics at the end, or write them as JSON
 //	-robots=false
 //		ignore robots.txt (by default each host's is read and obeyed)
 //	-retries N
