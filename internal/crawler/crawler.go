@@ -201,6 +201,11 @@ func (c *Crawler) loop(ctx context.Context, seed string, log *logWriter, sc *scr
 		var out outcome
 		var err error
 		log.muted = len(replay) > 0
+		if cause := context.Cause(ctx); cause != nil {
+			// Checked here too, for a long replay, which fetches nothing.
+			res.Current, res.Pending = page.URL, c.Bag.Len()+1
+			return res, onDisk, cause
+		}
 		switch {
 		case len(replay) > 0:
 			out, err = c.replayed(replay[0], page, res.Saved+1)
