@@ -64,13 +64,7 @@ func TestKill9(t *testing.T) {
 	}
 	p := newStepProxy(t, testdataSite(t))
 	args := []string{"-q", "-delay", "0", "http://cs50tse.cs.dartmouth.edu/tse/zoo/index.html", "10"}
-	ref := t.TempDir()
-	p.setHook(nil)
-	if code, _, stderr := crawl(t.Context(), p.getenv, withDir(args, ref)...); code != exitOK {
-		t.Fatalf("uninterrupted crawl: exit %d: %s", code, stderr)
-	}
-	want := snapshot(t, ref)
-	steps := p.n.Load()
+	want, steps := uninterrupted(t, p, args)
 	for step := int64(1); step <= steps; step++ {
 		for _, answered := range []bool{false, true} {
 			t.Run(fmt.Sprintf("request %d %s", step, map[bool]string{false: "in flight", true: "answered"}[answered]), func(t *testing.T) {
@@ -91,13 +85,7 @@ func TestKill9(t *testing.T) {
 					}
 				}
 				checkWhole(t, got, want)
-				code, _, errs := crawl(t.Context(), p.getenv, withDir(append([]string{"-resume"}, args...), dir)...)
-				if code != exitOK {
-					t.Fatalf("resumed crawl: exit %d: %s", code, errs)
-				}
-				if diff := sameDir(snapshot(t, dir), want); diff != "" {
-					t.Errorf("the resumed crawl is not the uninterrupted one: %s", diff)
-				}
+				resumeMatches(t, p, args, dir, want)
 			})
 		}
 	}
@@ -109,12 +97,7 @@ func TestKill9(t *testing.T) {
 func TestSignals(t *testing.T) {
 	p := newStepProxy(t, testdataSite(t))
 	args := []string{"-q", "-delay", "0", "http://cs50tse.cs.dartmouth.edu/tse/zoo/index.html", "10"}
-	ref := t.TempDir()
-	p.setHook(nil)
-	if code, _, stderr := crawl(t.Context(), p.getenv, withDir(args, ref)...); code != exitOK {
-		t.Fatalf("uninterrupted crawl: exit %d: %s", code, stderr)
-	}
-	want := snapshot(t, ref)
+	want, _ := uninterrupted(t, p, args)
 	for _, tt := range []struct {
 		sig  syscall.Signal
 		code int
@@ -132,12 +115,7 @@ func TestSignals(t *testing.T) {
 				}
 			}
 			checkWhole(t, snapshot(t, dir), want)
-			if code, _, errs := crawl(t.Context(), p.getenv, withDir(append([]string{"-resume"}, args...), dir)...); code != exitOK {
-				t.Fatalf("resumed crawl: exit %d: %s", code, errs)
-			}
-			if diff := sameDir(snapshot(t, dir), want); diff != "" {
-				t.Errorf("the resumed crawl is not the uninterrupted one: %s", diff)
-			}
+			resumeMatches(t, p, args, dir, want)
 		})
 	}
 }

@@ -119,6 +119,31 @@ func sameDir(got, want map[string]string) string {
 	return strings.Join(diffs, "; ")
 }
 
+// uninterrupted crawls with args (maxDepth last, the directory is put
+// before it) through the proxy, and returns the finished directory's files
+// and how many requests the crawl made.
+func uninterrupted(t *testing.T, p *stepProxy, args []string) (map[string]string, int64) {
+	t.Helper()
+	dir := t.TempDir()
+	p.setHook(nil)
+	if code, _, stderr := crawl(t.Context(), p.getenv, withDir(args, dir)...); code != exitOK {
+		t.Fatalf("uninterrupted crawl: exit %d: %s", code, stderr)
+	}
+	return snapshot(t, dir), p.n.Load()
+}
+
+// resumeMatches resumes the crawl in dir and checks that it ends as the
+// uninterrupted crawl did, byte for byte.
+func resumeMatches(t *testing.T, p *stepProxy, args []string, dir string, want map[string]string) {
+	t.Helper()
+	if code, _, stderr := crawl(t.Context(), p.getenv, withDir(append([]string{"-resume"}, args...), dir)...); code != exitOK {
+		t.Fatalf("resumed crawl: exit %d: %s", code, stderr)
+	}
+	if diff := sameDir(snapshot(t, dir), want); diff != "" {
+		t.Errorf("the resumed crawl is not the uninterrupted one: %s", diff)
+	}
+}
+
 // checkWhole checks that an interrupted crawl left only whole pages, each
 // one equal to the page of the same number in the finished crawl, and no
 // temporary file.
@@ -148,13 +173,7 @@ func TestResumeEveryStep(t *testing.T) {
 	for _, tc := range resumeCrawls {
 		t.Run(tc.name, func(t *testing.T) {
 			args := append([]string{"-q", "-delay", "0"}, tc.args...)
-			ref := t.TempDir()
-			p.setHook(nil)
-			if code, _, stderr := crawl(t.Context(), p.getenv, withDir(args, ref)...); code != exitOK {
-				t.Fatalf("uninterrupted crawl: exit %d: %s", code, stderr)
-			}
-			want := snapshot(t, ref)
-			steps := p.n.Load()
+			want, steps := uninterrupted(t, p, args)
 			for step := int64(1); step <= steps; step++ {
 				for _, answered := range []bool{false, true} {
 					for _, torn := range []bool{false, true} {
@@ -183,13 +202,7 @@ func TestResumeEveryStep(t *testing.T) {
 							if torn {
 								tearJournal(t, dir)
 							}
-							code, _, stderr = crawl(t.Context(), p.getenv, withDir(append([]string{"-resume"}, args...), dir)...)
-							if code != exitOK {
-								t.Fatalf("resumed crawl: exit %d: %s", code, stderr)
-							}
-							if diff := sameDir(snapshot(t, dir), want); diff != "" {
-								t.Errorf("the resumed crawl is not the uninterrupted one: %s", diff)
-							}
+							resumeMatches(t, p, args, dir, want)
 						})
 					}
 				}
