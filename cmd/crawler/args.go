@@ -83,6 +83,13 @@ Exit status:
   6    no page was saved: the seed page could not be fetched, robots.txt
        forbids it, or it redirects out of the crawl
   7    -resume does not match the crawl in pageDirectory
+  8    the crawl lost its network: a host it needs, and every other host
+       it asked, could not be connected to (DNS, connection refused or
+       timed out, or the proxy is down). The crawl stopped before its
+       next request, no page was marked FAILED for it, and -resume
+       finishes it once the network is back. A single dead host among
+       hosts that answer does not stop the crawl: it is reported once,
+       and its pages fail.
   130  interrupted (SIGINT); 143: terminated (SIGTERM). The pages saved
        are whole, and -resume finishes the crawl.
 
@@ -292,19 +299,56 @@ func parseDepth(s string) (int, error) {
 // proxyFunc chooses a proxy from HTTP_PROXY, HTTPS_PROXY and NO_PROXY, or
 // their lower-case forms, read through getenv. (http.ProxyFromEnvironment
 // would read the process's environment once and for all, which a test
-// cannot change.)
-func proxyFunc(getenv func(string) string) func(*http.Request) (*url.URL, error) {
-	either := func(name string) string {
-		if v := getenv(name); v != "" {
-			return v
+// cannot change.) A proxy variable that is set but is not a proxy URL is an
+// error: net/http would ignore it and send every request straight to the
+// web, which is not what the user asked for.
+func proxyFunc(getenv func(string) string) (func(*http.Request) (*url.URL, error), error) {
+	either := func(name string) (string, error) {
+		v := getenv(name)
+		if v == "" {
+			name = strings.ToLower(name)
+			v = getenv(name)
 		}
-		return getenv(strings.ToLower(name))
+		if v != "" && !proxyURL(v) {
+			return "", fmt.Errorf("%s=%q is not a proxy URL: give one such as http://127.0.0.1:8080, or unset it", name, v)
+		}
+		return v, nil
 	}
-	cfg := &httpproxy.Config{
-		HTTPProxy:  either("HTTP_PROXY"),
-		HTTPSProxy: either("HTTPS_PROXY"),
-		NoProxy:    either("NO_PROXY"),
+	var cfg httpproxy.Config
+	var err error
+	if cfg.HTTPProxy, err = either("HTTP_PROXY"); err != nil {
+		return nil, err
+	}
+	if cfg.HTTPSProxy, err = either("HTTPS_PROXY"); err != nil {
+		return nil, err
+	}
+	cfg.NoProxy = getenv("NO_PROXY")
+	if cfg.NoProxy == "" {
+		cfg.NoProxy = getenv("no_proxy")
 	}
 	proxy := cfg.ProxyFunc()
-	return func(r *http.Request) (*url.URL, error) { return proxy(r.URL) }
+	return func(r *http.Request) (*url.URL, error) { return proxy(r.URL) }, nil
+}
+
+// proxyURL reports whether v names a proxy that net/http can use, read as
+// httpproxy reads it: a URL with a scheme net/http speaks and a host, or
+// host:port alone, which means http.
+func proxyURL(v string) bool {
+	u, err := url.Parse(v)
+	if err != nil || u.Scheme == "" || u.Host == "" {
+		u, err = url.Parse("http://" + v)
+	}
+	if err != nil || u.Hostname() == "" || u.Path != "" && u.Path != "/" || u.RawQuery != "" || u.Fragment != "" {
+		return false
+	}
+	if p := u.Port(); p != "" {
+		if n, err := strconv.Atoi(p); err != nil || n < 1 || n > 65535 {
+			return false
+		}
+	}
+	switch u.Scheme {
+	case "http", "https", "socks5", "socks5h":
+		return true
+	}
+	return false
 }

@@ -1,8 +1,10 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"time"
 
@@ -41,22 +43,70 @@ func report(res crawler.Result, fetcher *pagefetch.Fetcher, elapsed time.Duratio
 	return r
 }
 
-// writeStats prints the report on stderr (-stats) and writes it as JSON
-// (-stats-json).
-func writeStats(cfg *config, r *stats.Report, stderr io.Writer) error {
+// writeStats prints the report on stderr (-stats) and writes it as JSON to
+// the -stats-json file, if there is one.
+func writeStats(cfg *config, r *stats.Report, out *outFile, stderr io.Writer) error {
 	if cfg.stats {
 		if err := r.WriteText(stderr); err != nil {
 			return err
 		}
 	}
-	if cfg.statsJSON != "" {
+	if out != nil {
 		b, err := r.JSON()
 		if err != nil {
 			return err
 		}
-		if err := os.WriteFile(cfg.statsJSON, b, 0o644); err != nil {
+		if err := out.write(b); err != nil {
 			return fmt.Errorf("-stats-json: %w", err)
 		}
 	}
 	return nil
+}
+
+// An outFile is a file the crawler writes once it is done, opened at the
+// start so that a path it cannot write is found before the crawl.
+type outFile struct {
+	f       *os.File
+	created bool // by us, so it may be removed if nothing is written
+	done    bool
+}
+
+// createOut opens path for writing, creating it if it does not exist,
+// without changing what it holds.
+func createOut(path string) (*outFile, error) {
+	created := false
+	f, err := os.OpenFile(path, os.O_WRONLY, 0)
+	if errors.Is(err, fs.ErrNotExist) {
+		f, err = os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+		created = err == nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	return &outFile{f: f, created: created}, nil
+}
+
+// write replaces what the file holds with b, and closes it.
+func (o *outFile) write(b []byte) error {
+	o.done = true
+	err := o.f.Truncate(0)
+	if err == nil {
+		_, err = o.f.WriteAt(b, 0)
+	}
+	if cerr := o.f.Close(); err == nil {
+		err = cerr
+	}
+	return err
+}
+
+// discard closes a file that was never written, and removes it if it is
+// ours: a run that ends before its crawl leaves no empty file behind.
+func (o *outFile) discard() {
+	if o.done {
+		return
+	}
+	o.f.Close()
+	if o.created {
+		os.Remove(o.f.Name())
+	}
 }

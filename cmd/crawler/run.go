@@ -7,6 +7,8 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"net"
+	"net/http"
 	"net/url"
 	"strings"
 	"syscall"
@@ -20,6 +22,7 @@ import (
 	"tse-crawler/internal/pagesave"
 	"tse-crawler/internal/pagescan"
 	"tse-crawler/internal/progress"
+	"tse-crawler/internal/scope"
 )
 
 // version is the crawler's version, as its User-Agent announces it.
@@ -36,6 +39,7 @@ const (
 	exitMaxDepth  = 5 // maxDepth is not an integer from 0 to 10
 	exitSeedFetch = 6 // no page was saved: the seed could not be fetched, was disallowed, or redirected away
 	exitResume    = 7 // -resume was given for a crawl it does not match
+	exitOutage    = 8 // the network, the DNS or the proxy is down: the crawl stopped, to be resumed
 )
 
 // A stopSignal is the cause given to the crawl's context by the signal
@@ -60,6 +64,21 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, getenv fu
 		}
 		return exitUsage
 	}
+	proxy, err := proxyFunc(getenv)
+	if err != nil {
+		fmt.Fprintf(stderr, "crawler: %v\n", err)
+		return exitUsage
+	}
+	// The statistics file is opened now, so that a path that cannot be
+	// written is found before the crawl rather than after it.
+	var statsFile *outFile
+	if cfg.statsJSON != "" {
+		if statsFile, err = createOut(cfg.statsJSON); err != nil {
+			fmt.Fprintf(stderr, "crawler: -stats-json: %v: give a file in a directory you can write to\n", err)
+			return exitUsage
+		}
+		defer statsFile.discard() // unless the statistics were written
+	}
 	dir, err := pagesave.Open(cfg.dir, cfg.resume)
 	if err != nil {
 		fmt.Fprintf(stderr, "crawler: %v\n", err)
@@ -79,7 +98,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, getenv fu
 	if line != nil {
 		stderr = line
 	}
-	c, fetcher := newCrawler(cfg, dir, getenv, stderr)
+	c, fetcher := newCrawler(cfg, dir, proxy, stderr)
 	if !cfg.quiet {
 		c.Log = stdout
 	}
@@ -106,9 +125,9 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, getenv fu
 	if line != nil {
 		line.Stop()
 	}
-	code = finish(dir, cfg, args, res, err, stderr)
-	if cfg.stats || cfg.statsJSON != "" {
-		if err := writeStats(cfg, report(res, fetcher, time.Since(began)), stderr); err != nil {
+	code = finish(dir, cfg, args, res, err, proxy, stderr)
+	if cfg.stats || statsFile != nil {
+		if err := writeStats(cfg, report(res, fetcher, time.Since(began)), statsFile, stderr); err != nil {
 			fmt.Fprintf(stderr, "crawler: %v\n", err)
 			code = max(code, exitFailure)
 		}
@@ -183,7 +202,7 @@ func start(dir *pagesave.Dir, cfg *config, stderr io.Writer) (replay []journal.E
 
 // newCrawler builds the crawler and its collaborators from the command
 // line.
-func newCrawler(cfg *config, dir *pagesave.Dir, getenv func(string) string, stderr io.Writer) (*crawler.Crawler, *pagefetch.Fetcher) {
+func newCrawler(cfg *config, dir *pagesave.Dir, proxy func(*http.Request) (*url.URL, error), stderr io.Writer) (*crawler.Crawler, *pagefetch.Fetcher) {
 	scanner, _ := pagescan.New(cfg.links) // parseArgs checked the names
 	if cfg.from != "" || cfg.until != "" {
 		scanner = &pagescan.Region{From: []byte(cfg.from), Until: []byte(cfg.until), Scanner: scanner}
@@ -191,7 +210,7 @@ func newCrawler(cfg *config, dir *pagesave.Dir, getenv func(string) string, stde
 	frontier, _ := bag.New(cfg.order)
 	fetcher := &pagefetch.Fetcher{
 		Client: pagefetch.NewClient(pagefetch.ClientOptions{
-			Proxy:        proxyFunc(getenv),
+			Proxy:        proxy,
 			LoopbackOnly: cfg.delay < time.Second,
 			Timeout:      cfg.timeout,
 		}),
@@ -212,12 +231,13 @@ func newCrawler(cfg *config, dir *pagesave.Dir, getenv func(string) string, stde
 		Errors:   stderr,
 		Journal:  func(e journal.Entry) error { return dir.Record(journal.Line(e)) },
 		Recycle:  fetcher.Recycle,
+		Reach:    fetcher.Reach,
 	}, fetcher
 }
 
 // finish closes the page directory as the crawl's outcome requires, tells
 // the user what happened, and returns the exit status.
-func finish(dir *pagesave.Dir, cfg *config, args []string, res crawler.Result, err error, stderr io.Writer) int {
+func finish(dir *pagesave.Dir, cfg *config, args []string, res crawler.Result, err error, proxy func(*http.Request) (*url.URL, error), stderr io.Writer) int {
 	if err == nil || errors.Is(err, crawler.ErrSeedFailed) {
 		// Done, one way or the other: the marker goes back to empty.
 		if ferr := dir.Finish(); ferr != nil {
@@ -244,6 +264,15 @@ func finish(dir *pagesave.Dir, cfg *config, args []string, res crawler.Result, e
 		}
 		fmt.Fprintf(stderr, ".\n%s\n", resume)
 		return 128 + int(sig.sig)
+	case errors.Is(err, crawler.ErrOutage):
+		fmt.Fprintf(stderr, "crawler: %v\n", err)
+		fmt.Fprintf(stderr, "crawler: stopped before the next request, with %d pages saved in %s; no page was marked FAILED for this.\n", res.Saved, cfg.dir)
+		var ue *pagefetch.UnreachableError
+		if errors.As(err, &ue) {
+			fmt.Fprintf(stderr, "%s\n", outageHint(ue, res.Current, proxy))
+		}
+		fmt.Fprintf(stderr, "Once it can be reached again: %s\n", strings.TrimPrefix(resume, "To finish the crawl, "))
+		return exitOutage
 	case errors.Is(err, crawler.ErrDiverged):
 		fmt.Fprintf(stderr, "crawler: cannot resume: %v: resume with the flags the crawl was started with, or start a new crawl in an empty directory\n", err)
 		return exitResume
@@ -288,4 +317,25 @@ func shellJoin(args []string) string {
 		}
 	}
 	return strings.Join(quoted, " ")
+}
+
+// outageHint says what most likely cut the crawl off from a host, and what
+// to do about it. pageURL is the page it was fetching.
+func outageHint(ue *pagefetch.UnreachableError, pageURL string, proxy func(*http.Request) (*url.URL, error)) string {
+	if req, err := http.NewRequest(http.MethodGet, pageURL, nil); err == nil {
+		if p, err := proxy(req); err == nil && p != nil {
+			return fmt.Sprintf("Is the proxy %s, which HTTP_PROXY names, running? Every request goes through it.", p.Redacted())
+		}
+	}
+	name, _, err := net.SplitHostPort(ue.Host)
+	if err != nil {
+		name = ue.Host
+	}
+	switch {
+	case ue.DNS() && "http://"+name+"/tse/" == scope.CS50Prefix:
+		return fmt.Sprintf("Is this machine offline? The name %s could not be looked up. To crawl the offline copy of the CS50 site instead, serve it with the playground and set HTTP_PROXY (README: \"Crawling the offline playground\").", name)
+	case ue.DNS():
+		return fmt.Sprintf("Is this machine offline, or is the name %s misspelled? It could not be looked up.", name)
+	}
+	return fmt.Sprintf("Is %s down, or this machine offline? If this machine reaches the web through a proxy, set HTTP_PROXY.", ue.Host)
 }

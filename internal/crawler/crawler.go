@@ -13,6 +13,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"net/url"
 
 	"tse-crawler/internal/bag"
 	"tse-crawler/internal/journal"
@@ -26,6 +27,22 @@ import (
 // no page at all: the seed could not be fetched, robots.txt disallows it,
 // or it redirects out of the crawl.
 var ErrSeedFailed = errors.New("cannot fetch the seed page")
+
+// ErrOutage is returned, wrapped with a [*pagefetch.UnreachableError], when
+// the crawl stops because it can no longer reach the web: a host it needs
+// cannot be connected to, and no other host it has crawled answers either
+// (or there is none to ask). The page that met it is neither logged nor
+// journaled, so a resumed crawl fetches it again.
+var ErrOutage = errors.New("lost the connection to the web")
+
+// errTooManyRedirects fails a page at the end of a chain of more than
+// maxRedirects redirects.
+var errTooManyRedirects = errors.New("too many redirects")
+
+// maxRedirects is how many redirects in a row are followed from a page
+// taken from the bag. Browsers follow about twenty and wget twenty; a crawl
+// has less reason to: a chain this long is a trap or a broken site.
+const maxRedirects = 10
 
 // ErrDiverged is returned, wrapped, when a resumed crawl does not go the way
 // its journal or its saved pages say it went: they belong to another crawl.
@@ -65,6 +82,12 @@ type Crawler struct {
 	// Recycle, if set, is given back each page's HTML once it is saved and
 	// scanned, for Fetch to reuse (see pagefetch.Fetcher.Recycle).
 	Recycle func([]byte)
+	// Reach, if set, asks whether a site ("http://host[:port]") answers at
+	// all. When a host cannot be connected to, the crawler asks another
+	// host that has answered: if it answers, the first host alone is dead,
+	// and its pages fail; if not, or if Reach is nil, the crawl has lost
+	// its network and stops with [ErrOutage].
+	Reach func(ctx context.Context, origin string) error
 }
 
 // Progress is where a crawl stands.
@@ -130,6 +153,7 @@ type outcome struct {
 	onDisk bool   // Saved already, by an earlier run
 	target string // Redirected
 	err    error  // Failed, if known
+	quiet  bool   // Failed, and its reason has been told already
 }
 
 // crawl runs the crawl with a scribe that saves and journals behind it, and
@@ -160,6 +184,10 @@ func (c *Crawler) loop(ctx context.Context, seed string, log *logWriter, sc *scr
 	var seedFailure string
 	replay := c.Replay
 	adopt := c.Load != nil // a killed crawl may have saved a page it never journaled
+	// hops counts the redirects that led to each page in the bag, for
+	// those reached by a redirect.
+	hops := make(map[string]int)
+	var hosts hostWatch
 
 	// count counts an event of this run: a replay repeats what an earlier
 	// run counted.
@@ -169,8 +197,9 @@ func (c *Crawler) loop(ctx context.Context, seed string, log *logWriter, sc *scr
 		}
 	}
 	// consider logs a link found on a page at depth, or a redirect's target,
-	// and puts it in the bag at pushDepth if it is internal and new.
-	consider := func(depth, pushDepth int, link string) (added bool) {
+	// and puts it in the bag at pushDepth if it is internal and new. It
+	// returns the URL it put in the bag, or "".
+	consider := func(depth, pushDepth int, link string) (added string) {
 		log.line(depth, "Found", link)
 		count(&res.Found)
 		norm, ok := urlnorm.Normalize(link)
@@ -188,9 +217,9 @@ func (c *Crawler) loop(ctx context.Context, seed string, log *logWriter, sc *scr
 			c.Bag.Push(bag.Item{URL: norm, Depth: pushDepth})
 			log.line(depth, "Added", norm)
 			count(&res.Added)
-			return true
+			return norm
 		}
-		return false
+		return ""
 	}
 
 	for {
@@ -200,6 +229,8 @@ func (c *Crawler) loop(ctx context.Context, seed string, log *logWriter, sc *scr
 		}
 		var out outcome
 		var err error
+		hop := hops[page.URL]
+		delete(hops, page.URL)
 		log.muted = len(replay) > 0
 		if cause := context.Cause(ctx); cause != nil {
 			// Checked here too, for a long replay, which fetches nothing.
@@ -211,6 +242,9 @@ func (c *Crawler) loop(ctx context.Context, seed string, log *logWriter, sc *scr
 			out, err = c.replayed(replay[0], page, res.Saved+1)
 			replay = replay[1:]
 			res.Replayed++
+			if out.kind == journal.Saved || out.kind == journal.Redirected {
+				hosts.answered(page.URL)
+			}
 		default:
 			if adopt {
 				out, adopt, err = c.adopted(page, res.Saved+1)
@@ -226,9 +260,12 @@ func (c *Crawler) loop(ctx context.Context, seed string, log *logWriter, sc *scr
 			if c.Progress != nil {
 				c.Progress(Progress{Saved: res.Saved, Frontier: c.Bag.Len(), Depth: page.Depth, URL: page.URL})
 			}
-			out, err = c.fetch(ctx, page, log)
+			out, err = c.fetch(ctx, page, log, &hosts)
 			if err == nil && out.kind != journal.Disallowed {
 				res.Fetched++
+			}
+			if err == nil && out.kind == journal.Redirected && hop >= maxRedirects {
+				out = outcome{kind: journal.Failed, err: fmt.Errorf("%w: %d in a row, the last to %s", errTooManyRedirects, hop+1, out.target)}
 			}
 		}
 		if err != nil {
@@ -251,7 +288,9 @@ func (c *Crawler) loop(ctx context.Context, seed string, log *logWriter, sc *scr
 		case journal.Redirected:
 			count(&res.Redirects)
 			log.line(page.Depth, "Redirect", page.URL)
-			if !consider(page.Depth, page.Depth, out.target) {
+			if next := consider(page.Depth, page.Depth, out.target); next != "" {
+				hops[next] = hop + 1
+			} else {
 				seedFailure = fmt.Sprintf("%s redirects to %s, which is outside the crawl or already seen", page.URL, out.target)
 			}
 		case journal.Disallowed:
@@ -266,9 +305,9 @@ func (c *Crawler) loop(ctx context.Context, seed string, log *logWriter, sc *scr
 				if res.FailedBy == nil {
 					res.FailedBy = make(map[string]int)
 				}
-				res.FailedBy[pagefetch.Reason(out.err)]++
+				res.FailedBy[reason(out.err)]++
 				seedFailure = fmt.Sprintf("%s: %v", page.URL, out.err)
-				if res.Saved > 0 { // the seed's reason is Crawl's error
+				if res.Saved > 0 && !out.quiet { // the seed's reason is Crawl's error
 					if err := log.flush(); err != nil {
 						return res, onDisk, fmt.Errorf("writing the log: %w", err)
 					}
@@ -306,13 +345,17 @@ func (c *Crawler) loop(ctx context.Context, seed string, log *logWriter, sc *scr
 
 // fetch fetches a page and says what came of it. Its error is one that
 // stops the crawl.
-func (c *Crawler) fetch(ctx context.Context, page bag.Item, log *logWriter) (outcome, error) {
+func (c *Crawler) fetch(ctx context.Context, page bag.Item, log *logWriter, hosts *hostWatch) (outcome, error) {
 	// Show the log so far before a fetch that may wait.
 	if err := log.flush(); err != nil {
 		return outcome{}, fmt.Errorf("writing the log: %w", err)
 	}
+	if dead := hosts.dead[hostOf(page.URL)]; dead != nil {
+		return outcome{kind: journal.Failed, err: dead, quiet: true}, nil
+	}
 	html, err := c.Fetch(ctx, page.URL)
 	if err == nil {
+		hosts.answered(page.URL)
 		return outcome{kind: journal.Saved, html: html}, nil
 	}
 	if cause := context.Cause(ctx); cause != nil {
@@ -321,6 +364,11 @@ func (c *Crawler) fetch(ctx context.Context, page bag.Item, log *logWriter) (out
 	if errors.Is(err, pagefetch.ErrNotLoopback) {
 		return outcome{}, err
 	}
+	var unreachable *pagefetch.UnreachableError
+	if errors.As(err, &unreachable) {
+		return c.unreachable(ctx, unreachable, log, hosts)
+	}
+	hosts.answered(page.URL)
 	var redirect *pagefetch.RedirectError
 	switch {
 	case errors.As(err, &redirect):
@@ -370,4 +418,86 @@ func (c *Crawler) adopted(page bag.Item, next int) (outcome, bool, error) {
 		return outcome{}, false, fmt.Errorf("%w: page %d is depth %d %s, where this crawl has depth %d %s", ErrDiverged, next, depth, url, page.Depth, page.URL)
 	}
 	return outcome{kind: journal.Saved, html: html, onDisk: true}, true, nil
+}
+
+// unreachable decides what it means that a host could not be connected to,
+// even after the fetcher's retries. If another host that has answered
+// still answers, the first is dead: it is told once, and its pages fail
+// from now on without a request. Otherwise the crawl has lost its network
+// (or its proxy), which is no verdict on any page: it stops with
+// [ErrOutage], to be resumed once the network is back.
+func (c *Crawler) unreachable(ctx context.Context, ue *pagefetch.UnreachableError, log *logWriter, hosts *hostWatch) (outcome, error) {
+	witness := hosts.witness(ue.Host)
+	if witness == "" || c.Reach == nil {
+		return outcome{}, fmt.Errorf("%w: %w", ErrOutage, ue)
+	}
+	if err := c.Reach(ctx, witness); err != nil {
+		if cause := context.Cause(ctx); cause != nil {
+			return outcome{}, cause
+		}
+		return outcome{}, fmt.Errorf("%w: %w; %s does not answer either", ErrOutage, ue, witness)
+	}
+	if hosts.dead == nil {
+		hosts.dead = make(map[string]error)
+	}
+	hosts.dead[ue.Host] = ue
+	if err := log.flush(); err != nil {
+		return outcome{}, fmt.Errorf("writing the log: %w", err)
+	}
+	fmt.Fprintf(c.Errors, "crawler: %v; %s answers, so that host alone is down: its pages fail from now on, with no more requests\n", ue, witness)
+	return outcome{kind: journal.Failed, err: ue, quiet: true}, nil
+}
+
+// reason sums up why a page failed, for the statistics.
+func reason(err error) string {
+	if errors.Is(err, errTooManyRedirects) {
+		return "too many redirects"
+	}
+	return pagefetch.Reason(err)
+}
+
+// A hostWatch remembers the last two hosts that answered, so that there is
+// a witness to ask when another cannot be reached, and the hosts found
+// dead.
+type hostWatch struct {
+	recent [2]string        // origins of distinct hosts, the latest first
+	dead   map[string]error // by host[:port]
+}
+
+// answered notes that the host of pageURL gave an HTTP response.
+func (w *hostWatch) answered(pageURL string) {
+	if origin := originOf(pageURL); origin != w.recent[0] {
+		w.recent[0], w.recent[1] = origin, w.recent[0]
+	}
+}
+
+// witness returns the origin of a host other than host that has answered,
+// or "".
+func (w *hostWatch) witness(host string) string {
+	for _, origin := range w.recent {
+		if origin != "" && hostOf(origin) != host {
+			return origin
+		}
+	}
+	return ""
+}
+
+// originOf returns the scheme and host of an absolute URL,
+// "http://host[:port]", without any user-info.
+func originOf(rawURL string) string {
+	u, err := url.Parse(rawURL)
+	if err != nil {
+		return ""
+	}
+	return u.Scheme + "://" + u.Host
+}
+
+// hostOf returns the host of an absolute URL as its requests name it,
+// host[:port].
+func hostOf(rawURL string) string {
+	u, err := url.Parse(rawURL)
+	if err != nil {
+		return ""
+	}
+	return u.Host
 }

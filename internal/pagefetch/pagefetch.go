@@ -124,12 +124,16 @@ func (f *Fetcher) Requests() int64 { return f.requests.Load() }
 
 // Reason sums up why a fetch failed, in a few words, so that failures can
 // be counted by kind: "HTTP 404", "timeout", "not HTML", "too large",
-// "robots.txt unavailable", "connection failed" and so on.
+// "robots.txt unavailable", "host unreachable", "connection failed" and so
+// on.
 func Reason(err error) string {
 	var se *StatusError
 	var be *bodyError
+	var ue *UnreachableError
 	var ne net.Error
 	switch {
+	case errors.As(err, &ue):
+		return "host unreachable"
 	case errors.As(err, &se):
 		return fmt.Sprintf("HTTP %d", se.Code)
 	case errors.Is(err, ErrRobotsUnavailable):

@@ -1,0 +1,118 @@
+package pagefetch
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"net/http"
+	"net/http/httptrace"
+	"net/url"
+	"sync"
+)
+
+// An UnreachableError reports a request that got no HTTP response at all,
+// because no connection could be made: the host's name did not resolve, the
+// connection was refused or timed out, or the proxy could not be reached.
+// It says nothing about the page, only about the way to it, so the crawler
+// must not take it as the page's verdict.
+type UnreachableError struct {
+	Host string // the host asked for, as host[:port]
+	Addr string // the address a connection was last tried to (a proxy's, if one is used); may be empty
+	Err  error
+}
+
+func (e *UnreachableError) Error() string {
+	if e.Addr != "" && e.Addr != e.Host {
+		return fmt.Sprintf("cannot reach %s (connecting to %s): %v", e.Host, e.Addr, e.Err)
+	}
+	return fmt.Sprintf("cannot reach %s: %v", e.Host, e.Err)
+}
+
+func (e *UnreachableError) Unwrap() error { return e.Err }
+
+// DNS reports whether the failure was looking up a name.
+func (e *UnreachableError) DNS() bool {
+	var de *net.DNSError
+	return errors.As(e.Err, &de)
+}
+
+// A connTrace watches one request for a connection: whether one was made
+// or taken from the idle pool, and where the last attempt went.
+type connTrace struct {
+	// The transport calls the hooks on its own goroutines, and a dial it
+	// gave up waiting for may still report after RoundTrip has returned.
+	mu        sync.Mutex
+	connected bool
+	addr      string
+}
+
+// with returns ctx carrying a trace that fills in t.
+func (t *connTrace) with(ctx context.Context) context.Context {
+	set := func(connected bool, addr string) {
+		t.mu.Lock()
+		defer t.mu.Unlock()
+		t.connected = t.connected || connected
+		if addr != "" {
+			t.addr = addr
+		}
+	}
+	return httptrace.WithClientTrace(ctx, &httptrace.ClientTrace{
+		DNSStart:     func(info httptrace.DNSStartInfo) { set(false, info.Host) },
+		ConnectStart: func(_, addr string) { set(false, addr) },
+		ConnectDone: func(_, _ string, err error) {
+			if err == nil {
+				set(true, "")
+			}
+		},
+		GotConn: func(httptrace.GotConnInfo) { set(true, "") },
+	})
+}
+
+// unreachable wraps err, the failure of a request to host, in an
+// [*UnreachableError] when no connection was made for it and the failure
+// came from the network (and not, say, from the crawl being stopped).
+func (t *connTrace) unreachable(ctx context.Context, host string, err error) error {
+	t.mu.Lock()
+	connected, addr := t.connected, t.addr
+	t.mu.Unlock()
+	if connected || context.Cause(ctx) != nil || errors.Is(err, ErrNotLoopback) {
+		return err
+	}
+	var ne net.Error
+	if !errors.As(err, &ne) {
+		return err
+	}
+	var ue *url.Error
+	if errors.As(err, &ue) {
+		err = ue.Err // the URL is the page's, and the crawler names it
+	}
+	return &UnreachableError{Host: host, Addr: addr, Err: err}
+}
+
+// Reach reports whether origin ("http://host[:port]") answers at all: it
+// sends one paced HEAD request for its robots.txt, which any site may be
+// asked for, and returns nil for any HTTP response, whatever its status.
+// It does not retry. The crawler uses it to tell a dead host from a crawl
+// that has lost its network.
+func (f *Fetcher) Reach(ctx context.Context, origin string) error {
+	req, err := http.NewRequestWithContext(ctx, http.MethodHead, origin+"/robots.txt", nil)
+	if err != nil {
+		return err
+	}
+	req.Header.Set("User-Agent", f.UserAgent)
+	host := req.URL.Host
+	if err := f.Pacer.Wait(ctx, host); err != nil {
+		return err
+	}
+	defer f.Pacer.Done(host)
+	var trace connTrace
+	req = req.WithContext(trace.with(ctx))
+	f.requests.Add(1)
+	res, err := f.Client.Do(req)
+	if err != nil {
+		return trace.unreachable(ctx, host, err)
+	}
+	res.Body.Close()
+	return nil
+}
