@@ -13,23 +13,28 @@ build:
 
 # A real crawl, with the default one-second pause, of the zoo site bundled
 # in testdata/, served on a free loopback port by the playground server.
-# Needs no network and nothing outside this repository.
+# Needs no network and nothing outside this repository. Everything it
+# writes, the crawl included, goes into a fresh temporary directory of its
+# own, which it removes when it ends: it never deletes a file it did not
+# make.
 DEMO_SEED = http://cs50tse.cs.dartmouth.edu/tse/zoo/index.html
 demo: build
-	@tmp=$$(mktemp -d); \
+	@tmp=$$(mktemp -d "$${TMPDIR:-/tmp}/crawler-demo.XXXXXX") || exit 1; \
 	./playground -addr 127.0.0.1:0 -log $$tmp/server.log testdata/playground >$$tmp/addr 2>&1 & pid=$$!; \
-	trap 'kill $$pid 2>/dev/null; rm -rf $$tmp' EXIT INT TERM; \
+	trap 'kill $$pid 2>/dev/null; rm -rf "$$tmp"' EXIT INT TERM; \
 	for i in $$(seq 50); do \
 		proxy=$$(sed -n 's|.* on \(http://[0-9.:]*\)/$$|\1|p' $$tmp/addr); [ -n "$$proxy" ] && break; sleep 0.1; \
 	done; \
 	[ -n "$$proxy" ] || { cat $$tmp/addr; exit 1; }; \
 	echo "playground: serving testdata/playground on $$proxy"; \
-	rm -rf data && mkdir data && \
-	echo "\$$ HTTP_PROXY=$$proxy ./crawler $(DEMO_SEED) data 2" && \
-	HTTP_PROXY=$$proxy ./crawler $(DEMO_SEED) data 2 && \
-	echo && echo "\$$ ls -A data" && ls -A data && \
-	echo && echo "\$$ head -6 data/2" && head -6 data/2 && \
-	echo && echo "The server saw these requests, at least a second apart:" && cat $$tmp/server.log
+	mkdir $$tmp/pages && cd $$tmp && \
+	echo "\$$ cd $$tmp && mkdir pages" && \
+	echo "\$$ HTTP_PROXY=$$proxy $(CURDIR)/crawler $(DEMO_SEED) pages 2" && \
+	HTTP_PROXY=$$proxy $(CURDIR)/crawler $(DEMO_SEED) pages 2 && \
+	echo && echo "\$$ ls -A pages" && ls -A pages && \
+	echo && echo "\$$ head -6 pages/2" && head -6 pages/2 && \
+	echo && echo "The server saw these requests, at least a second apart:" && cat server.log && \
+	echo && echo "(The demo removes $$tmp, which it made, as it ends.)"
 
 # The whole suite: static checks, the Go tests under the race detector,
 # then the binary's regression tests.
@@ -64,6 +69,7 @@ fuzz:
 	$(GO) test ./internal/robots -run '^$$' -fuzz '^FuzzParse$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 5s
 	$(GO) test ./internal/robots -run '^$$' -fuzz '^FuzzMatch$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 5s
 
+# Only what the build makes: data/ and other page directories are the
+# user's.
 clean:
 	rm -f crawler playground testing.out
-	rm -rf data
