@@ -232,6 +232,31 @@ expect_error 5 "not an integer" "$zoo" DIR 2x
 expect_error 5 "from 0 to 10" "$zoo" DIR -1
 expect_error 5 "from 0 to 10" "$zoo" DIR 11
 expect_error 5 "not an integer" "$zoo" DIR ""
+expect_error 2 "at most" -retries 1000000 "$zoo" DIR 2
+expect_error 2 "-stats-json" -stats-json "$tmp/no/such/dir/stats.json" "$zoo" DIR 2
+PROXY='http://[::1' expect_error 2 "is not a proxy URL" "$zoo" DIR 2
+# A .crawler that is a symbolic link is never written through, even when it
+# points at a file that does not exist yet.
+dir=$(newdir)
+echo "precious" >"$tmp/precious"
+ln -s "$tmp/precious" "$dir/.crawler"
+ln -s "$tmp/created-through-a-link" "$tmp/dangling"
+show env HTTP_PROXY="$OWN" ./crawler -delay 0 "$zoo" "$dir" 2 >"$tmp/out" 2>"$tmp/err"
+code=$?
+if [ $code -eq 4 ] && [ "$(cat "$tmp/precious")" = precious ] && [ "$(ls -A "$dir")" = .crawler ]; then
+	ok "a symlinked .crawler: exit 4, its target untouched: $(head -1 "$tmp/err")"
+else
+	bad "a symlinked .crawler: exit $code, target now \"$(cat "$tmp/precious")\": $(cat "$tmp/err")"
+fi
+dir=$(newdir)
+mv "$tmp/dangling" "$dir/.crawler"
+show env HTTP_PROXY="$OWN" ./crawler -delay 0 "$zoo" "$dir" 2 >"$tmp/out" 2>"$tmp/err"
+code=$?
+if [ $code -eq 4 ] && [ ! -e "$tmp/created-through-a-link" ]; then
+	ok "a dangling symlinked .crawler: exit 4, nothing created: $(head -1 "$tmp/err")"
+else
+	bad "a dangling symlinked .crawler: exit $code: $(cat "$tmp/err")"
+fi
 if ./crawler -h | grep -q "Exit status"; then ok "crawler -h: usage with the exit codes"; else bad "crawler -h"; fi
 if [ "$(cat "$tmp/full/1")" = "an old page" ]; then ok "an existing page was left alone"; else bad "an existing page was overwritten"; fi
 
@@ -245,14 +270,21 @@ else
 	bad "a missing seed page: exit $code, $(ls -A "$dir"), $(cat "$tmp/err")"
 fi
 dir=$(newdir)
-# A proxy address on which nothing listens stands for a server that does
-# not exist; nothing here may reach the internet.
+# A proxy address on which nothing listens stands for a network that is
+# down; nothing here may reach the internet. That is no verdict on the seed:
+# the crawl stops, resumable, and logs nothing as FAILED.
 show env HTTP_PROXY=http://127.0.0.1:9 ./crawler -delay 0 "$zoo" "$dir" 2 >"$tmp/out" 2>"$tmp/err"
 code=$?
-if [ $code -eq 6 ] && grep -q "refused" "$tmp/err" && [ "$(ls -A "$dir")" = .crawler ]; then
-	ok "a server that does not answer: exit 6: $(cat "$tmp/err")"
+if [ $code -eq 8 ] && grep -q "refused" "$tmp/err" && grep -q "127.0.0.1:9" "$tmp/err" && grep -q -- "-resume" "$tmp/err" &&
+	[ "$(ls -A "$dir")" = .crawler ] && ! grep -q FAILED "$tmp/out"; then
+	ok "a proxy that does not answer: exit 8, nothing FAILED: $(head -1 "$tmp/err")"
 else
-	bad "a server that does not answer: exit $code, $(cat "$tmp/err")"
+	bad "a proxy that does not answer: exit $code, $(cat "$tmp/out" "$tmp/err")"
+fi
+if show env HTTP_PROXY="$OWN" ./crawler -q -delay 0 -resume "$zoo" "$dir" 2 2>"$tmp/err" && all_whole testdata/playground "$dir" 2; then
+	ok "once the proxy answers, -resume finishes that crawl"
+else
+	bad "-resume after the outage: $(cat "$tmp/err")"
 fi
 PROXY=$OWN expect_error 3 "not internal" http://www.example.com/tse/index.html DIR 2
 
@@ -403,6 +435,25 @@ else
 		bad "-resume: $(grep -v 404 "$tmp/err")"
 	fi
 fi
+
+echo "== make demo leaves data/ alone"
+# data/ is where README's examples put their crawls, so the demo must not
+# touch it. A marker file of this run's own stands for a user's crawl.
+made_data=
+[ -d data ] || { mkdir data && made_data=1; }
+keep="data/.testing-keep.$$"
+echo "a user's crawl" >"$keep"
+if command -v make >/dev/null; then
+	if show make -s demo >"$tmp/demo.out" 2>&1 && grep -q "Fetched" "$tmp/demo.out" && [ -f "$keep" ]; then
+		ok "make demo crawled, and left data/ as it was"
+	else
+		bad "make demo: $(tail -5 "$tmp/demo.out"); data/ holds: $(ls -A data 2>&1)"
+	fi
+else
+	skip "make demo (no make)"
+fi
+rm -f "$keep"
+[ -z "$made_data" ] || rmdir data 2>/dev/null
 
 if [ ${#skipped[@]} -gt 0 ]; then
 	echo "skipped: ${skipped[*]}"

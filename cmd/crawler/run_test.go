@@ -98,6 +98,8 @@ func TestUsageErrors(t *testing.T) {
 		{"bad size", []string{"-max-size", "10MB", seed, "DIR", "2"}, exitUsage, "give a size such as 10MiB"},
 		{"zero size", []string{"-max-size", "0", seed, "DIR", "2"}, exitUsage, "give a size"},
 		{"negative retries", []string{"-retries", "-1", seed, "DIR", "2"}, exitUsage, "-retries -1 is negative"},
+		{"stats file in a missing directory", []string{"-stats-json", "/no/such/dir/stats.json", seed, "DIR", "2"}, exitUsage, "-stats-json"},
+		{"stats file that is a directory", []string{"-stats-json", os.TempDir(), seed, "DIR", "2"}, exitUsage, "-stats-json"},
 		{"zero timeout", []string{"-timeout", "0s", seed, "DIR", "2"}, exitUsage, "not positive"},
 		{"bad timeout", []string{"-timeout", "forever", seed, "DIR", "2"}, exitUsage, "give a duration"},
 		{"empty user agent", []string{"-user-agent", " ", seed, "DIR", "2"}, exitUsage, "not a usable User-Agent"},
@@ -153,6 +155,59 @@ func TestUsageErrors(t *testing.T) {
 				t.Errorf("%s holds %v, want nothing", dir, entries)
 			}
 		})
+	}
+}
+
+// TestBadProxy: a proxy variable that is set but cannot be used is refused
+// before anything is written or sent, rather than ignored, which would send
+// the crawl straight to the web.
+func TestBadProxy(t *testing.T) {
+	p := newProxy(t, testdataSite(t))
+	seed := "http://cs50tse.cs.dartmouth.edu/tse/zoo/index.html"
+	tests := []struct {
+		name, value string
+		ok          bool
+	}{
+		{"unclosed IPv6", "http://[::1", false},
+		{"port out of range", "http://127.0.0.1:99999", false},
+		{"port not a number", "http://127.0.0.1:http", false},
+		{"unknown scheme", "ftp://127.0.0.1:21", false},
+		{"a path", "http://127.0.0.1:8080/proxy/", false},
+		{"spaces", "http://127.0.0.1 8080", false},
+		{"host and port alone", strings.TrimPrefix(p.URL, "http://"), true},
+		{"a URL", p.URL, true},
+		{"a URL with a slash", p.URL + "/", true},
+	}
+	for _, tt := range tests {
+		for _, name := range []string{"HTTP_PROXY", "http_proxy", "HTTPS_PROXY"} {
+			t.Run(tt.name+"/"+name, func(t *testing.T) {
+				dir := t.TempDir()
+				// The upper-case name wins where both are set, so http_proxy
+				// is tried alone.
+				getenv := func(v string) string {
+					switch {
+					case v == name:
+						return tt.value
+					case v == "HTTP_PROXY" && name != "http_proxy":
+						return p.URL
+					}
+					return ""
+				}
+				code, _, stderr := crawl(t.Context(), getenv, "-q", "-delay", "0", seed, dir, "0")
+				if tt.ok {
+					if code != exitOK {
+						t.Errorf("exit %d, want %d: %s", code, exitOK, stderr)
+					}
+					return
+				}
+				if code != exitUsage || !strings.Contains(stderr, name) || !strings.Contains(stderr, "is not a proxy URL") {
+					t.Errorf("exit %d, stderr %q: want %d and a message naming %s", code, stderr, exitUsage, name)
+				}
+				if entries, _ := os.ReadDir(dir); len(entries) != 0 {
+					t.Errorf("%s holds %v, want nothing", dir, entries)
+				}
+			})
+		}
 	}
 }
 
