@@ -1,5 +1,6 @@
 // Package scope decides which URLs belong to a crawl: those whose
-// normalized form begins with one of the crawl's prefixes.
+// normalized form begins with one of the crawl's prefixes, both as written
+// and as a server resolves its path.
 //
 // A prefix is an absolute URL with a path: "http://cs50tse.cs.dartmouth.edu/tse/".
 // Matching is byte for byte, as in the CS50 reference crawler, except that a
@@ -12,6 +13,8 @@ package scope
 import (
 	"fmt"
 	"strings"
+
+	"tse-crawler/internal/urlnorm"
 )
 
 // CS50Prefix is the CS50 playground server, the reference crawler's one
@@ -106,8 +109,37 @@ func parsePrefix(raw string) (prefix, error) {
 	return p, nil
 }
 
-// Contains reports whether the normalized URL u is in the scope.
+// Contains reports whether the normalized URL u is in the scope: u must
+// begin with one of the prefixes, and so must u with its path as a server
+// resolves it ([urlnorm.ServerPath]). The second test is what keeps
+// "/tse/%2e%2e/secret.html" out of a scope of /tse/: the normalizer leaves
+// escapes alone, as the reference does, but nginx serves that URL from
+// /secret.html. It costs a scan of the path and no allocation unless the
+// path has something for a server to resolve.
 func (s *Scope) Contains(u string) bool {
+	if !s.match(u) {
+		return false
+	}
+	// A matching u starts "scheme://host", so its path starts at the first
+	// '/' after the "//" and ends at the query or fragment.
+	start := strings.Index(u, "://") + 3
+	start += strings.IndexByte(u[start:], '/')
+	end := len(u)
+	if i := strings.IndexByte(u[start:], '?'); i >= 0 {
+		end = start + i
+	}
+	if i := strings.IndexByte(u[start:end], '#'); i >= 0 {
+		end = start + i
+	}
+	path := u[start:end]
+	served := urlnorm.ServerPath(path)
+	// The resolved URL may fall under another prefix than u: then the page
+	// the server sends is still one of the crawl's.
+	return served == path || s.match(u[:start]+served+u[end:])
+}
+
+// match reports whether u begins with one of the prefixes.
+func (s *Scope) match(u string) bool {
 	for _, p := range s.prefixes {
 		if p.contains(u) {
 			return true
