@@ -168,7 +168,11 @@ func (f *Fetcher) Fetch(ctx context.Context, rawURL string) ([]byte, error) {
 		if err != nil {
 			return nil, err
 		}
-		if !rules.Allowed(pathAndQuery(u)) {
+		// The rules must allow the path both as sent and as the server
+		// resolves it: "/x/%2e%2e/no/p.html" is /no/p.html to nginx, so
+		// "Disallow: /no/" forbids it.
+		sent, served := pathAndQuery(u)
+		if !rules.Allowed(sent) || served != sent && !rules.Allowed(served) {
 			return nil, fmt.Errorf("%s: %w", rawURL, ErrDisallowed)
 		}
 	}
@@ -185,14 +189,23 @@ func (f *Fetcher) Fetch(ctx context.Context, rawURL string) ([]byte, error) {
 	return nil, &StatusError{Code: resp.code, Status: resp.status}
 }
 
-// pathAndQuery returns what robots.txt rules are matched against.
-func pathAndQuery(u *url.URL) string {
+// pathAndQuery returns what robots.txt rules are matched against: the path
+// and query as the request sends them, and the same with the path as a
+// server that decodes it before it resolves it serves it
+// ([urlnorm.ServerPath]). The two are equal for almost every URL.
+func pathAndQuery(u *url.URL) (sent, served string) {
 	p := u.EscapedPath()
 	if p == "" {
 		p = "/"
 	}
+	var q string
 	if u.RawQuery != "" || u.ForceQuery {
-		p += "?" + u.RawQuery
+		q = "?" + u.RawQuery
 	}
-	return p
+	sent = p + q
+	served = sent
+	if r := urlnorm.ServerPath(p); r != p {
+		served = r + q
+	}
+	return sent, served
 }

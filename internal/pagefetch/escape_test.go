@@ -1,0 +1,59 @@
+package pagefetch_test
+
+import (
+	"errors"
+	"net/url"
+	"slices"
+	"testing"
+
+	"tse-crawler/internal/pagefetch"
+)
+
+// TestRobotsServerPath: robots.txt must allow a page both as its path is
+// sent and as a decoding server resolves it, and a page that either
+// forbids is never requested.
+func TestRobotsServerPath(t *testing.T) {
+	t.Parallel()
+	const rules = "User-agent: *\nDisallow: /tse/no/\nDisallow: /tse/a%2Fb\n"
+	tests := []struct {
+		name    string
+		path    string
+		allowed bool
+	}{
+		{"%2e%2e into a disallowed directory", "/tse/x/%2e%2e/no/p.html", false},
+		{"%2E%2E", "/tse/x/%2E%2E/no/p.html", false},
+		{".%2e", "/tse/x/.%2e/no/p.html", false},
+		{"..%2f", "/tse/x/..%2fno/p.html", false},
+		{"%2F as the separator", "/tse/no%2Fp.html", false},
+		{"..%5c", "/tse/x/..%5cno/p.html", false},
+		{"with a query", "/tse/x/%2e%2e/no/p.html?page=2", false},
+		{"the path as sent is disallowed", "/tse/a%2Fb.html", false},
+		{"the path as sent is in a disallowed directory", "/tse/no/%2e%2e/yes.html", false},
+		{"%2e%2e into an allowed directory", "/tse/x/%2e%2e/yes.html", true},
+		{"double escape: a file name to the server", "/tse/no%252fp.html", true},
+		{"an ordinary page", "/tse/yes.html", true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			u, err := url.Parse(base + tt.path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			s := newScript().on("/robots.txt", text(rules)).on(u.Path, page("<p>ok</p>"))
+			_, err = memFetcher(s, 0, 0).Fetch(t.Context(), base+tt.path)
+			want := []string{"/robots.txt"}
+			if tt.allowed {
+				if err != nil {
+					t.Errorf("Fetch(%q) error = %v, want the page", tt.path, err)
+				}
+				want = append(want, u.Path)
+			} else if !errors.Is(err, pagefetch.ErrDisallowed) {
+				t.Errorf("Fetch(%q) error = %v, want ErrDisallowed", tt.path, err)
+			}
+			if got := s.order(); !slices.Equal(got, want) {
+				t.Errorf("Fetch(%q) requested %q, want %q", tt.path, got, want)
+			}
+		})
+	}
+}
