@@ -50,29 +50,35 @@ func ServerPath(path string) string {
 
 // resolved reports whether ServerPath has nothing to do on path: no escape
 // it decodes, no '\', no "//", and no dot segment, with or without
-// parameters.
+// parameters. It looks for each with strings.IndexByte, whose vector
+// search, over a path that has none or one of each, beats a loop that
+// tests every byte.
 func resolved(path string) bool {
-	for i := 0; i < len(path); i++ {
-		switch path[i] {
-		case '\\':
+	if strings.IndexByte(path, '\\') >= 0 || strings.Contains(path, "//") {
+		return false
+	}
+	for i := strings.IndexByte(path, '%'); i >= 0; i = next(path, i, '%') {
+		if i+2 < len(path) && decodeSpecial(path[i+1], path[i+2]) != 0 {
 			return false
-		case '%':
-			if i+2 < len(path) && decodeSpecial(path[i+1], path[i+2]) != 0 {
+		}
+	}
+	for i := strings.IndexByte(path, '.'); i >= 0; i = next(path, i, '.') {
+		if i == 0 || path[i-1] == '/' {
+			if _, ok := dotSegment(path[i:]); ok {
 				return false
-			}
-		case '/':
-			if i+1 < len(path) && path[i+1] == '/' {
-				return false
-			}
-		case '.':
-			if i == 0 || path[i-1] == '/' {
-				if _, ok := dotSegment(path[i:]); ok {
-					return false
-				}
 			}
 		}
 	}
 	return true
+}
+
+// next returns the position of the first c in s after position i, or -1.
+func next(s string, i int, c byte) int {
+	j := strings.IndexByte(s[i+1:], c)
+	if j < 0 {
+		return -1
+	}
+	return i + 1 + j
 }
 
 // decodeSpecial returns the byte ServerPath puts for the escape "%" hi lo:
