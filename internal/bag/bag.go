@@ -11,6 +11,7 @@ package bag
 import (
 	"container/heap"
 	"fmt"
+	"math"
 	"strings"
 )
 
@@ -107,9 +108,14 @@ type Priority struct {
 	n int // pushes so far, to break ties
 }
 
+// Push adds it. It panics if it.URL is longer than 4 GiB, since the bag
+// keeps where the URL's number is in 32 bits.
 func (p *Priority) Push(it Item) {
-	num, ok := priority(it.URL)
-	heap.Push(&p.h, prioItem{Item: it, num: num, numbered: ok, seq: p.n})
+	if uint64(len(it.URL)) > math.MaxUint32 {
+		panic("bag: a URL longer than 4 GiB")
+	}
+	start, end := priority(it.URL)
+	heap.Push(&p.h, prioItem{url: it.URL, depth: it.Depth, seq: p.n, start: uint32(start), end: uint32(end)})
 	p.n++
 }
 
@@ -117,49 +123,55 @@ func (p *Priority) Pop() (Item, bool) {
 	if len(p.h) == 0 {
 		return Item{}, false
 	}
-	return heap.Pop(&p.h).(prioItem).Item, true
+	pi := heap.Pop(&p.h).(prioItem)
+	return Item{URL: pi.url, Depth: pi.depth}, true
 }
 
 func (p *Priority) Len() int { return len(p.h) }
 
-// priority returns the last run of digits in u's last path segment,
-// without leading zeros ("0" for zeros only), and whether there is one.
-// The number is kept as digits, so that no length of number overflows.
-func priority(u string) (string, bool) {
-	path := u
-	if i := strings.Index(path, "://"); i >= 0 {
-		path = path[i+3:]
-		if j := strings.IndexByte(path, '/'); j >= 0 {
-			path = path[j:]
-		} else {
-			path = ""
+// priority returns where the last run of digits in u's last path segment
+// is, without its leading zeros (but for the last one if it is all
+// zeros), as u[start:end]; start == end if there is none. The number is
+// kept as digits, so that no length of number overflows.
+func priority(u string) (start, end int) {
+	from := 0 // where the path starts
+	if i := strings.Index(u, "://"); i >= 0 {
+		from = len(u)
+		if j := strings.IndexByte(u[i+3:], '/'); j >= 0 {
+			from = i + 3 + j
 		}
 	}
-	if i := strings.IndexAny(path, "?#"); i >= 0 {
-		path = path[:i]
+	to := len(u) // where the path ends
+	if i := strings.IndexAny(u[from:], "?#"); i >= 0 {
+		to = from + i
 	}
-	seg := path[strings.LastIndexByte(path, '/')+1:]
-	end := strings.LastIndexAny(seg, "0123456789")
-	if end < 0 {
-		return "", false
+	seg := from + strings.LastIndexByte(u[from:to], '/') + 1
+	last := strings.LastIndexAny(u[seg:to], "0123456789")
+	if last < 0 {
+		return 0, 0
 	}
-	start := end
-	for start > 0 && '0' <= seg[start-1] && seg[start-1] <= '9' {
+	end = seg + last + 1
+	start = end - 1
+	for start > seg && '0' <= u[start-1] && u[start-1] <= '9' {
 		start--
 	}
-	digits := strings.TrimLeft(seg[start:end+1], "0")
-	if digits == "" {
-		digits = "0"
+	for start < end-1 && u[start] == '0' {
+		start++
 	}
-	return digits, true
+	return start, end
 }
 
+// A prioItem is an Item in a Priority bag. Its number is a part of its URL,
+// kept as two offsets rather than a string, to make it 40 bytes rather
+// than 56: a frontier can hold millions.
 type prioItem struct {
-	Item
-	num      string
-	numbered bool
-	seq      int
+	url        string
+	depth      int
+	seq        int    // Push's count, to break ties
+	start, end uint32 // url[start:end] is the number; none if they are equal
 }
+
+func (it *prioItem) num() string { return it.url[it.start:it.end] }
 
 // prioHeap is a container/heap whose top is the item to visit next.
 type prioHeap []prioItem
@@ -167,17 +179,18 @@ type prioHeap []prioItem
 func (h prioHeap) Len() int { return len(h) }
 
 func (h prioHeap) Less(i, j int) bool {
-	a, b := h[i], h[j]
-	if a.numbered != b.numbered {
-		return a.numbered
+	a, b := &h[i], &h[j]
+	an, bn := a.num(), b.num()
+	if (an != "") != (bn != "") {
+		return an != ""
 	}
-	if a.num != b.num {
+	if an != bn {
 		// Larger first: a longer run of digits (without leading zeros) is
 		// a larger number; equal lengths compare as strings.
-		if len(a.num) != len(b.num) {
-			return len(a.num) > len(b.num)
+		if len(an) != len(bn) {
+			return len(an) > len(bn)
 		}
-		return a.num > b.num
+		return an > bn
 	}
 	return a.seq < b.seq
 }

@@ -328,3 +328,27 @@ func TestPriorityInterleaved(t *testing.T) {
 		t.Error("Pop() of an empty bag succeeded")
 	}
 }
+
+func TestPriorityNumber(t *testing.T) {
+	tests := []struct {
+		url  string
+		want string // the number, or "" for none
+	}{
+		{"http://a.edu/05678.html", "5678"},
+		{"http://a.edu/000.html", "0"},
+		{"http://a.edu/a12b034c.html", "34"},
+		{"http://a.edu/v9/x.html", ""},
+		{"http://a.edu/x.html?id=999", ""},
+		{"http://a.edu/x.html#s2", ""},
+		{"http://a.edu/7?q/8", "7"},
+		{"http://a7.edu", ""},
+		{"7/08", "8"}, // no scheme: all of it is the path
+		{"", ""},
+	}
+	for _, tt := range tests {
+		start, end := priority(tt.url)
+		if got := tt.url[start:end]; got != tt.want {
+			t.Errorf("priority(%q) gives %q, want %q", tt.url, got, tt.want)
+		}
+	}
+}
