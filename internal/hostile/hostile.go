@@ -1,0 +1,483 @@
+// Package hostile serves a web site built to hurt a crawler: a page that
+// answers 101 Switching Protocols and then says nothing, a robots.txt that
+// does the same, an endless chain of redirects, links whose percent-encoded
+// dots lead out of the crawl's scope, links full of terminal control bytes,
+// a page that is always 503, and a host that goes away in the middle of a
+// crawl. Tests point a crawler at it and check that the crawler survives.
+//
+// Like the project's playground, a [Server] is a forward proxy: with
+// HTTP_PROXY set to its URL, a crawler fetches the CS50 site's real URLs
+// (http://cs50tse.cs.dartmouth.edu/tse/...) from it, and no request ever
+// leaves the machine. It also answers requests sent straight to it, on
+// 127.0.0.1, as the CS50 host. Every request is recorded, with the path as
+// sent and the path as the server resolves it, so that a test can check
+// what the crawler asked for and when.
+package hostile
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"html"
+	"io"
+	"net"
+	"net/http"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+)
+
+// The hosts the server plays.
+const (
+	// Host is the CS50 host, the crawler's default scope.
+	Host = "cs50tse.cs.dartmouth.edu"
+	// UpgradeRobotsHost is a host whose robots.txt answers 101 Switching
+	// Protocols and then nothing; its other pages are ordinary.
+	UpgradeRobotsHost = "upgrade-robots.test"
+)
+
+// Site is the CS50 site's prefix, under which the cases are served.
+const Site = "http://" + Host + "/tse/"
+
+// The cases, by the URL of the page a crawl of each starts from.
+const (
+	// PlainSeed starts a small ordinary site of seven URLs under
+	// /tse/plain/, with a redirect and a missing page: the crawl that an
+	// outage interrupts and -resume finishes.
+	PlainSeed = Site + "plain/index.html"
+
+	// UpgradeSeed links to UpgradeHang, which answers 101 Switching
+	// Protocols and then holds the connection open, silent, until the
+	// server is closed, and to an ordinary page.
+	UpgradeSeed = Site + "upgrade/index.html"
+	UpgradeHang = Site + "upgrade/hang.html"
+	// UpgradeRobotsSeed links to two pages of [UpgradeRobotsHost], whose
+	// robots.txt hangs as UpgradeHang does.
+	UpgradeRobotsSeed = Site + "upgrade/robots.html"
+
+	// RedirectSeed links to RedirectChain+"0.html", which redirects (302)
+	// to 1.html, which redirects to 2.html, and so on up to
+	// RedirectChainEnd, which is a 404: long enough to be endless for any
+	// crawler that gives up, and short enough that one that never does
+	// still finishes.
+	RedirectSeed     = Site + "redirect.html"
+	RedirectChain    = Site + "r/"
+	RedirectChainEnd = 1000
+
+	// DotsSeed, directly under /tse/, links to [DotLinks] and to
+	// DotsRedirect, which redirects to [DotsRedirectTarget].
+	DotsSeed     = Site + "dots.html"
+	DotsRedirect = Site + "go.html"
+
+	// ControlSeed links to [ControlLinks], none of which exists.
+	ControlSeed = Site + "control.html"
+
+	// BusySeed links to BusyPage, which always answers 503.
+	BusySeed = Site + "busy/index.html"
+	BusyPage = Site + "busy/down.html"
+
+	// DeadSeed links to two pages on [Options.DeadOrigin] and to an
+	// ordinary page beside it.
+	DeadSeed = Site + "dead/index.html"
+)
+
+// DotLinks are the links of DotsSeed. The server decodes them as nginx does
+// (percent-decoding first, then removing dot segments), so the first three
+// name /secret.html, outside /tse/, and the last /tse/no/p.html, which
+// robots.txt disallows. A crawler that judges them by their raw text sees
+// them all inside /tse/.
+var DotLinks = []string{"%2e%2e/secret.html", ".%2E/secret.html", "..%2fsecret.html", "x/%2e%2e/no/p.html"}
+
+// DotsRedirectTarget is where DotsRedirect sends the crawler: outside
+// /tse/, once decoded.
+const DotsRedirectTarget = "/tse/%2e%2e/redirect-secret.html"
+
+// Disallowed is the path prefix robots.txt disallows on the CS50 host.
+const Disallowed = "/tse/no/"
+
+// ControlLinks are the links of ControlSeed: an OSC sequence that would
+// set a terminal's title, a bell, backspaces, DEL, and a lone 0x9b byte
+// (CSI in 8-bit terminals, and not UTF-8). A crawler that prints them to a
+// terminal unescaped hands the page's author the terminal.
+var ControlLinks = []string{"a\x1b]0;pwned\x07.html", "b\a.html", "c\b\b\b.html", "d\x7f.html", "e\x9b31m.html"}
+
+// Options configure a [Server]. The zero value serves on a free port of
+// 127.0.0.1.
+type Options struct {
+	// Addr is the address to listen on; "" means 127.0.0.1:0.
+	Addr string
+	// DeadOrigin is the scheme and host DeadSeed links to; "" means
+	// http://dead.test.
+	DeadOrigin string
+	// DownAfter, if positive, makes the server go away after it has
+	// answered that many requests other than for robots.txt: it stops
+	// listening just before the last answer, so that every later
+	// connection is refused, as if the host or the network had gone down.
+	// Every answer then closes its connection, so no request can slip in
+	// on a connection kept alive.
+	DownAfter int
+}
+
+// A Request is one request the server received.
+type Request struct {
+	Time    time.Time // when it arrived
+	Method  string
+	Host    string // as asked for, lower-case, without the port
+	Path    string // as sent, escapes and all
+	Decoded string // as the server resolves it; "" if it cannot
+}
+
+// A Server serves the hostile site on a loopback address. Its methods are
+// safe for concurrent use.
+type Server struct {
+	// URL is the server's base URL, http://127.0.0.1:port, to give to a
+	// crawler as HTTP_PROXY.
+	URL string
+	// Addr is the address it listens on, to start another server on once
+	// it is closed.
+	Addr string
+
+	opt    Options
+	site   map[string]string // the ordinary pages, by path
+	ln     net.Listener
+	srv    *http.Server
+	served chan struct{} // closed when Serve returns
+
+	mu       sync.Mutex
+	log      []Request
+	changed  chan struct{} // closed, and replaced, at each request
+	answered int           // requests answered, robots.txt aside
+	hijacked map[net.Conn]bool
+	closed   bool
+}
+
+// Start starts a server.
+func Start(opt Options) (*Server, error) {
+	if opt.Addr == "" {
+		opt.Addr = "127.0.0.1:0"
+	}
+	if opt.DeadOrigin == "" {
+		opt.DeadOrigin = "http://dead.test"
+	}
+	ln, err := net.Listen("tcp", opt.Addr)
+	if err != nil {
+		return nil, err
+	}
+	s := &Server{
+		URL:      "http://" + ln.Addr().String(),
+		Addr:     ln.Addr().String(),
+		opt:      opt,
+		site:     pages(opt),
+		ln:       ln,
+		served:   make(chan struct{}),
+		changed:  make(chan struct{}),
+		hijacked: make(map[net.Conn]bool),
+	}
+	s.srv = &http.Server{Handler: s, ReadHeaderTimeout: 10 * time.Second}
+	go func() {
+		defer close(s.served)
+		s.srv.Serve(ln)
+	}()
+	return s, nil
+}
+
+// FreeAddr returns a loopback address on which nothing listens: a proxy
+// that is down. Another program could take it meanwhile, which on a test
+// machine it practically never does.
+func FreeAddr() (string, error) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return "", err
+	}
+	addr := ln.Addr().String()
+	return addr, ln.Close()
+}
+
+// Close stops the server and closes every connection, including those
+// held open after a 101, which http.Server no longer tracks once they are
+// hijacked. It does not wait for handlers, none of which blocks.
+func (s *Server) Close() {
+	s.mu.Lock()
+	s.closed = true
+	for c := range s.hijacked {
+		c.Close()
+	}
+	clear(s.hijacked)
+	s.mu.Unlock()
+	s.srv.Close()
+	<-s.served
+}
+
+// Requests returns every request received so far, in order of arrival.
+func (s *Server) Requests() []Request {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]Request(nil), s.log...)
+}
+
+// Await waits until the server has received a request for which match
+// reports true, or ctx ends, in which case it returns ctx's error.
+func (s *Server) Await(ctx context.Context, match func(Request) bool) error {
+	seen := 0
+	for {
+		s.mu.Lock()
+		log, changed := slices.Clone(s.log[seen:]), s.changed
+		seen = len(s.log)
+		s.mu.Unlock()
+		for _, r := range log {
+			if match(r) {
+				return nil
+			}
+		}
+		select {
+		case <-changed:
+		case <-ctx.Done():
+			return context.Cause(ctx)
+		}
+	}
+}
+
+// record notes a request as it arrives, and returns it.
+func (s *Server) record(r *http.Request) Request {
+	host := strings.ToLower(r.Host)
+	if h, _, err := net.SplitHostPort(host); err == nil {
+		host = h
+	}
+	req := Request{Time: time.Now(), Method: r.Method, Host: host, Path: r.URL.EscapedPath()}
+	req.Decoded, _ = Resolve(req.Path)
+	s.mu.Lock()
+	s.log = append(s.log, req)
+	close(s.changed)
+	s.changed = make(chan struct{})
+	s.mu.Unlock()
+	return req
+}
+
+// ServeHTTP answers a request for any of the server's hosts.
+func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	req := s.record(r)
+	if s.opt.DownAfter > 0 {
+		w.Header().Set("Connection", "close")
+		if req.Decoded != "/robots.txt" {
+			s.mu.Lock()
+			s.answered++
+			last := s.answered == s.opt.DownAfter
+			s.mu.Unlock()
+			if last {
+				s.ln.Close() // from now on, connection refused
+			}
+		}
+	}
+	if req.Decoded == "" {
+		page(w, r, http.StatusBadRequest, "")
+		return
+	}
+	switch {
+	case req.Host == UpgradeRobotsHost:
+		s.upgradeRobots(w, r, req)
+	case req.Host == Host || isLoopback(req.Host):
+		s.cs50(w, r, req)
+	default:
+		// What a proxy says of a host it cannot reach: an HTTP answer, so
+		// to the crawler a failed page, not an outage.
+		page(w, r, http.StatusBadGateway, "")
+	}
+}
+
+func isLoopback(host string) bool {
+	ip := net.ParseIP(host)
+	return host == "localhost" || ip != nil && ip.IsLoopback()
+}
+
+// upgradeRobots serves UpgradeRobotsHost.
+func (s *Server) upgradeRobots(w http.ResponseWriter, r *http.Request, req Request) {
+	if req.Decoded == "/robots.txt" {
+		s.switchProtocols(w)
+		return
+	}
+	page(w, r, http.StatusOK, "<p>a page behind a robots.txt that never comes</p>")
+}
+
+// cs50 serves the CS50 host: the cases, and what lies outside /tse/ for a
+// crawler that gets there.
+func (s *Server) cs50(w http.ResponseWriter, r *http.Request, req Request) {
+	p := req.Decoded
+	if p == "/robots.txt" {
+		w.Header().Set("Content-Type", "text/plain")
+		io.WriteString(w, "User-agent: *\nDisallow: "+Disallowed+"\n")
+		return
+	}
+	if !strings.HasPrefix(p, "/tse/") {
+		// A crawler that got out of its scope finds what it should not.
+		page(w, r, http.StatusOK, "<p>secret: outside /tse/</p>")
+		return
+	}
+	if n, ok := chainStep(p); ok {
+		if n >= RedirectChainEnd {
+			page(w, r, http.StatusNotFound, "")
+			return
+		}
+		redirect(w, r, http.StatusFound, "/tse/r/"+strconv.Itoa(n+1)+".html")
+		return
+	}
+	if body, ok := s.site[p]; ok {
+		page(w, r, http.StatusOK, body)
+		return
+	}
+	switch p {
+	case "/tse/upgrade/hang.html":
+		s.switchProtocols(w)
+	case "/tse/plain/old.html":
+		redirect(w, r, http.StatusMovedPermanently, "/tse/plain/d.html")
+	case "/tse/go.html":
+		redirect(w, r, http.StatusFound, DotsRedirectTarget)
+	case "/tse/busy/down.html":
+		page(w, r, http.StatusServiceUnavailable, "")
+	default:
+		page(w, r, http.StatusNotFound, "")
+	}
+}
+
+// pages returns the ordinary pages of the CS50 host, by path: HTML bodies,
+// served with a 200.
+func pages(opt Options) map[string]string {
+	return map[string]string{
+		"/tse/plain/index.html": links("a.html", "b.html", "c.html"),
+		"/tse/plain/a.html":     links("b.html", "d.html", "missing.html"),
+		"/tse/plain/b.html":     links("index.html", "old.html"),
+		"/tse/plain/c.html":     links("a.html", "../plain/c.html"),
+		"/tse/plain/d.html":     "<p>the end</p>",
+
+		"/tse/upgrade/index.html":  links("hang.html", "ok.html"),
+		"/tse/upgrade/ok.html":     "<p>ok</p>",
+		"/tse/upgrade/robots.html": links("http://"+UpgradeRobotsHost+"/a.html", "http://"+UpgradeRobotsHost+"/b.html"),
+
+		"/tse/redirect.html":   links("r/0.html"),
+		"/tse/dots.html":       links(slices.Concat(DotLinks, []string{"go.html"})...),
+		"/tse/control.html":    links(ControlLinks...),
+		"/tse/busy/index.html": links("down.html"),
+		"/tse/dead/index.html": links(opt.DeadOrigin+"/a.html", opt.DeadOrigin+"/b.html", "alive.html"),
+		"/tse/dead/alive.html": "<p>alive</p>",
+		"/tse/no/p.html":       "<p>robots.txt disallows this page</p>",
+	}
+}
+
+// chainStep reports whether p is a step of the redirect chain, and which.
+func chainStep(p string) (int, bool) {
+	num, ok := strings.CutPrefix(p, "/tse/r/")
+	if !ok {
+		return 0, false
+	}
+	num, ok = strings.CutSuffix(num, ".html")
+	n, err := strconv.Atoi(num)
+	return n, ok && err == nil && n >= 0
+}
+
+// links returns a page that links to each href, written into the page as
+// it is (only quotes and ampersands escaped), control bytes and all.
+func links(hrefs ...string) string {
+	var b strings.Builder
+	b.WriteString("<ul>\n")
+	for _, h := range hrefs {
+		h = strings.NewReplacer(`&`, "&amp;", `"`, "&quot;").Replace(h)
+		fmt.Fprintf(&b, "<li><a href=\"%s\">%s</a></li>\n", h, html.EscapeString(strings.ToValidUTF8(h, "?")))
+	}
+	b.WriteString("</ul>")
+	return b.String()
+}
+
+// page answers with an HTML page: body, or for an error a small page that
+// names the status, as nginx's are.
+func page(w http.ResponseWriter, r *http.Request, code int, body string) {
+	if body == "" {
+		body = "<h1>" + strconv.Itoa(code) + " " + http.StatusText(code) + "</h1>"
+	}
+	doc := "<!DOCTYPE html>\n<html><head><title>hostile</title></head><body>\n" + body + "\n</body></html>\n"
+	w.Header().Set("Content-Type", "text/html")
+	w.Header().Set("Content-Length", strconv.Itoa(len(doc)))
+	w.WriteHeader(code)
+	if r.Method != http.MethodHead {
+		io.WriteString(w, doc)
+	}
+}
+
+// redirect answers with a redirect to location, written as it is.
+func redirect(w http.ResponseWriter, r *http.Request, code int, location string) {
+	w.Header().Set("Location", location)
+	page(w, r, code, "<p>moved</p>")
+}
+
+// switchProtocols answers 101 Switching Protocols, although nothing asked
+// for an upgrade, and then keeps the connection open and silent until the
+// server is closed. A client that waits for the body without a deadline of
+// its own waits for ever: net/http hands it the bare connection.
+func (s *Server) switchProtocols(w http.ResponseWriter) {
+	conn, buf, err := http.NewResponseController(w).Hijack()
+	if err != nil {
+		return
+	}
+	s.mu.Lock()
+	if s.closed {
+		s.mu.Unlock()
+		conn.Close()
+		return
+	}
+	s.hijacked[conn] = true
+	s.mu.Unlock()
+	buf.WriteString("HTTP/1.1 101 Switching Protocols\r\nUpgrade: hostile\r\nConnection: Upgrade\r\n\r\n")
+	if err := buf.Flush(); err != nil {
+		conn.Close()
+	}
+	// The handler returns; the connection stays open, in s.hijacked, for
+	// Close to close.
+}
+
+// Resolve returns the path a server such as nginx serves for the path of a
+// request as sent: it percent-decodes every escape, "%2F" and "%2E"
+// included, then merges runs of '/' and removes "." and ".." segments. It
+// fails, as nginx does with a 400, for a bad escape or a path that climbs
+// above the root.
+func Resolve(escaped string) (string, error) {
+	if !strings.HasPrefix(escaped, "/") {
+		return "", errors.New("path does not begin with /")
+	}
+	decoded := make([]byte, 0, len(escaped))
+	for i := 0; i < len(escaped); i++ {
+		c := escaped[i]
+		if c == '%' {
+			if i+2 >= len(escaped) {
+				return "", errors.New("bad escape")
+			}
+			n, err := strconv.ParseUint(escaped[i+1:i+3], 16, 8)
+			if err != nil {
+				return "", errors.New("bad escape")
+			}
+			c = byte(n)
+			i += 2
+		}
+		decoded = append(decoded, c)
+	}
+	var segs []string
+	for seg := range strings.SplitSeq(string(decoded[1:]), "/") {
+		switch seg {
+		case "", ".":
+		case "..":
+			if len(segs) == 0 {
+				return "", errors.New("path climbs above the root")
+			}
+			segs = segs[:len(segs)-1]
+		default:
+			segs = append(segs, seg)
+		}
+	}
+	out := "/" + strings.Join(segs, "/")
+	// A path that names a directory keeps its final slash.
+	last := decoded[bytes.LastIndexByte(decoded, '/')+1:]
+	if len(segs) > 0 && (len(last) == 0 || string(last) == "." || string(last) == "..") {
+		out += "/"
+	}
+	return out, nil
+}

@@ -1,0 +1,250 @@
+package hostile_test
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"io"
+	"net"
+	"net/http"
+	"net/url"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"tse-crawler/internal/hostile"
+)
+
+func start(t *testing.T, opt hostile.Options) *hostile.Server {
+	t.Helper()
+	s, err := hostile.Start(opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(s.Close)
+	return s
+}
+
+// client fetches through s as a proxy, and follows no redirect.
+func client(s *hostile.Server) *http.Client {
+	proxy, _ := url.Parse(s.URL)
+	return &http.Client{
+		Transport:     &http.Transport{Proxy: http.ProxyURL(proxy), DisableKeepAlives: true},
+		CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse },
+		Timeout:       10 * time.Second,
+	}
+}
+
+func TestCases(t *testing.T) {
+	s := start(t, hostile.Options{DeadOrigin: "http://127.0.0.1:9"})
+	c := client(s)
+	tests := []struct {
+		url      string
+		code     int
+		location string // for a redirect
+		body     string // a part of the body
+	}{
+		{"http://cs50tse.cs.dartmouth.edu/robots.txt", 200, "", "Disallow: /tse/no/"},
+		{hostile.PlainSeed, 200, "", `href="a.html"`},
+		{"http://cs50tse.cs.dartmouth.edu/tse/plain/old.html", 301, "/tse/plain/d.html", ""},
+		{"http://cs50tse.cs.dartmouth.edu/tse/plain/missing.html", 404, "", "404 Not Found"},
+		{hostile.UpgradeSeed, 200, "", `href="hang.html"`},
+		{hostile.UpgradeRobotsSeed, 200, "", `href="http://upgrade-robots.test/a.html"`},
+		{"http://upgrade-robots.test/a.html", 200, "", "robots.txt"},
+		{hostile.RedirectSeed, 200, "", `href="r/0.html"`},
+		{hostile.RedirectChain + "0.html", 302, "/tse/r/1.html", ""},
+		{hostile.RedirectChain + "999.html", 302, "/tse/r/1000.html", ""},
+		{hostile.RedirectChain + "1000.html", 404, "", ""},
+		{hostile.DotsSeed, 200, "", `href="..%2fsecret.html"`},
+		{hostile.DotsRedirect, 302, hostile.DotsRedirectTarget, ""},
+		{"http://cs50tse.cs.dartmouth.edu/tse/%2e%2e/secret.html", 200, "", "secret"},
+		{"http://cs50tse.cs.dartmouth.edu/tse/..%2fsecret.html", 200, "", "secret"},
+		{"http://cs50tse.cs.dartmouth.edu/tse/x/%2e%2e/no/p.html", 200, "", "disallows"},
+		{"http://cs50tse.cs.dartmouth.edu/tse/%2e%2e/%2e%2e/x.html", 400, "", ""},
+		{hostile.ControlSeed, 200, "", "href=\"a\x1b]0;pwned\x07.html\""},
+		{hostile.BusySeed, 200, "", `href="down.html"`},
+		{hostile.BusyPage, 503, "", ""},
+		{hostile.DeadSeed, 200, "", `href="http://127.0.0.1:9/a.html"`},
+		{"http://127.0.0.1:9/tse/dead/alive.html", 200, "", "alive"}, // served as the CS50 host
+		{"http://dead.test/a.html", 502, "", ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.url, func(t *testing.T) {
+			req, err := http.NewRequestWithContext(t.Context(), http.MethodGet, tt.url, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if strings.HasPrefix(tt.url, "http://127.0.0.1:9/") {
+				// Straight to the server, as a crawler with no proxy asks.
+				req.URL.Host = strings.TrimPrefix(s.URL, "http://")
+			}
+			res, err := c.Do(req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer res.Body.Close()
+			body, err := io.ReadAll(res.Body)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if res.StatusCode != tt.code || res.Header.Get("Location") != tt.location {
+				t.Errorf("GET %s = %d Location %q, want %d %q", tt.url, res.StatusCode, res.Header.Get("Location"), tt.code, tt.location)
+			}
+			if !strings.Contains(string(body), tt.body) {
+				t.Errorf("GET %s: body %q lacks %q", tt.url, body, tt.body)
+			}
+		})
+	}
+}
+
+func TestRequestsRecorded(t *testing.T) {
+	s := start(t, hostile.Options{})
+	c := client(s)
+	for _, u := range []string{hostile.DotsSeed, "http://cs50tse.cs.dartmouth.edu/tse/.%2E/secret.html", "http://UPGRADE-robots.test/b.html"} {
+		res, err := c.Get(u)
+		if err != nil {
+			t.Fatal(err)
+		}
+		res.Body.Close()
+	}
+	got := s.Requests()
+	want := []hostile.Request{
+		{Method: "GET", Host: hostile.Host, Path: "/tse/dots.html", Decoded: "/tse/dots.html"},
+		{Method: "GET", Host: hostile.Host, Path: "/tse/.%2E/secret.html", Decoded: "/secret.html"},
+		{Method: "GET", Host: hostile.UpgradeRobotsHost, Path: "/b.html", Decoded: "/b.html"},
+	}
+	if len(got) != len(want) {
+		t.Fatalf("recorded %d requests, want %d: %+v", len(got), len(want), got)
+	}
+	for i := range want {
+		if got[i].Time.IsZero() || i > 0 && got[i].Time.Before(got[i-1].Time) {
+			t.Errorf("request %d: time %v is not in order", i, got[i].Time)
+		}
+		got[i].Time = time.Time{}
+		if got[i] != want[i] {
+			t.Errorf("request %d = %+v, want %+v", i, got[i], want[i])
+		}
+	}
+	ctx, cancel := context.WithTimeout(t.Context(), 5*time.Second)
+	defer cancel()
+	if err := s.Await(ctx, func(r hostile.Request) bool { return r.Decoded == "/secret.html" }); err != nil {
+		t.Errorf("Await for a request already received: %v", err)
+	}
+	ctx, cancel = context.WithCancel(t.Context())
+	cancel()
+	if err := s.Await(ctx, func(hostile.Request) bool { return false }); !errors.Is(err, context.Canceled) {
+		t.Errorf("Await with a cancelled context = %v, want context.Canceled", err)
+	}
+}
+
+// TestSwitchingProtocols checks that both 101 cases answer 101 and then
+// hold the connection, and that Close ends the connections rather than
+// waiting on them.
+func TestSwitchingProtocols(t *testing.T) {
+	tests := []struct{ name, url, host string }{
+		{"page", hostile.UpgradeHang, hostile.Host},
+		{"robots.txt", "http://upgrade-robots.test/robots.txt", hostile.UpgradeRobotsHost},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s, err := hostile.Start(hostile.Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			conn, err := net.Dial("tcp", s.Addr)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer conn.Close()
+			// Bounds every read: a server that never closes fails the test.
+			conn.SetDeadline(time.Now().Add(10 * time.Second))
+			io.WriteString(conn, "GET "+tt.url+" HTTP/1.1\r\nHost: "+tt.host+"\r\n\r\n")
+			r := bufio.NewReader(conn)
+			res, err := http.ReadResponse(r, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if res.StatusCode != http.StatusSwitchingProtocols {
+				t.Fatalf("status %d, want 101", res.StatusCode)
+			}
+			if r.Buffered() != 0 {
+				t.Errorf("%d bytes after the 101, want none", r.Buffered())
+			}
+			closed := make(chan struct{})
+			go func() {
+				s.Close()
+				close(closed)
+			}()
+			<-closed
+			if n, err := r.Read(make([]byte, 1)); err != io.EOF && !errors.Is(err, syscall.ECONNRESET) {
+				t.Errorf("after Close, Read = %d, %v; want EOF", n, err)
+			}
+		})
+	}
+}
+
+// TestDownAfter checks that a server told to go down after two answers
+// gives them and then refuses every connection, robots.txt aside.
+func TestDownAfter(t *testing.T) {
+	s := start(t, hostile.Options{DownAfter: 2})
+	c := client(s)
+	for _, u := range []string{"http://cs50tse.cs.dartmouth.edu/robots.txt", hostile.PlainSeed, "http://cs50tse.cs.dartmouth.edu/tse/plain/a.html"} {
+		res, err := c.Get(u)
+		if err != nil {
+			t.Fatalf("GET %s before the server goes down: %v", u, err)
+		}
+		res.Body.Close()
+	}
+	_, err := c.Get("http://cs50tse.cs.dartmouth.edu/tse/plain/b.html")
+	if !errors.Is(err, syscall.ECONNREFUSED) {
+		t.Errorf("GET after the server went down: %v, want connection refused", err)
+	}
+	// The address is free again, for a server that takes over.
+	s2 := start(t, hostile.Options{Addr: s.Addr})
+	if s2.URL != s.URL {
+		t.Errorf("the new server is at %s, want %s", s2.URL, s.URL)
+	}
+}
+
+func TestFreeAddr(t *testing.T) {
+	addr, err := hostile.FreeAddr()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := net.Dial("tcp", addr); !errors.Is(err, syscall.ECONNREFUSED) {
+		t.Errorf("dialing %s: %v, want connection refused", addr, err)
+	}
+}
+
+func TestResolve(t *testing.T) {
+	tests := []struct {
+		in, want string // want "" for an error
+	}{
+		{"/", "/"},
+		{"/tse/a.html", "/tse/a.html"},
+		{"/tse/", "/tse/"},
+		{"/tse//a//b.html", "/tse/a/b.html"},
+		{"/tse/../secret.html", "/secret.html"},
+		{"/tse/%2e%2e/secret.html", "/secret.html"},
+		{"/tse/.%2E/secret.html", "/secret.html"},
+		{"/tse/..%2fsecret.html", "/secret.html"},
+		{"/tse/x/%2e%2e/no/p.html", "/tse/no/p.html"},
+		{"/tse/x/%2e", "/tse/x/"},
+		{"/tse/x/..", "/tse/"},
+		{"/tse/%41.html", "/tse/A.html"},
+		{"/tse/%9b.html", "/tse/\x9b.html"},
+		{"/tse/%252e%252e/x.html", "/tse/%2e%2e/x.html"}, // decoded once
+		{"/..", ""},
+		{"/tse/%2e%2e/%2e%2e/x", ""},
+		{"/tse/%zz", ""},
+		{"/tse/%2", ""},
+		{"tse/a.html", ""},
+	}
+	for _, tt := range tests {
+		got, err := hostile.Resolve(tt.in)
+		if (err != nil) != (tt.want == "") || got != tt.want {
+			t.Errorf("Resolve(%q) = %q, %v; want %q", tt.in, got, err, tt.want)
+		}
+	}
+}
