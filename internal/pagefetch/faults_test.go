@@ -246,6 +246,36 @@ func TestRetries(t *testing.T) {
 			retries: 3, delay: 40 * time.Second, ok: true,
 			gaps: []time.Duration{40 * time.Second, time.Minute, time.Minute},
 		},
+		{
+			name:    "at no pause, the backoff starts at its floor",
+			steps:   []http.HandlerFunc{status(503)},
+			retries: 2, delay: 0, code: 503,
+			gaps: []time.Duration{100 * time.Millisecond, 200 * time.Millisecond},
+		},
+		{
+			name:    "at no pause, Retry-After still wins",
+			steps:   []http.HandlerFunc{status(429, "Retry-After", "1"), status(429), page("<p>ok</p>")},
+			retries: 2, delay: 0, ok: true,
+			gaps: []time.Duration{time.Second, 200 * time.Millisecond},
+		},
+		{
+			name:    "a pause above the floor is where the backoff starts",
+			steps:   []http.HandlerFunc{status(503)},
+			retries: 2, delay: 150 * time.Millisecond, code: 503,
+			gaps: []time.Duration{150 * time.Millisecond, 300 * time.Millisecond},
+		},
+		{
+			name:    "retries are capped",
+			steps:   []http.HandlerFunc{status(503)},
+			retries: 1000, delay: 0, code: 503,
+			gaps: func() []time.Duration {
+				var ds []time.Duration
+				for i := range pagefetch.MaxRetries {
+					ds = append(ds, 100*time.Millisecond<<i) // the last, 51.2s, is under the one-minute cap
+				}
+				return ds
+			}(),
+		},
 		{name: "404 is not retried", steps: []http.HandlerFunc{status(404), page("x")}, retries: 2, delay: time.Second, code: 404},
 		{name: "400 is not retried", steps: []http.HandlerFunc{status(400), page("x")}, retries: 2, delay: time.Second, code: 400},
 		{name: "403 is not retried", steps: []http.HandlerFunc{status(403), page("x")}, retries: 2, delay: time.Second, code: 403},

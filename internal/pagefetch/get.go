@@ -40,13 +40,26 @@ type response struct {
 	body     []byte
 }
 
+// MaxRetries is the most retries a command line may ask for, and the most
+// get makes whatever Retries says. With the backoff doubling up to a
+// minute, more only hammers a broken server: a permanent 503 with a huge
+// -retries once made about 100,000 requests.
+const MaxRetries = 10
+
+// minBackoff is the least the first retry waits, whatever the host's
+// pause. Backing off from the pause alone means not backing off at -delay
+// 0, where a 429 storm got every attempt within a few milliseconds.
+const minBackoff = 100 * time.Millisecond
+
 // get sends a GET for rawURL, waiting for the host's pause first, and tries
 // again after a transient failure (a connection error, a timeout, 408, 429
-// or 5xx) up to f.Retries times. Each retry waits the host's pause doubled
+// or 5xx) up to f.Retries times, and never more than [MaxRetries]. Each
+// retry waits the host's pause, or [minBackoff] if that is longer, doubled
 // once per earlier attempt, or longer if the server's Retry-After says so
 // (up to a minute). A response is returned for any status, including the
 // last failing one; an error means no usable response came.
 func (f *Fetcher) get(ctx context.Context, rawURL string, k kind) (*response, error) {
+	retries := min(f.Retries, MaxRetries)
 	for attempt := 0; ; attempt++ {
 		resp, retryAfter, host, err := f.once(ctx, rawURL, k)
 		switch {
@@ -54,10 +67,10 @@ func (f *Fetcher) get(ctx context.Context, rawURL string, k kind) (*response, er
 			return resp, nil
 		case err != nil && !retryable(ctx, err):
 			return nil, err
-		case attempt >= f.Retries:
+		case attempt >= retries:
 			return resp, err
 		}
-		backoff := f.Pacer.Delay(host)
+		backoff := max(f.Pacer.Delay(host), minBackoff)
 		for range attempt {
 			backoff = min(2*backoff, maxWait)
 		}
