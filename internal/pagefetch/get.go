@@ -51,6 +51,11 @@ const MaxRetries = 10
 // 0, where a 429 storm got every attempt within a few milliseconds.
 const minBackoff = 100 * time.Millisecond
 
+// drainMax is the most of a body that is not a page that is read, so
+// that its connection can be reused. A longer error page costs a new
+// connection, which is cheaper than reading it.
+const drainMax = 4 << 10
+
 // get sends a GET for rawURL, waiting for the host's pause first, and tries
 // again after a transient failure (a connection error, a timeout, 408, 429
 // or 5xx) up to f.Retries times, and never more than [MaxRetries]. Each
@@ -80,6 +85,10 @@ func (f *Fetcher) get(ctx context.Context, rawURL string, k kind) (*response, er
 
 // once sends one paced request and reads its response. It returns the
 // server's Retry-After, if any, and the host it waited for.
+//
+// Every read of the response, whatever its status, ends by the client's
+// Timeout, counted from the end of the pause, and by ctx. The error is
+// then a timeout (a [net.Error]) or the context's cause.
 func (f *Fetcher) once(ctx context.Context, rawURL string, k kind) (_ *response, retryAfter time.Duration, host string, _ error) {
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, rawURL, nil)
 	if err != nil {
@@ -99,16 +108,34 @@ func (f *Fetcher) once(ctx context.Context, rawURL string, k kind) (_ *response,
 	// The pause runs from the end of the request, body included, whether it
 	// succeeded or not.
 	defer f.Pacer.Done(host)
+	reqCtx, cancel := f.attemptContext(ctx)
+	defer cancel()
 	f.requests.Add(1)
-	res, err := f.Client.Do(req)
+	res, err := f.Client.Do(req.WithContext(reqCtx))
 	if err != nil {
 		return nil, 0, host, err
 	}
-	defer res.Body.Close()
+	// net/http ends a body when its request's context ends, but not the
+	// raw connection it hands back as the body of a 101 Switching
+	// Protocols: no timeout or cancellation reaches that one, and a server
+	// could hold a read of it forever. Other transports may be no better.
+	// Closing the body is what makes a blocked Read return.
+	stop := context.AfterFunc(reqCtx, func() { res.Body.Close() })
+	defer func() {
+		stop()
+		res.Body.Close()
+	}()
 	resp := &response{code: res.StatusCode, status: res.Status, location: res.Header.Get("Location")}
+	if res.StatusCode < 200 {
+		// A final 1xx is never a page, and after a 101 what follows is
+		// another protocol: not a byte of it is read.
+		return resp, 0, host, nil
+	}
 	if res.StatusCode != http.StatusOK {
-		// Read a little of the body so that the connection can be reused.
-		io.Copy(io.Discard, io.LimitReader(res.Body, 64<<10))
+		io.CopyN(io.Discard, res.Body, drainMax)
+		if cause := context.Cause(ctx); cause != nil {
+			return nil, 0, host, cause // the crawl was stopped, maybe while draining
+		}
 		return resp, retryAfterHeader(res.Header.Get("Retry-After"), time.Now()), host, nil
 	}
 	switch k {
@@ -123,10 +150,37 @@ func (f *Fetcher) once(ctx context.Context, rawURL string, k kind) (_ *response,
 		}
 	}
 	if err != nil {
+		var bad *bodyError
+		if cause := context.Cause(reqCtx); cause != nil && !errors.As(err, &bad) {
+			// The read failed because the body was closed under it, which
+			// is no reason to give: the deadline or the cancellation is.
+			err = fmt.Errorf("reading the body: %w", cause)
+		}
 		return nil, 0, host, err
 	}
 	return resp, 0, host, nil
 }
+
+// attemptContext returns the context of one attempt: ctx, ended also by
+// the client's Timeout. The Fetcher keeps its own deadline rather than
+// leave it to the client, whose deadline does not reach every body.
+func (f *Fetcher) attemptContext(ctx context.Context) (context.Context, context.CancelFunc) {
+	if d := f.Client.Timeout; d > 0 {
+		return context.WithTimeoutCause(ctx, d, &timeoutError{d})
+	}
+	return context.WithCancel(ctx)
+}
+
+// A timeoutError ends an attempt that took longer than the client's
+// Timeout. It is a [net.Error], so that it is retried and counted as a
+// timeout like any other.
+type timeoutError struct{ d time.Duration }
+
+func (e *timeoutError) Error() string {
+	return fmt.Sprintf("no complete response within the %v timeout", e.d)
+}
+func (e *timeoutError) Timeout() bool   { return true }
+func (e *timeoutError) Temporary() bool { return true }
 
 // retryableStatus reports whether a status is worth another try.
 func retryableStatus(code int) bool {

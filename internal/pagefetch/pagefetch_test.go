@@ -667,7 +667,7 @@ func TestTimeout(t *testing.T) {
 			if !isTimeout(res.err) {
 				t.Errorf("Fetch from a stalled server = %v, want a timeout error", res.err)
 			}
-			if tt.wantBody && !strings.Contains(res.err.Error(), "reading body") {
+			if tt.wantBody && !strings.Contains(res.err.Error(), "reading the body") {
 				t.Errorf("Fetch error = %q, want it to come from reading the body", res.err)
 			}
 			if res.took < timeout {

@@ -67,8 +67,8 @@ func (f *Fetcher) robotsFor(ctx context.Context, u *url.URL) (*robots.Rules, err
 
 // fetchRobots reads one robots.txt as RFC 9309 §2.3.1 says: a success is
 // parsed; a 4xx (but 429), or too many redirects, means there are no rules;
-// a 429, a 5xx or an unreachable server means no access at all, which is
-// returned as an error once the retries are spent.
+// a 429, a 5xx, a final 1xx or an unreachable server means no access at
+// all, which is returned as an error once the retries are spent.
 func (f *Fetcher) fetchRobots(ctx context.Context, robotsURL string) (*robots.Rules, error) {
 	target := robotsURL
 	for hops := 0; ; hops++ {
@@ -86,6 +86,13 @@ func (f *Fetcher) fetchRobots(ctx context.Context, robotsURL string) (*robots.Ru
 			}
 			target = next
 		case code == http.StatusTooManyRequests || code >= 500:
+			return nil, &StatusError{Code: code, Status: resp.status}
+		case code < 200:
+			// A final 1xx, such as 101 Switching Protocols, is none of
+			// the classes RFC 9309 rules on. The server did not serve
+			// the file, so its rules are unknown, as when it fails with
+			// a 5xx; taking that as "no rules", like a 4xx, would crawl
+			// a site whose robots.txt was never read.
 			return nil, &StatusError{Code: code, Status: resp.status}
 		default:
 			return robots.AllowAll(), nil
