@@ -148,7 +148,7 @@ type Server struct {
 
 	mu       sync.Mutex
 	log      []Request
-	changed  chan struct{} // closed, and replaced, at each request
+	changed  chan struct{} // closed, and replaced, at each request and each held connection
 	answered int           // requests answered, robots.txt aside
 	hijacked map[net.Conn]bool
 	closed   bool
@@ -218,6 +218,33 @@ func (s *Server) Requests() []Request {
 	return append([]Request(nil), s.log...)
 }
 
+// Held returns how many connections the server holds open, silent, after
+// answering 101 Switching Protocols.
+func (s *Server) Held() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return len(s.hijacked)
+}
+
+// AwaitHeld waits until the server holds at least n connections after a
+// 101 (see [Server.Held]), or ctx ends, in which case it returns ctx's
+// error.
+func (s *Server) AwaitHeld(ctx context.Context, n int) error {
+	for {
+		s.mu.Lock()
+		held, changed := len(s.hijacked), s.changed
+		s.mu.Unlock()
+		if held >= n {
+			return nil
+		}
+		select {
+		case <-changed:
+		case <-ctx.Done():
+			return context.Cause(ctx)
+		}
+	}
+}
+
 // Await waits until the server has received a request for which match
 // reports true, or ctx ends, in which case it returns ctx's error.
 func (s *Server) Await(ctx context.Context, match func(Request) bool) error {
@@ -250,10 +277,15 @@ func (s *Server) record(r *http.Request) Request {
 	req.Decoded, _ = Resolve(req.Path)
 	s.mu.Lock()
 	s.log = append(s.log, req)
-	close(s.changed)
-	s.changed = make(chan struct{})
+	s.wake()
 	s.mu.Unlock()
 	return req
+}
+
+// wake wakes every Await and AwaitHeld. s.mu must be held.
+func (s *Server) wake() {
+	close(s.changed)
+	s.changed = make(chan struct{})
 }
 
 // ServeHTTP answers a request for any of the server's hosts.
@@ -425,12 +457,17 @@ func (s *Server) switchProtocols(w http.ResponseWriter) {
 		conn.Close()
 		return
 	}
-	s.hijacked[conn] = true
-	s.mu.Unlock()
 	buf.WriteString("HTTP/1.1 101 Switching Protocols\r\nUpgrade: hostile\r\nConnection: Upgrade\r\n\r\n")
 	if err := buf.Flush(); err != nil {
 		conn.Close()
+		s.mu.Unlock()
+		return
 	}
+	// Held only once the 101 is sent, so that AwaitHeld returns when the
+	// client can have nothing left to wait for but the silence.
+	s.hijacked[conn] = true
+	s.wake()
+	s.mu.Unlock()
 	// The handler returns; the connection stays open, in s.hijacked, for
 	// Close to close.
 }

@@ -171,12 +171,15 @@ func TestSwitchingProtocols(t *testing.T) {
 			if r.Buffered() != 0 {
 				t.Errorf("%d bytes after the 101, want none", r.Buffered())
 			}
-			closed := make(chan struct{})
-			go func() {
-				s.Close()
-				close(closed)
-			}()
-			<-closed
+			ctx, cancel := context.WithTimeout(t.Context(), 10*time.Second)
+			defer cancel()
+			if err := s.AwaitHeld(ctx, 1); err != nil || s.Held() != 1 {
+				t.Errorf("AwaitHeld = %v, Held = %d; want the connection held", err, s.Held())
+			}
+			s.Close() // must not wait for the held connection
+			if n := s.Held(); n != 0 {
+				t.Errorf("after Close, %d connections held, want none", n)
+			}
 			if n, err := r.Read(make([]byte, 1)); err != io.EOF && !errors.Is(err, syscall.ECONNRESET) {
 				t.Errorf("after Close, Read = %d, %v; want EOF", n, err)
 			}
