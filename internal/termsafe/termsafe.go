@@ -48,8 +48,8 @@ import (
 // the next Write completes or escapes them. [Writer.Flush] escapes bytes
 // still held back when no more Writes will come.
 //
-// A Writer is safe for concurrent use, as long as the underlying writer is
-// only written to through it.
+// A Writer is safe for concurrent use; it calls the underlying writer from
+// one goroutine at a time.
 type Writer struct {
 	w io.Writer
 
@@ -83,11 +83,11 @@ func (w *Writer) Write(p []byte) (int, error) {
 		// the start of a sequence at the end, where a bufio.Writer flushed.
 		n := cleanPrefix(p)
 		if n == len(p) {
-			return w.w.Write(p) // the bytes out are the bytes in: n is exact
+			return w.write(p) // the bytes out are the bytes in: n is exact
 		}
 		if !utf8.FullRune(p[n:]) {
 			if n > 0 {
-				if m, err := w.w.Write(p[:n]); err != nil {
+				if m, err := w.write(p[:n]); err != nil {
 					return m, err
 				}
 			}
@@ -107,11 +107,8 @@ func (w *Writer) Write(p []byte) (int, error) {
 	out, used := appendEscaped(w.out[:0], in, false)
 	w.out = out
 	w.ntail = copy(w.tail[:], in[used:])
-	m, err := w.w.Write(out)
-	if err == nil && m < len(out) {
-		err = io.ErrShortWrite
-	}
-	if err != nil && m < len(out) {
+	m, err := w.write(out)
+	if m < len(out) {
 		w.ntail = 0 // the stream is broken; do not write after the gap
 		return max(inputFor(in, m)-held, 0), err
 	}
@@ -132,11 +129,18 @@ func (w *Writer) Flush() error {
 	out, _ := appendEscaped(w.out[:0], w.tail[:w.ntail], true)
 	w.out = out
 	w.ntail = 0
-	m, err := w.w.Write(out)
-	if err == nil && m < len(out) {
+	_, err := w.write(out)
+	return err
+}
+
+// write writes b to the underlying writer, and makes a short write
+// without an error into one. w.mu is held.
+func (w *Writer) write(b []byte) (int, error) {
+	n, err := w.w.Write(b)
+	if err == nil && n < len(b) {
 		err = io.ErrShortWrite
 	}
-	return err
+	return n, err
 }
 
 // Escape returns s with its terminal controls escaped by the rules of the
@@ -148,9 +152,7 @@ func Escape(s string) string {
 	if n == len(s) {
 		return s
 	}
-	b := make([]byte, 0, len(s)+16)
-	b = append(b, s[:n]...)
-	b, _ = appendEscaped(b, s[n:], true)
+	b, _ := appendEscaped(make([]byte, 0, len(s)+16), s, true)
 	return string(b)
 }
 
@@ -170,6 +172,15 @@ var passes = func() (t [utf8.RuneSelf]bool) {
 func cleanPrefix[S []byte | string](s S) int {
 	i := 0
 	for i < len(s) {
+		// Eight bytes at a time while they are all printable ASCII, which
+		// is nearly all of a log; a word with a newline, a tab or anything
+		// else is looked at byte by byte below.
+		for i+8 <= len(s) && printable8(load64(s[i:])) {
+			i += 8
+		}
+		if i == len(s) {
+			break
+		}
 		if c := s[i]; c < utf8.RuneSelf {
 			if !passes[c] {
 				return i
@@ -186,6 +197,31 @@ func cleanPrefix[S []byte | string](s S) int {
 	return i
 }
 
+const (
+	ones  = 0x0101010101010101
+	highs = 0x8080808080808080
+)
+
+// printable8 reports whether the eight bytes of x are all printable ASCII,
+// 0x20 to 0x7e, with the tests of "Bit Twiddling Hacks" for a byte with
+// the high bit set, a byte below 0x20 and a byte equal to 0x7f. Each test
+// may misreport a byte only after a byte that it rightly reports, so the
+// answer for the whole word is exact.
+func printable8(x uint64) bool {
+	below := (x - 0x20*ones) &^ x
+	y := x ^ 0x7f*ones
+	del := (y - ones) &^ y
+	return (x|below|del)&highs == 0
+}
+
+// load64 returns the first eight bytes of s as a little-endian integer;
+// the compiler turns it into a single load.
+func load64[S []byte | string](s S) uint64 {
+	_ = s[7]
+	return uint64(s[0]) | uint64(s[1])<<8 | uint64(s[2])<<16 | uint64(s[3])<<24 |
+		uint64(s[4])<<32 | uint64(s[5])<<40 | uint64(s[6])<<48 | uint64(s[7])<<56
+}
+
 // appendEscaped appends s, escaped, to dst, and returns the result and the
 // number of bytes of s used. Unless final, it stops before an incomplete
 // UTF-8 sequence at the end of s, which a later write may complete.
@@ -193,29 +229,26 @@ func appendEscaped[S []byte | string](dst []byte, s S, final bool) ([]byte, int)
 	const hex = "0123456789abcdef"
 	i := 0
 	for i < len(s) {
-		c := s[i]
-		if c < utf8.RuneSelf {
-			if passes[c] {
-				dst = append(dst, c)
-			} else {
-				dst = append(dst, '\\', 'x', hex[c>>4], hex[c&0xf])
-			}
-			i++
-			continue
+		// Copy what needs no escape in one piece, so that a long text
+		// with a few controls costs little more than a clean one.
+		n := cleanPrefix(s[i:])
+		dst = append(dst, s[i:i+n]...)
+		if i += n; i == len(s) {
+			break
 		}
-		if !final && !fullRune(s[i:]) {
+		c := s[i]
+		if c >= utf8.RuneSelf && !final && !fullRune(s[i:]) {
 			return dst, i
 		}
-		r, size := decode(s[i:])
-		switch {
-		case r == utf8.RuneError && size == 1:
-			dst = append(dst, '\\', 'x', hex[c>>4], hex[c&0xf])
-		case isC1(r):
+		// cleanPrefix stopped at a control byte, an invalid byte or a C1
+		// code point.
+		if r, size := decode(s[i:]); isC1(r) {
 			dst = append(dst, '\\', 'u', '0', '0', hex[r>>4], hex[r&0xf])
-		default:
-			dst = append(dst, s[i:i+size]...)
+			i += size
+			continue
 		}
-		i += size
+		dst = append(dst, '\\', 'x', hex[c>>4], hex[c&0xf])
+		i++
 	}
 	return dst, i
 }
@@ -248,6 +281,7 @@ func inputFor(in []byte, n int) int {
 // when it comes encoded in UTF-8.
 func isC1(r rune) bool { return 0x80 <= r && r <= 0x9f }
 
+// decode is utf8.DecodeRune for either kind of text.
 func decode[S []byte | string](s S) (rune, int) {
 	switch s := any(s).(type) {
 	case []byte:
@@ -258,6 +292,7 @@ func decode[S []byte | string](s S) (rune, int) {
 	panic("unreachable")
 }
 
+// fullRune is utf8.FullRune for either kind of text.
 func fullRune[S []byte | string](s S) bool {
 	switch s := any(s).(type) {
 	case []byte:

@@ -83,6 +83,32 @@ func TestWriter(t *testing.T) {
 	}
 }
 
+// TestEscapeAtEveryOffset puts one thing to escape at every offset of a
+// long clean line, so that it falls at each place in the eight-byte words
+// that the fast scan reads, and checks that only it changes.
+func TestEscapeAtEveryOffset(t *testing.T) {
+	t.Parallel()
+	const line = "http://cs50tse.cs.dartmouth.edu/tse/letters/A.html\tcafé\n"
+	for _, bad := range []struct{ in, want string }{
+		{"\x1b", `\x1b`}, {"\x00", `\x00`}, {"\x1f", `\x1f`}, {"\x7f", `\x7f`},
+		{"\r", `\x0d`}, {"\u009b", `\u009b`}, {"\x9b", `\x9b`}, {"\xff", `\xff`},
+	} {
+		for i := 0; i <= len(line); i++ {
+			if !utf8.RuneStart(line[min(i, len(line)-1)]) {
+				continue // inside é
+			}
+			in := line[:i] + bad.in + line[i:]
+			want := line[:i] + bad.want + line[i:]
+			if got := termsafe.Escape(in); got != want {
+				t.Errorf("Escape(%q) = %q, want %q", in, got, want)
+			}
+			if got := writeAll(t, in); got != want {
+				t.Errorf("Writer: %q becomes %q, want %q", in, got, want)
+			}
+		}
+	}
+}
+
 // writeAll writes the pieces through a Writer, one Write each, flushes it,
 // and returns what came out.
 func writeAll(t *testing.T, pieces ...string) string {
@@ -290,6 +316,9 @@ func TestWriterError(t *testing.T) {
 
 	t.Run("short write without an error", func(t *testing.T) {
 		w := termsafe.NewWriter(shortWriter{})
+		if n, err := w.Write([]byte("abc")); n != 2 || !errors.Is(err, io.ErrShortWrite) {
+			t.Errorf(`Write("abc") = %d, %v, want 2, %v`, n, err, io.ErrShortWrite)
+		}
 		if n, err := w.Write([]byte("\x1b")); n != 0 || !errors.Is(err, io.ErrShortWrite) {
 			t.Errorf(`Write("\x1b") = %d, %v, want 0, %v`, n, err, io.ErrShortWrite)
 		}
