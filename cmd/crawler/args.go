@@ -16,6 +16,7 @@ import (
 
 	"tse-crawler/internal/bag"
 	"tse-crawler/internal/journal"
+	"tse-crawler/internal/pagefetch"
 	"tse-crawler/internal/pagescan"
 	"tse-crawler/internal/scope"
 	"tse-crawler/internal/urlnorm"
@@ -55,8 +56,9 @@ Flags:
                    obeyed, and its Crawl-delay or Request-rate can lengthen
                    the pause (up to 60s)
   -retries N       how often to retry a connection error, timeout, 408, 429
-                   or 5xx, with exponential backoff from the pause and
-                   honouring Retry-After (default 2)
+                   or 5xx, at most 10, with exponential backoff from the
+                   pause (at least 100ms) and honouring Retry-After
+                   (default 2)
   -timeout D       limit on a whole request, body included (default 30s)
   -max-size SIZE   largest page saved, such as 10MiB (the default), 512KiB
                    or 100000; a larger page fails and is not saved
@@ -199,6 +201,9 @@ func parseArgs(args []string) (*config, error) {
 	}
 	if cfg.retries < 0 {
 		return nil, &usageError{exitUsage, fmt.Sprintf("-retries %d is negative: give 0 for no retries", cfg.retries)}
+	}
+	if cfg.retries > pagefetch.MaxRetries {
+		return nil, &usageError{exitUsage, fmt.Sprintf("-retries %d is too many: give at most %d (the backoff doubles each time, up to a minute)", cfg.retries, pagefetch.MaxRetries)}
 	}
 	if strings.TrimSpace(cfg.userAgent) == "" || strings.ContainsAny(cfg.userAgent, "\r\n") {
 		return nil, &usageError{exitUsage, fmt.Sprintf("-user-agent %q is not a usable User-Agent: give one line such as mybot/1.0", cfg.userAgent)}

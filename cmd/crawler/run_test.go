@@ -98,6 +98,7 @@ func TestUsageErrors(t *testing.T) {
 		{"bad size", []string{"-max-size", "10MB", seed, "DIR", "2"}, exitUsage, "give a size such as 10MiB"},
 		{"zero size", []string{"-max-size", "0", seed, "DIR", "2"}, exitUsage, "give a size"},
 		{"negative retries", []string{"-retries", "-1", seed, "DIR", "2"}, exitUsage, "-retries -1 is negative"},
+		{"too many retries", []string{"-retries", "1000000", seed, "DIR", "2"}, exitUsage, "at most 10"},
 		{"stats file in a missing directory", []string{"-stats-json", "/no/such/dir/stats.json", seed, "DIR", "2"}, exitUsage, "-stats-json"},
 		{"stats file that is a directory", []string{"-stats-json", os.TempDir(), seed, "DIR", "2"}, exitUsage, "-stats-json"},
 		{"zero timeout", []string{"-timeout", "0s", seed, "DIR", "2"}, exitUsage, "not positive"},

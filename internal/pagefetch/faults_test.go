@@ -677,26 +677,6 @@ func TestRobotsSize(t *testing.T) {
 	}
 }
 
-func TestRobotsUnreachable(t *testing.T) {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	addr := ln.Addr().String()
-	ln.Close() // nothing listens there now
-	f := &pagefetch.Fetcher{
-		Client:    pagefetch.NewClient(pagefetch.ClientOptions{LoopbackOnly: true, Timeout: time.Second}),
-		Pacer:     pace.New(0, nil),
-		UserAgent: "tse-crawler/9.9",
-		Robots:    true,
-		Retries:   1,
-	}
-	_, err = f.Fetch(t.Context(), "http://"+addr+"/p.html")
-	if !errors.Is(err, pagefetch.ErrRobotsUnavailable) || !strings.Contains(err.Error(), "refused") {
-		t.Errorf("Fetch error = %v, want ErrRobotsUnavailable saying the connection was refused", err)
-	}
-}
-
 // TestCrawlDelay checks in fake time that a robots.txt's Crawl-delay and
 // Request-rate lengthen the pause, never shorten it, and are capped.
 func TestCrawlDelay(t *testing.T) {

@@ -111,9 +111,10 @@ func (f *Fetcher) once(ctx context.Context, rawURL string, k kind) (_ *response,
 	reqCtx, cancel := f.attemptContext(ctx)
 	defer cancel()
 	f.requests.Add(1)
-	res, err := f.Client.Do(req.WithContext(reqCtx))
+	var trace connTrace
+	res, err := f.Client.Do(req.WithContext(trace.with(reqCtx)))
 	if err != nil {
-		return nil, 0, host, err
+		return nil, 0, host, trace.unreachable(ctx, host, err)
 	}
 	// net/http ends a body when its request's context ends, but not the
 	// raw connection it hands back as the body of a 101 Switching

@@ -130,10 +130,13 @@ func Reason(err error) string {
 	var se *StatusError
 	var be *bodyError
 	var ue *UnreachableError
+	var pe *url.Error
 	var ne net.Error
 	switch {
 	case errors.As(err, &ue):
 		return "host unreachable"
+	case errors.As(err, &pe) && pe.Op == "parse":
+		return "bad URL" // net/url refuses it (a control byte, say): no request was sent
 	case errors.As(err, &se):
 		return fmt.Sprintf("HTTP %d", se.Code)
 	case errors.Is(err, ErrRobotsUnavailable):

@@ -40,8 +40,12 @@ func (f *Fetcher) robotsFor(ctx context.Context, u *url.URL) (*robots.Rules, err
 	if cause := context.Cause(ctx); cause != nil {
 		return nil, cause // not the host's fault: ask again next time
 	}
-	if errors.Is(err, ErrNotLoopback) {
-		return nil, err // not the host's fault either, and fatal
+	var ue *UnreachableError
+	if errors.Is(err, ErrNotLoopback) || errors.As(err, &ue) {
+		// Not the host's answer either: fatal, or for the crawler to
+		// judge (a dead host, or a lost network), and asked again if the
+		// crawler asks again.
+		return nil, err
 	}
 	if err != nil {
 		var ue *url.Error
