@@ -271,7 +271,7 @@ func finish(dir *pagesave.Dir, cfg *config, args []string, res crawler.Result, e
 		if errors.As(err, &ue) {
 			fmt.Fprintf(stderr, "%s\n", outageHint(ue, res.Current, proxy))
 		}
-		fmt.Fprintf(stderr, "Once it can be reached again: %s\n", strings.TrimPrefix(resume, "To finish the crawl, "))
+		fmt.Fprintf(stderr, "Once the network is back, %s\n", strings.TrimPrefix(resume, "To finish the crawl, "))
 		return exitOutage
 	case errors.Is(err, crawler.ErrDiverged):
 		fmt.Fprintf(stderr, "crawler: cannot resume: %v: resume with the flags the crawl was started with, or start a new crawl in an empty directory\n", err)
