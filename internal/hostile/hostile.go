@@ -49,9 +49,11 @@ const (
 	// outage interrupts and -resume finishes.
 	PlainSeed = Site + "plain/index.html"
 
-	// UpgradeSeed links to UpgradeHang, which answers 101 Switching
-	// Protocols and then holds the connection open, silent, until the
-	// server is closed, and to an ordinary page.
+	// UpgradeSeed links to an ordinary page and to UpgradeHang, which
+	// answers 101 Switching Protocols and then holds the connection open,
+	// silent, until the server is closed. A crawl in the reference's LIFO
+	// order comes to UpgradeHang first, with the ordinary page still to
+	// fetch.
 	UpgradeSeed = Site + "upgrade/index.html"
 	UpgradeHang = Site + "upgrade/hang.html"
 	// UpgradeRobotsSeed links to two pages of [UpgradeRobotsHost], whose
@@ -383,7 +385,7 @@ func pages(opt Options) map[string]string {
 		"/tse/plain/c.html":     links("a.html", "../plain/c.html"),
 		"/tse/plain/d.html":     "<p>the end</p>",
 
-		"/tse/upgrade/index.html":  links("hang.html", "ok.html"),
+		"/tse/upgrade/index.html":  links("ok.html", "hang.html"),
 		"/tse/upgrade/ok.html":     "<p>ok</p>",
 		"/tse/upgrade/robots.html": links("http://"+UpgradeRobotsHost+"/a.html", "http://"+UpgradeRobotsHost+"/b.html"),
 
