@@ -48,55 +48,145 @@ func New(order string) (Bag, error) {
 // A Stack gives back the item pushed last, as the reference's bag does.
 // The zero value is an empty stack.
 type Stack struct {
-	items []Item
+	urls   blocks
+	depths runs
 }
 
-func (s *Stack) Push(it Item) { s.items = append(s.items, it) }
+func (s *Stack) Push(it Item) {
+	s.urls.push(it.URL)
+	s.depths.push(it.Depth)
+}
 
 func (s *Stack) Pop() (Item, bool) {
-	if len(s.items) == 0 {
+	if s.urls.n == 0 {
 		return Item{}, false
 	}
-	it := s.items[len(s.items)-1]
-	s.items[len(s.items)-1] = Item{} // let the URL be collected
-	s.items = s.items[:len(s.items)-1]
-	return it, true
+	return Item{URL: s.urls.popBack(), Depth: s.depths.popBack()}, true
 }
 
-func (s *Stack) Len() int { return len(s.items) }
+func (s *Stack) Len() int { return s.urls.n }
 
 // A Queue gives back the item pushed first. The zero value is an empty
 // queue.
 type Queue struct {
-	items []Item
-	head  int // items[:head] have been popped
+	urls   blocks
+	depths runs
 }
 
 func (q *Queue) Push(it Item) {
-	// Reuse the popped front of the slice once it is at least half of it,
-	// so a long crawl does not keep every item it ever queued.
-	if q.head > 0 && q.head >= len(q.items)/2 && len(q.items) == cap(q.items) {
-		n := copy(q.items, q.items[q.head:])
-		clear(q.items[n:])
-		q.items, q.head = q.items[:n], 0
-	}
-	q.items = append(q.items, it)
+	q.urls.push(it.URL)
+	q.depths.push(it.Depth)
 }
 
 func (q *Queue) Pop() (Item, bool) {
-	if q.head == len(q.items) {
+	if q.urls.n == 0 {
 		return Item{}, false
 	}
-	it := q.items[q.head]
-	q.items[q.head] = Item{}
-	q.head++
-	if q.head == len(q.items) {
-		q.items, q.head = q.items[:0], 0
-	}
-	return it, true
+	return Item{URL: q.urls.popFront(), Depth: q.depths.popFront()}, true
 }
 
-func (q *Queue) Len() int { return len(q.items) - q.head }
+func (q *Queue) Len() int { return q.urls.n }
+
+// blockLen is how many strings a block holds: 8,176 bytes of string
+// headers, which with the 8-byte header the allocator puts before an
+// object with pointers of more than 512 bytes make exactly its 8 KiB size
+// class. 512 strings would take a 9,472-byte class, 2.5 bytes more a URL.
+const blockLen = 511
+
+// blocks holds the URLs of a Stack or a Queue in blocks of blockLen, and
+// gives them back from either end. Unlike a slice grown by append, it
+// never copies its strings to grow, so it never needs room for two copies
+// of them at once, nor holds up to a quarter more than it needs; and a
+// block goes back to the garbage collector as soon as it has been emptied.
+type blocks struct {
+	b    [][]string // the strings are b[0][head:], then b[1], b[2], …: all full but the last
+	head int
+	n    int
+}
+
+func (q *blocks) push(s string) {
+	if k := len(q.b); k == 0 || len(q.b[k-1]) == blockLen {
+		q.b = append(q.b, make([]string, 0, blockLen))
+	}
+	last := &q.b[len(q.b)-1]
+	*last = append(*last, s)
+	q.n++
+}
+
+// popBack removes and returns the last string. q must not be empty.
+func (q *blocks) popBack() string {
+	k := len(q.b) - 1
+	last := q.b[k]
+	s := last[len(last)-1]
+	last[len(last)-1] = "" // let the string be collected
+	q.b[k] = last[:len(last)-1]
+	q.n--
+	if q.n == 0 {
+		q.b[0], q.head = q.b[0][:0], 0 // keep one block, for the next push
+	} else if len(q.b[k]) == 0 {
+		q.b[k] = nil
+		q.b = q.b[:k]
+	}
+	return s
+}
+
+// popFront removes and returns the first string. q must not be empty.
+func (q *blocks) popFront() string {
+	first := q.b[0]
+	s := first[q.head]
+	first[q.head] = ""
+	q.head++
+	q.n--
+	if q.n == 0 {
+		q.b[0], q.head = first[:0], 0
+	} else if q.head == len(first) {
+		q.b[0] = nil
+		q.b, q.head = q.b[1:], 0
+	}
+	return s
+}
+
+// A run is n items in a row with the same depth.
+type run struct{ depth, n int }
+
+// runs holds the depths of a Stack's or a Queue's items, as runs of equal
+// depths, first pushed first. In a crawl the depths in a stack never
+// decrease from bottom to top (each page's links go in one deeper than
+// the page, which was the deepest in the stack), and in a queue from front
+// to back but for a redirect, whose target keeps its depth. So there are
+// about as many runs as depths, and a depth costs next to nothing per URL
+// instead of a word.
+type runs []run
+
+func (rs *runs) push(depth int) {
+	if k := len(*rs); k > 0 && (*rs)[k-1].depth == depth {
+		(*rs)[k-1].n++
+		return
+	}
+	*rs = append(*rs, run{depth, 1})
+}
+
+// popBack removes the last depth and returns it. rs must not be empty.
+func (rs *runs) popBack() int {
+	last := &(*rs)[len(*rs)-1]
+	last.n--
+	d := last.depth
+	if last.n == 0 {
+		*rs = (*rs)[:len(*rs)-1]
+	}
+	return d
+}
+
+// popFront removes the first depth and returns it. rs must not be empty.
+func (rs *runs) popFront() int {
+	first := &(*rs)[0]
+	first.n--
+	d := first.depth
+	if first.n == 0 {
+		*rs = (*rs)[1:]
+	}
+	return d
+}
 
 // A Priority bag gives back first the item whose URL's last path segment
 // carries the largest number: the last run of digits in it, so that

@@ -2,6 +2,7 @@ package bag
 
 import (
 	"fmt"
+	"math/rand/v2"
 	"slices"
 	"strings"
 	"testing"
@@ -166,11 +167,54 @@ func TestNew(t *testing.T) {
 	}
 }
 
-// TestQueueCompaction checks that a queue that stays short while many
-// items pass through it keeps its order and reuses its storage, instead of
-// keeping every item it ever held.
-func TestQueueCompaction(t *testing.T) {
-	for _, live := range []int{1, 2, 3, 7, 100} {
+// TestAgainstSlice checks a stack and a queue against a plain slice of
+// items over a long run of pushes and pops, with depths that repeat, as
+// the bags keep them in runs, and with enough items to fill several
+// blocks and then empty them.
+func TestAgainstSlice(t *testing.T) {
+	tests := []struct {
+		name string
+		bag  Bag
+		lifo bool
+	}{
+		{"Stack", new(Stack), true},
+		{"Queue", new(Queue), false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r := rand.New(rand.NewPCG(1, 2))
+			var model []Item
+			for i := range 50_000 {
+				// Phases of mostly pushes, which fill about five blocks, and of
+				// mostly pops, which empty them and pop the empty bag.
+				if r.IntN(100) < 75 == (i/5000%2 == 0) {
+					it := Item{URL: fmt.Sprint(i), Depth: r.IntN(3)}
+					tt.bag.Push(it)
+					model = append(model, it)
+				} else {
+					want, wantOK := Item{}, len(model) > 0
+					if wantOK && tt.lifo {
+						want, model = model[len(model)-1], model[:len(model)-1]
+					} else if wantOK {
+						want, model = model[0], model[1:]
+					}
+					if got, ok := tt.bag.Pop(); got != want || ok != wantOK {
+						t.Fatalf("op %d: Pop() = %v, %t, want %v, %t", i, got, ok, want, wantOK)
+					}
+				}
+				if got := tt.bag.Len(); got != len(model) {
+					t.Fatalf("op %d: Len() = %d, want %d", i, got, len(model))
+				}
+			}
+		})
+	}
+}
+
+// TestQueueReleases checks that a queue that stays short while many items
+// pass through it keeps its order and frees its storage as it goes,
+// instead of keeping every item it ever held.
+func TestQueueReleases(t *testing.T) {
+	for _, live := range []int{1, 2, 3, 7, 100, 2 * blockLen} {
 		t.Run(fmt.Sprint("live=", live), func(t *testing.T) {
 			var q Queue
 			next, want := 0, 0 // the next URL to push, and to pop
@@ -181,7 +225,7 @@ func TestQueueCompaction(t *testing.T) {
 			for range live {
 				push()
 			}
-			maxCap := 0
+			maxBlocks, maxRuns := 0, 0
 			for range 20_000 {
 				push()
 				it, ok := q.Pop()
@@ -192,12 +236,17 @@ func TestQueueCompaction(t *testing.T) {
 				if q.Len() != live {
 					t.Fatalf("Len() = %d, want %d", q.Len(), live)
 				}
-				maxCap = max(maxCap, cap(q.items))
+				maxBlocks = max(maxBlocks, len(q.urls.b))
+				maxRuns = max(maxRuns, cap(q.depths))
 			}
-			// Growth happens only when more than half the slice is live,
-			// so the capacity never needs to pass about 4 × live.
-			if bound := 4*live + 16; maxCap > bound {
-				t.Errorf("cap(items) reached %d after 20000 push/pop pairs with %d live items, want at most %d", maxCap, live, bound)
+			// live items and the one pushed before each pop span at most
+			// two blocks more than they fill.
+			if bound := live/blockLen + 2; maxBlocks > bound {
+				t.Errorf("the queue held %d blocks with %d live items, want at most %d", maxBlocks, live, bound)
+			}
+			// Every item has a depth of its own here, the worst case.
+			if bound := 4*live + 16; maxRuns > bound {
+				t.Errorf("cap(depths) reached %d with %d live items, want at most %d", maxRuns, live, bound)
 			}
 			for _, it := range drain(t, &q) {
 				if w := (Item{URL: fmt.Sprint(want), Depth: want}); it != w {
@@ -212,54 +261,41 @@ func TestQueueCompaction(t *testing.T) {
 	}
 }
 
-// TestQueueCompactionClearsPopped checks that neither popped items nor the
-// stale copies that compaction leaves behind linger in the queue's storage,
-// so their URLs can be collected.
-func TestQueueCompactionClearsPopped(t *testing.T) {
-	var q Queue
-	// Fill the slice to its capacity, then pop more than half of it, so
-	// that the next push compacts instead of growing.
-	for i := 0; len(q.items) < 8 || len(q.items) < cap(q.items); i++ {
-		q.Push(Item{URL: fmt.Sprint(i)})
+// TestPopClears checks that popped URLs do not linger in the storage of a
+// stack or a queue, so that they can be collected, and that blocks are
+// let go once emptied.
+func TestPopClears(t *testing.T) {
+	const pushes, pops = 3*blockLen + 10, 2*blockLen + 20
+	tests := []struct {
+		name       string
+		bag        Bag
+		urls       func(Bag) *blocks
+		wantBlocks int // for the pushes-pops items left
+	}{
+		{"Stack", new(Stack), func(b Bag) *blocks { return &b.(*Stack).urls }, 1},
+		{"Queue", new(Queue), func(b Bag) *blocks { return &b.(*Queue).urls }, 2},
 	}
-	n := len(q.items)
-	for range n/2 + 1 {
-		q.Pop()
-	}
-	oldCap := cap(q.items)
-	q.Push(Item{URL: "new"})
-	if cap(q.items) != oldCap || q.head != 0 {
-		t.Fatalf("push with %d of %d items popped did not compact (cap %d -> %d, head %d)", n/2+1, n, oldCap, cap(q.items), q.head)
-	}
-	for i, it := range q.items[len(q.items):cap(q.items)] {
-		if it != (Item{}) {
-			t.Errorf("items[len+%d] = %v beyond the live items after compaction, want the zero Item", i, it)
-		}
-	}
-	want := []Item{}
-	for i := n/2 + 1; i < n; i++ {
-		want = append(want, Item{URL: fmt.Sprint(i)})
-	}
-	want = append(want, Item{URL: "new"})
-	if got := drain(t, &q); !slices.Equal(got, want) {
-		t.Errorf("after compaction popped %v, want %v", got, want)
-	}
-}
-
-// TestStackPopClears checks that a popped item does not linger in the
-// stack's storage.
-func TestStackPopClears(t *testing.T) {
-	var s Stack
-	for i := range 10 {
-		s.Push(Item{URL: fmt.Sprint(i)})
-	}
-	for range 5 {
-		s.Pop()
-	}
-	for i, it := range s.items[len(s.items):cap(s.items)] {
-		if it != (Item{}) {
-			t.Fatalf("items[len+%d] = %v after being popped, want the zero Item", i, it)
-		}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			for i := range pushes {
+				tt.bag.Push(Item{URL: fmt.Sprint(i)})
+			}
+			for range pops {
+				tt.bag.Pop()
+			}
+			q := tt.urls(tt.bag)
+			if got := len(q.b); got != tt.wantBlocks {
+				t.Errorf("%d items in %d blocks after popping, want %d blocks", pushes-pops, got, tt.wantBlocks)
+			}
+			for i, b := range q.b {
+				for j, s := range b[:cap(b)] {
+					popped := j >= len(b) || (i == 0 && j < q.head)
+					if popped && s != "" {
+						t.Errorf("block %d[%d] = %q after being popped, want \"\"", i, j, s)
+					}
+				}
+			}
+		})
 	}
 }
 
