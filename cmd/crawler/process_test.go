@@ -38,16 +38,19 @@ func crawlerProcess(proxy string, args ...string) (*exec.Cmd, *bytes.Buffer) {
 func interruptProcess(t *testing.T, p *stepProxy, args []string, step int64, answered bool, act func(*os.Process) error) (*exec.Cmd, *bytes.Buffer, error) {
 	t.Helper()
 	cmd, stderr := crawlerProcess(p.URL, args...)
-	p.setHook(nil)
+	// The hook is in place before the process starts, which may send its
+	// first request before Start returns, and waits for the process.
+	started := make(chan struct{})
+	p.setHook(func(n int64, done bool) {
+		if n == step && done == answered {
+			<-started
+			act(cmd.Process)
+		}
+	})
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	proc := cmd.Process
-	p.setHook(func(n int64, done bool) {
-		if n == step && done == answered {
-			act(proc)
-		}
-	})
+	close(started)
 	err := cmd.Wait()
 	p.setHook(nil)
 	return cmd, stderr, err
