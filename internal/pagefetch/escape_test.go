@@ -10,11 +10,11 @@ import (
 )
 
 // TestRobotsServerPath: robots.txt must allow a page both as its path is
-// sent and as a decoding server resolves it, and a page that either
-// forbids is never requested.
+// sent and as every kind of decoding server resolves it, and a page that
+// any of them forbids is never requested.
 func TestRobotsServerPath(t *testing.T) {
 	t.Parallel()
-	const rules = "User-agent: *\nDisallow: /tse/no/\nDisallow: /tse/a%2Fb\n"
+	const rules = "User-agent: *\nDisallow: /tse/no/\nDisallow: /tse/a%2Fb\nDisallow: /no/\n"
 	tests := []struct {
 		name    string
 		path    string
@@ -26,6 +26,7 @@ func TestRobotsServerPath(t *testing.T) {
 		{"..%2f", "/tse/x/..%2fno/p.html", false},
 		{"%2F as the separator", "/tse/no%2Fp.html", false},
 		{"..%5c", "/tse/x/..%5cno/p.html", false},
+		{"%2F in a name, then two %2e%2e", "/tse/x%2fy/%2e%2e/%2e%2e/no/p.html", false},
 		{"with a query", "/tse/x/%2e%2e/no/p.html?page=2", false},
 		{"the path as sent is disallowed", "/tse/a%2Fb.html", false},
 		{"the path as sent is in a disallowed directory", "/tse/no/%2e%2e/yes.html", false},

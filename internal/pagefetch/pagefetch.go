@@ -171,11 +171,15 @@ func (f *Fetcher) Fetch(ctx context.Context, rawURL string) ([]byte, error) {
 		if err != nil {
 			return nil, err
 		}
-		// The rules must allow the path both as sent and as the server
-		// resolves it: "/x/%2e%2e/no/p.html" is /no/p.html to nginx, so
-		// "Disallow: /no/" forbids it.
-		sent, served := pathAndQuery(u)
-		if !rules.Allowed(sent) || served != sent && !rules.Allowed(served) {
+		// The rules must allow the path both as sent and as any server may
+		// resolve it (urlnorm.ServerPaths): "/x/%2e%2e/no/p.html" is
+		// /no/p.html to nginx, so "Disallow: /no/" forbids it.
+		path, query := pathAndQuery(u)
+		ok := rules.Allowed(path + query)
+		for _, served := range urlnorm.ServerPaths(path) {
+			ok = ok && rules.Allowed(served+query)
+		}
+		if !ok {
 			return nil, fmt.Errorf("%s: %w", rawURL, ErrDisallowed)
 		}
 	}
@@ -192,23 +196,15 @@ func (f *Fetcher) Fetch(ctx context.Context, rawURL string) ([]byte, error) {
 	return nil, &StatusError{Code: resp.code, Status: resp.status}
 }
 
-// pathAndQuery returns what robots.txt rules are matched against: the path
-// and query as the request sends them, and the same with the path as a
-// server that decodes it before it resolves it serves it
-// ([urlnorm.ServerPath]). The two are equal for almost every URL.
-func pathAndQuery(u *url.URL) (sent, served string) {
-	p := u.EscapedPath()
-	if p == "" {
-		p = "/"
+// pathAndQuery returns the path and the query, with its '?', of u as the
+// request sends them; robots.txt rules are matched against the two together.
+func pathAndQuery(u *url.URL) (path, query string) {
+	path = u.EscapedPath()
+	if path == "" {
+		path = "/"
 	}
-	var q string
 	if u.RawQuery != "" || u.ForceQuery {
-		q = "?" + u.RawQuery
+		query = "?" + u.RawQuery
 	}
-	sent = p + q
-	served = sent
-	if r := urlnorm.ServerPath(p); r != p {
-		served = r + q
-	}
-	return sent, served
+	return path, query
 }

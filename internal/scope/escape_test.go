@@ -4,8 +4,8 @@ import (
 	"testing"
 )
 
-// TestContainsServerPath: a URL is in the scope only if the path a
-// decoding server resolves it to is too. Each escape below begins with
+// TestContainsServerPath: a URL is in the scope only if every path a
+// decoding server may resolve it to is too. Each escape below begins with
 // /tse/, which is all the reference checks, but nginx serves it from
 // outside /tse/.
 func TestContainsServerPath(t *testing.T) {
@@ -25,6 +25,8 @@ func TestContainsServerPath(t *testing.T) {
 		{"..%5c", tse + "..%5csecret.html", false},
 		{"backslash", tse + `..\secret.html`, false},
 		{"..;params", tse + "..;x/secret.html", false},
+		{"%2F in a name, then climbing", tse + "x%2fy/%2e%2e/%2e%2e/z.html", false},
+		{"backslash in a name, then climbing", tse + `x\y/%2e%2e/%2e%2e/z.html`, false},
 		{"to the prefix's parent", tse + "%2e%2e", false},
 		{"out and back in", tse + "%2e%2e/tse/x.html", true},
 		{"with a query", tse + "%2e%2e/secret.html?q=/tse/", false},

@@ -1,6 +1,6 @@
 // Package scope decides which URLs belong to a crawl: those whose
 // normalized form begins with one of the crawl's prefixes, both as written
-// and as a server resolves its path.
+// and as a server may resolve its path.
 //
 // A prefix is an absolute URL with a path: "http://cs50tse.cs.dartmouth.edu/tse/".
 // Matching is byte for byte, as in the CS50 reference crawler, except that a
@@ -110,12 +110,12 @@ func parsePrefix(raw string) (prefix, error) {
 }
 
 // Contains reports whether the normalized URL u is in the scope: u must
-// begin with one of the prefixes, and so must u with its path as a server
-// resolves it ([urlnorm.ServerPath]). The second test is what keeps
-// "/tse/%2e%2e/secret.html" out of a scope of /tse/: the normalizer leaves
-// escapes alone, as the reference does, but nginx serves that URL from
-// /secret.html. It costs a scan of the path and no allocation unless the
-// path has something for a server to resolve.
+// begin with one of the prefixes, and so must u with its path as any
+// server may resolve it ([urlnorm.ServerPaths]). The second test is what
+// keeps "/tse/%2e%2e/secret.html" out of a scope of /tse/: the normalizer
+// leaves escapes alone, as the reference does, but nginx serves that URL
+// from /secret.html. It costs a scan of the path and no allocation unless
+// the path has something for a server to resolve.
 func (s *Scope) Contains(u string) bool {
 	if !s.match(u) {
 		return false
@@ -131,11 +131,14 @@ func (s *Scope) Contains(u string) bool {
 	if i := strings.IndexByte(u[start:end], '#'); i >= 0 {
 		end = start + i
 	}
-	path := u[start:end]
-	served := urlnorm.ServerPath(path)
-	// The resolved URL may fall under another prefix than u: then the page
-	// the server sends is still one of the crawl's.
-	return served == path || s.match(u[:start]+served+u[end:])
+	for _, served := range urlnorm.ServerPaths(u[start:end]) {
+		// The page may fall under another prefix than u's: it is still
+		// one of the crawl's.
+		if !s.match(u[:start] + served + u[end:]) {
+			return false
+		}
+	}
+	return true
 }
 
 // match reports whether u begins with one of the prefixes.

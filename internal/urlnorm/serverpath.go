@@ -1,43 +1,71 @@
 package urlnorm
 
-import "strings"
+import (
+	"slices"
+	"strings"
+)
 
-// ServerPath returns the URL path path as a server that decodes the path
-// before it resolves it serves it, so that a crawler can judge a URL by the
-// page it will get. nginx, Apache and the project's playground all decode
-// "%2e%2e" into "..", and nginx decodes "%2F" into a '/', so
-// "/tse/%2e%2e/x.html" and "/tse/..%2Fx.html" name /x.html, outside /tse/,
-// although they begin with "/tse/". [Normalize] must not look through the
-// escapes, as the reference crawler does not, so this is a separate step.
+// ServerPaths returns the paths, other than path itself, that a server
+// which decodes a URL path before it resolves it may serve for path, so
+// that a crawler can judge a URL by the pages it may get. nginx, Apache
+// and the project's playground decode "%2e%2e" into "..", and nginx
+// decodes "%2F" into a '/', so "/tse/%2e%2e/x.html" and "/tse/..%2Fx.html"
+// name /x.html, outside /tse/, although they begin with "/tse/".
+// [Normalize] must not look through the escapes, as the reference crawler
+// does not, so this is a separate step.
 //
-// ServerPath decodes the escapes %2E ('.'), %2F ('/') and %5C ('\'), each in
-// either case, once, and reads every '\' as '/', as IIS and nginx on Windows
-// do; drops the parameters of a "." or ".." segment (Tomcat reads "..;x" as
-// ".."); collapses runs of '/', as nginx does; and removes dot segments as
-// [RemoveDotSegments] does. Every other escape is kept, and a double escape
-// such as "%252e" is not decoded: a server decodes once, so it is a segment
-// named "%2e" there.
+// Every reading decodes %2E into '.', in either case, once: a double
+// escape such as "%252e" is a segment named "%2e" to a server. Every
+// reading drops the parameters of a "." or ".." segment (Tomcat reads
+// "..;x" as ".."), collapses runs of '/' (nginx does), and removes dot
+// segments as [RemoveDotSegments] does. Each of these can only make a ".."
+// climb higher than on a server that does less, so one reading covers all
+// of them.
 //
-// Where servers disagree, ServerPath takes the reading that climbs highest,
-// so a path it leaves inside a directory is inside it on every server it
-// models; one that only some servers lead out of is treated as out.
+// Servers differ on the separators, and there no reading covers the
+// others: taking %2F for '/' turns "..%2F" into a climb, but splits
+// "x%2Fy" into two segments, so that a later ".." climbs less than where
+// "x%2Fy" is one name. So ServerPaths reads %2F as '/' (nginx) and as part
+// of a name (Apache with AllowEncodedSlashes NoDecode), and '\' and %5C as
+// '/' (IIS, nginx on Windows) and as part of a name (nginx elsewhere), in
+// all four combinations, and returns each distinct result once. A URL is
+// only as safe as the least safe of them. Every other escape is kept.
 //
-// ServerPath is idempotent, and it returns path itself, without allocating,
-// when none of this applies, which is the case for almost every URL.
-func ServerPath(path string) string {
+// ServerPaths returns nil, without allocating, when every reading gives
+// path itself, which is the case for almost every URL.
+func ServerPaths(path string) []string {
 	if resolved(path) {
-		return path
+		return nil
 	}
+	var paths []string
+	for _, r := range readings {
+		if p := serverPath(path, r); p != path && !slices.Contains(paths, p) {
+			paths = append(paths, p)
+		}
+	}
+	return paths
+}
+
+// A reading is one way of resolving a path: whether an escaped '/', and a
+// '\' raw or escaped, separate segments.
+type reading struct{ slash, backslash bool }
+
+var readings = [...]reading{{true, true}, {true, false}, {false, true}, {false, false}}
+
+// serverPath returns path as a server that reads it as r says resolves it.
+// It is idempotent.
+func serverPath(path string, r reading) string {
 	b := make([]byte, 0, len(path))
 	for i := 0; i < len(path); i++ {
 		c := path[i]
 		if c == '%' && i+2 < len(path) {
-			if d := decodeSpecial(path[i+1], path[i+2]); d != 0 {
+			switch d := decodeSpecial(path[i+1], path[i+2]); {
+			case d == '.', d == '/' && r.slash, d == '\\' && r.backslash:
 				c = d
 				i += 2
 			}
 		}
-		if c == '\\' {
+		if c == '\\' && r.backslash {
 			c = '/'
 		}
 		if c == '/' && len(b) > 0 && b[len(b)-1] == '/' {
@@ -48,11 +76,11 @@ func ServerPath(path string) string {
 	return RemoveDotSegments(dropDotParams(string(b)))
 }
 
-// resolved reports whether ServerPath has nothing to do on path: no escape
-// it decodes, no '\', no "//", and no dot segment, with or without
-// parameters. It looks for each with strings.IndexByte, whose vector
-// search, over a path that has none or one of each, beats a loop that
-// tests every byte.
+// resolved reports whether every reading gives path itself: it has no
+// escape of '.', '/' or '\', no '\', no "//", and no dot segment, with or
+// without parameters. It looks for each with strings.IndexByte, whose
+// vector search, over a path that has none or one of each, is twice as
+// fast as a loop that tests every byte.
 func resolved(path string) bool {
 	if strings.IndexByte(path, '\\') >= 0 || strings.Contains(path, "//") {
 		return false
@@ -81,15 +109,17 @@ func next(s string, i int, c byte) int {
 	return i + 1 + j
 }
 
-// decodeSpecial returns the byte ServerPath puts for the escape "%" hi lo:
-// '.' for 2E, '/' for 2F and for 5C; 0 for any other escape, which it keeps.
+// decodeSpecial returns the byte that the escape "%" hi lo stands for if
+// it is '.', '/' or '\', and 0 for any other escape.
 func decodeSpecial(hi, lo byte) byte {
 	lo |= 0x20 // ASCII lower case; digits are not letters, so nothing else matches
 	switch {
 	case hi == '2' && lo == 'e':
 		return '.'
-	case hi == '2' && lo == 'f', hi == '5' && lo == 'c':
+	case hi == '2' && lo == 'f':
 		return '/'
+	case hi == '5' && lo == 'c':
+		return '\\'
 	}
 	return 0
 }
