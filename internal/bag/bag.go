@@ -6,13 +6,18 @@
 // default; [Queue] gives a breadth-first crawl, in which every page is
 // recorded at its shortest distance from the seed; [Priority] visits pages
 // whose names carry the largest numbers first.
+//
+// A frontier can hold millions of pages, so the bags are frugal: beyond
+// the bytes of its URL, which it shares with the crawl's set of seen
+// URLs, a page costs 16 bytes in a stack or a queue and 40 in a priority
+// bag, and no bag copies its pages to grow.
 package bag
 
 import (
-	"container/heap"
 	"fmt"
 	"math"
 	"strings"
+	"unsafe"
 )
 
 // An Item is a page to crawl: its normalized URL and the depth at which it
@@ -48,7 +53,7 @@ func New(order string) (Bag, error) {
 // A Stack gives back the item pushed last, as the reference's bag does.
 // The zero value is an empty stack.
 type Stack struct {
-	urls   blocks
+	urls   blocks[string]
 	depths runs
 }
 
@@ -69,7 +74,7 @@ func (s *Stack) Len() int { return s.urls.n }
 // A Queue gives back the item pushed first. The zero value is an empty
 // queue.
 type Queue struct {
-	urls   blocks
+	urls   blocks[string]
 	depths runs
 }
 
@@ -87,38 +92,49 @@ func (q *Queue) Pop() (Item, bool) {
 
 func (q *Queue) Len() int { return q.urls.n }
 
-// blockLen is how many strings a block holds: 8,176 bytes of string
-// headers, which with the 8-byte header the allocator puts before an
-// object with pointers of more than 512 bytes make exactly its 8 KiB size
-// class. 512 strings would take a 9,472-byte class, 2.5 bytes more a URL.
-const blockLen = 511
-
-// blocks holds the URLs of a Stack or a Queue in blocks of blockLen, and
-// gives them back from either end. Unlike a slice grown by append, it
-// never copies its strings to grow, so it never needs room for two copies
-// of them at once, nor holds up to a quarter more than it needs; and a
-// block goes back to the garbage collector as soon as it has been emptied.
-type blocks struct {
-	b    [][]string // the strings are b[0][head:], then b[1], b[2], …: all full but the last
+// blocks holds the items of a bag in blocks of about 8 KiB, and gives
+// them back from either end. Unlike a slice grown by append, it never
+// copies its items to grow, so it never needs room for two copies of them
+// at once, nor holds up to a quarter more than it needs; and a block goes
+// back to the garbage collector as soon as it has been emptied.
+type blocks[T any] struct {
+	b    [][]T // the items are b[0][head:], then b[1], b[2], …: all full but the last
 	head int
 	n    int
 }
 
-func (q *blocks) push(s string) {
-	if k := len(q.b); k == 0 || len(q.b[k-1]) == blockLen {
-		q.b = append(q.b, make([]string, 0, blockLen))
+// blockLen is how many items a block holds: as many as fit in the
+// allocator's 8 KiB size class, after the 8-byte header it puts before an
+// object with pointers of more than 512 bytes. (512 strings would take a
+// 9,472-byte class: 2.5 bytes more a URL.)
+func (q *blocks[T]) blockLen() int {
+	var x T
+	return (8192 - 8) / int(unsafe.Sizeof(x))
+}
+
+func (q *blocks[T]) push(x T) {
+	if k := len(q.b); k == 0 || len(q.b[k-1]) == q.blockLen() {
+		q.b = append(q.b, make([]T, 0, q.blockLen()))
 	}
 	last := &q.b[len(q.b)-1]
-	*last = append(*last, s)
+	*last = append(*last, x)
 	q.n++
 }
 
-// popBack removes and returns the last string. q must not be empty.
-func (q *blocks) popBack() string {
+// at returns the item i places from the front, which must be there.
+func (q *blocks[T]) at(i int) *T {
+	i += q.head
+	n := q.blockLen()
+	return &q.b[i/n][i%n]
+}
+
+// popBack removes and returns the last item. q must not be empty.
+func (q *blocks[T]) popBack() T {
+	var zero T
 	k := len(q.b) - 1
 	last := q.b[k]
-	s := last[len(last)-1]
-	last[len(last)-1] = "" // let the string be collected
+	x := last[len(last)-1]
+	last[len(last)-1] = zero // let what it points to be collected
 	q.b[k] = last[:len(last)-1]
 	q.n--
 	if q.n == 0 {
@@ -127,14 +143,15 @@ func (q *blocks) popBack() string {
 		q.b[k] = nil
 		q.b = q.b[:k]
 	}
-	return s
+	return x
 }
 
-// popFront removes and returns the first string. q must not be empty.
-func (q *blocks) popFront() string {
+// popFront removes and returns the first item. q must not be empty.
+func (q *blocks[T]) popFront() T {
+	var zero T
 	first := q.b[0]
-	s := first[q.head]
-	first[q.head] = ""
+	x := first[q.head]
+	first[q.head] = zero
 	q.head++
 	q.n--
 	if q.n == 0 {
@@ -143,7 +160,7 @@ func (q *blocks) popFront() string {
 		q.b[0] = nil
 		q.b, q.head = q.b[1:], 0
 	}
-	return s
+	return x
 }
 
 // A run is n items in a row with the same depth.
@@ -155,7 +172,8 @@ type run struct{ depth, n int }
 // the page, which was the deepest in the stack), and in a queue from front
 // to back but for a redirect, whose target keeps its depth. So there are
 // about as many runs as depths, and a depth costs next to nothing per URL
-// instead of a word.
+// instead of a word. (At worst, if every depth differed from the one
+// pushed before it, a run would cost 16 bytes an item, 8 more than a word.)
 type runs []run
 
 func (rs *runs) push(depth int) {
@@ -194,8 +212,8 @@ func (rs *runs) popFront() int {
 // priorities come out in the order they went in, so the order never
 // depends on anything but the pushes. The zero value is an empty bag.
 type Priority struct {
-	h prioHeap
-	n int // pushes so far, to break ties
+	h blocks[prioItem] // a binary heap: the item at i comes before those at 2i+1 and 2i+2
+	n int              // pushes so far, to break ties
 }
 
 // Push adds it. It panics if it.URL is longer than 4 GiB, since the bag
@@ -205,19 +223,49 @@ func (p *Priority) Push(it Item) {
 		panic("bag: a URL longer than 4 GiB")
 	}
 	start, end := priority(it.URL)
-	heap.Push(&p.h, prioItem{url: it.URL, depth: it.Depth, seq: p.n, start: uint32(start), end: uint32(end)})
+	p.h.push(prioItem{url: it.URL, depth: it.Depth, seq: p.n, start: uint32(start), end: uint32(end)})
 	p.n++
+	for i := p.h.n - 1; i > 0; { // up to its place
+		up := (i - 1) / 2
+		a, b := p.h.at(i), p.h.at(up)
+		if !a.before(b) {
+			break
+		}
+		*a, *b = *b, *a
+		i = up
+	}
 }
 
 func (p *Priority) Pop() (Item, bool) {
-	if len(p.h) == 0 {
+	if p.h.n == 0 {
 		return Item{}, false
 	}
-	pi := heap.Pop(&p.h).(prioItem)
-	return Item{URL: pi.url, Depth: pi.depth}, true
+	top := p.h.at(0)
+	it := Item{URL: top.url, Depth: top.depth}
+	last := p.h.popBack()
+	if p.h.n == 0 {
+		return it, true
+	}
+	*top = last
+	for i := 0; ; { // down to its place
+		next := 2*i + 1
+		if next >= p.h.n {
+			break
+		}
+		if r := next + 1; r < p.h.n && p.h.at(r).before(p.h.at(next)) {
+			next = r
+		}
+		a, b := p.h.at(i), p.h.at(next)
+		if !b.before(a) {
+			break
+		}
+		*a, *b = *b, *a
+		i = next
+	}
+	return it, true
 }
 
-func (p *Priority) Len() int { return len(p.h) }
+func (p *Priority) Len() int { return p.h.n }
 
 // priority returns where the last run of digits in u's last path segment
 // is, without its leading zeros (but for the last one if it is all
@@ -261,15 +309,10 @@ type prioItem struct {
 	start, end uint32 // url[start:end] is the number; none if they are equal
 }
 
-func (it *prioItem) num() string { return it.url[it.start:it.end] }
+func (a *prioItem) num() string { return a.url[a.start:a.end] }
 
-// prioHeap is a container/heap whose top is the item to visit next.
-type prioHeap []prioItem
-
-func (h prioHeap) Len() int { return len(h) }
-
-func (h prioHeap) Less(i, j int) bool {
-	a, b := &h[i], &h[j]
+// before reports whether a comes out of the bag before b.
+func (a *prioItem) before(b *prioItem) bool {
 	an, bn := a.num(), b.num()
 	if (an != "") != (bn != "") {
 		return an != ""
@@ -283,16 +326,4 @@ func (h prioHeap) Less(i, j int) bool {
 		return an > bn
 	}
 	return a.seq < b.seq
-}
-
-func (h prioHeap) Swap(i, j int) { h[i], h[j] = h[j], h[i] }
-
-func (h *prioHeap) Push(x any) { *h = append(*h, x.(prioItem)) }
-
-func (h *prioHeap) Pop() any {
-	old := *h
-	it := old[len(old)-1]
-	old[len(old)-1] = prioItem{}
-	*h = old[:len(old)-1]
-	return it
 }

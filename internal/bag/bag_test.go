@@ -167,36 +167,55 @@ func TestNew(t *testing.T) {
 	}
 }
 
-// TestAgainstSlice checks a stack and a queue against a plain slice of
-// items over a long run of pushes and pops, with depths that repeat, as
-// the bags keep them in runs, and with enough items to fill several
-// blocks and then empty them.
+// TestAgainstSlice checks each bag against a plain slice of items, in
+// the order pushed, over a long run of pushes and pops: with depths that
+// repeat, as stacks and queues keep them in runs, with numbers that
+// repeat, and with enough items to fill several blocks and then empty
+// them.
 func TestAgainstSlice(t *testing.T) {
+	nums := make(map[string]int) // each URL's number, or -1 for none
+	// next returns the index in the slice of the item to pop.
 	tests := []struct {
 		name string
 		bag  Bag
-		lifo bool
+		next func([]Item) int
 	}{
-		{"Stack", new(Stack), true},
-		{"Queue", new(Queue), false},
+		{"Stack", new(Stack), func(its []Item) int { return len(its) - 1 }},
+		{"Queue", new(Queue), func([]Item) int { return 0 }},
+		{"Priority", new(Priority), func(its []Item) int {
+			// The first of the largest numbers; "none" is -1.
+			best := 0
+			for i := range its {
+				if nums[its[i].URL] > nums[its[best].URL] {
+					best = i
+				}
+			}
+			return best
+		}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			r := rand.New(rand.NewPCG(1, 2))
 			var model []Item
-			for i := range 50_000 {
-				// Phases of mostly pushes, which fill about five blocks, and of
+			for i := range 24_000 {
+				// Phases of mostly pushes, which fill several blocks, and of
 				// mostly pops, which empty them and pop the empty bag.
-				if r.IntN(100) < 75 == (i/5000%2 == 0) {
-					it := Item{URL: fmt.Sprint(i), Depth: r.IntN(3)}
+				if r.IntN(100) < 75 == (i/4000%2 == 0) {
+					num := r.IntN(100)
+					u := fmt.Sprintf("http://a/%d/%d.html", i, num)
+					if r.IntN(10) == 0 {
+						u, num = fmt.Sprintf("http://a/%d/none.html", i), -1
+					}
+					nums[u] = num
+					it := Item{URL: u, Depth: r.IntN(3)}
 					tt.bag.Push(it)
 					model = append(model, it)
 				} else {
 					want, wantOK := Item{}, len(model) > 0
-					if wantOK && tt.lifo {
-						want, model = model[len(model)-1], model[:len(model)-1]
-					} else if wantOK {
-						want, model = model[0], model[1:]
+					if wantOK {
+						j := tt.next(model)
+						want = model[j]
+						model = slices.Delete(model, j, j+1)
 					}
 					if got, ok := tt.bag.Pop(); got != want || ok != wantOK {
 						t.Fatalf("op %d: Pop() = %v, %t, want %v, %t", i, got, ok, want, wantOK)
@@ -214,6 +233,7 @@ func TestAgainstSlice(t *testing.T) {
 // pass through it keeps its order and frees its storage as it goes,
 // instead of keeping every item it ever held.
 func TestQueueReleases(t *testing.T) {
+	blockLen := new(blocks[string]).blockLen()
 	for _, live := range []int{1, 2, 3, 7, 100, 2 * blockLen} {
 		t.Run(fmt.Sprint("live=", live), func(t *testing.T) {
 			var q Queue
@@ -265,15 +285,16 @@ func TestQueueReleases(t *testing.T) {
 // stack or a queue, so that they can be collected, and that blocks are
 // let go once emptied.
 func TestPopClears(t *testing.T) {
-	const pushes, pops = 3*blockLen + 10, 2*blockLen + 20
+	blockLen := new(blocks[string]).blockLen()
+	pushes, pops := 3*blockLen+10, 2*blockLen+20
 	tests := []struct {
 		name       string
 		bag        Bag
-		urls       func(Bag) *blocks
+		urls       func(Bag) *blocks[string]
 		wantBlocks int // for the pushes-pops items left
 	}{
-		{"Stack", new(Stack), func(b Bag) *blocks { return &b.(*Stack).urls }, 1},
-		{"Queue", new(Queue), func(b Bag) *blocks { return &b.(*Queue).urls }, 2},
+		{"Stack", new(Stack), func(b Bag) *blocks[string] { return &b.(*Stack).urls }, 1},
+		{"Queue", new(Queue), func(b Bag) *blocks[string] { return &b.(*Queue).urls }, 2},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
