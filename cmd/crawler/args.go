@@ -240,7 +240,7 @@ func parseArgs(args []string) (*config, error) {
 	}
 	if !cfg.scope.Contains(seed) {
 		if len(cfg.scopes) == 0 {
-			return nil, &usageError{exitSeedURL, fmt.Sprintf("seedURL %s is not internal: it must begin with %s (or give -scope)", seed, scope.CS50Prefix)}
+			return nil, &usageError{exitSeedURL, fmt.Sprintf("seedURL %s is not internal: it must begin with %s, and stay under it once a server decodes %%2E and %%2F in its path (or give -scope)", seed, scope.CS50Prefix)}
 		}
 		return nil, &usageError{exitSeedURL, fmt.Sprintf("seedURL %s is not in the crawl's scope (%s): give a seed inside it, or another -scope", seed, cfg.scope)}
 	}

@@ -116,6 +116,7 @@ func TestUsageErrors(t *testing.T) {
 		{"external seed", []string{"http://example.com/index.html", "DIR", "2"}, exitSeedURL, "not internal"},
 		{"https seed", []string{"https://cs50tse.cs.dartmouth.edu/tse/", "DIR", "2"}, exitSeedURL, "not internal"},
 		{"seed with a port", []string{"http://cs50tse.cs.dartmouth.edu:80/tse/", "DIR", "2"}, exitSeedURL, "not internal"},
+		{"seed escaping tse", []string{"http://cs50tse.cs.dartmouth.edu/tse/%2e%2e/x.html", "DIR", "2"}, exitSeedURL, "once a server decodes"},
 		{"seed outside tse", []string{"http://cs50tse.cs.dartmouth.edu/TSE/", "DIR", "2"}, exitSeedURL, "not internal"},
 		{"missing directory", []string{seed, "/no/such/dir", "2"}, exitPageDir, "does not exist"},
 		{"directory is a file", []string{seed, file, "2"}, exitPageDir, "not a directory"},
