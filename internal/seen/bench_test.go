@@ -16,7 +16,7 @@ func BenchmarkMemory(b *testing.B) {
 // BenchmarkMemoryWikipedia is BenchmarkMemory for URLs of 70–76 bytes, as
 // long as the playground's wikipedia URLs, at the sizes of a large crawl.
 func BenchmarkMemoryWikipedia(b *testing.B) {
-	for _, n := range []int{100_000, 1_000_000} {
+	for _, n := range []int{100_000, 150_000, 200_000, 300_000, 500_000, 700_000, 1_000_000, 1_500_000} {
 		b.Run(fmt.Sprint("n=", n), func(b *testing.B) {
 			benchmarkMemory(b, n, "http://cs50tse.cs.dartmouth.edu/tse/wikipedia/Some_Article_Name_")
 		})
