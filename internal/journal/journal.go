@@ -10,7 +10,10 @@
 // interrupted.
 //
 // Lines are appended one write at a time, so a crawl killed at any moment
-// leaves at most a torn last line, which [Read] ignores.
+// leaves at most a torn last line, which [Read] ignores. A crawl that goes
+// on with such a journal must cut the torn line off before it appends, or
+// the next line would run into it and make an entry Read rejects; the page
+// directory (package pagesave) does so at a resumed crawl's first record.
 package journal
 
 import (

@@ -43,12 +43,12 @@ func TestSaveDiskFull(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, limit := range []int{0, 5, 20, 200} {
-		d.createTemp = func(dir string) (tempFile, error) {
-			f, err := osCreateTemp(dir)
+		d.createTemp = func() (tempFile, string, error) {
+			f, name, err := d.newTemp()
 			if err != nil {
-				return nil, err
+				return nil, "", err
 			}
-			return &fullFile{File: f.(*os.File), limit: limit}, nil
+			return &fullFile{File: f.(*os.File), limit: limit}, name, nil
 		}
 		err := d.Save(2, "http://x/2.html", 1, []byte(strings.Repeat("<p>too big</p>", 100)))
 		if !errors.Is(err, syscall.ENOSPC) || !strings.Contains(err.Error(), "saving page 2") {

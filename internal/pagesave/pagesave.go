@@ -9,6 +9,14 @@
 // crawl runs. Temporary files left by a crawl that was killed are removed
 // when the directory is next opened.
 //
+// The directory is opened once, and every later operation names its files
+// relative to that handle, never through the directory's path, so a
+// directory renamed or swapped for another while the crawl runs cannot
+// redirect a write. No operation follows a symbolic link at a name in the
+// directory: the crawler writes only to files it made and to the marker,
+// which must be a regular file with no other name. A marker that is a link,
+// a FIFO, a directory or a hard link is refused before anything is written.
+//
 // While a crawl runs, the marker holds its journal (package journal), so
 // that the crawl can be resumed; when the crawl ends, the marker is emptied,
 // as graders expect. The crawl's parameters are also kept, where the file
@@ -41,27 +49,32 @@ var newline = []byte{'\n'}
 // A Dir is an open page directory. Its methods are not safe for concurrent
 // use.
 type Dir struct {
-	path   string
-	marker *os.File // open for appending to the journal
-	buf    []byte   // a page file's header, reused from page to page
-
-	// createTemp makes a temporary file; tests replace it to make writes
-	// fail as a full disk does.
-	createTemp func(dir string) (tempFile, error)
+	path   string   // as given to Open, for messages: the directory may have moved since
+	root   *root    // the directory itself, in which every name is looked up
+	marker *os.File // open for reading the journal and appending to it
+	// tornTail is set while a journal kept for a resumed crawl may end in
+	// a line torn by a crash, which the first Record cuts off.
+	tornTail bool
+	buf      []byte // a page file's header, reused from page to page
+	// createTemp makes a temporary file and returns it with its name in
+	// the directory; tests replace it to make writes fail as a full disk
+	// does.
+	createTemp func() (tempFile, string, error)
 }
 
 // tempFile is the part of *os.File that Save uses.
 type tempFile interface {
 	io.Writer
 	Close() error
-	Name() string
 }
 
 // Open opens the page directory at path. It checks that path is an
-// existing, writable directory, removes temporary files a killed crawl may
-// have left, and creates the marker if it is missing. Unless resume is set,
-// the directory must hold no page yet, and the marker is emptied. Each
-// failure gets a message that says what to do about it.
+// existing, writable directory, that the marker, if there is one, is a
+// regular file that the crawler may write to, removes temporary files a
+// killed crawl may have left, and creates the marker if it is missing.
+// Unless resume is set, the directory must hold no page yet, and the
+// marker is emptied. Each failure gets a message that says what to do
+// about it.
 func Open(path string, resume bool) (*Dir, error) {
 	if path == "" {
 		return nil, errors.New("pageDirectory is empty: give the path of an existing directory")
@@ -75,7 +88,21 @@ func Open(path string, resume bool) (*Dir, error) {
 	case !fi.IsDir():
 		return nil, fmt.Errorf("pageDirectory %s is not a directory: give the path of a directory", path)
 	}
-	entries, err := os.ReadDir(path)
+	r, err := openRoot(path)
+	if err != nil {
+		return nil, fmt.Errorf("pageDirectory %s: %w", path, err)
+	}
+	d, err := open(r, path, resume)
+	if err != nil {
+		r.close()
+		return nil, err
+	}
+	return d, nil
+}
+
+// open is Open once the directory is open.
+func open(r *root, path string, resume bool) (*Dir, error) {
+	entries, err := r.readDir()
 	if err != nil {
 		return nil, fmt.Errorf("pageDirectory %s: %w", path, err)
 	}
@@ -94,43 +121,108 @@ func Open(path string, resume bool) (*Dir, error) {
 	case page != "" && !hasMarker:
 		return nil, fmt.Errorf("pageDirectory %s holds pages (%s) but no %s, so no crawler made it: use an empty directory", path, page, Marker)
 	}
+	marker, err := openMarker(r, path)
+	if err != nil {
+		return nil, err
+	}
 	for _, e := range entries {
-		if strings.HasPrefix(e.Name(), tempPrefix) {
-			// Left by a crawl that was killed while writing a page.
-			if err := os.Remove(filepath.Join(path, e.Name())); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		// Left by a crawl that was killed while writing a page. What is
+		// not a file or a link is not the crawler's, and stays.
+		if t := e.Type(); strings.HasPrefix(e.Name(), tempPrefix) && (t.IsRegular() || t&fs.ModeSymlink != 0) {
+			if err := r.remove(e.Name()); err != nil && !errors.Is(err, fs.ErrNotExist) {
+				marker.Close()
 				return nil, fmt.Errorf("removing a leftover temporary file: %w", err)
 			}
 		}
 	}
-	flags := os.O_WRONLY | os.O_CREATE | os.O_APPEND
-	if !resume || !hasMarker {
-		flags |= os.O_TRUNC
+	if !resume {
+		if err := marker.Truncate(0); err != nil {
+			marker.Close()
+			return nil, fmt.Errorf("emptying %s in pageDirectory %s: %w", Marker, path, err)
+		}
 	}
-	f, err := os.OpenFile(filepath.Join(path, Marker), flags, 0o644)
+	d := &Dir{path: path, root: r, marker: marker, tornTail: resume && hasMarker}
+	d.createTemp = d.newTemp
+	return d, nil
+}
+
+// openMarker opens the marker, creating it if it is missing, and checks
+// that it is a regular file with no other name before anything is written
+// to it: a link, or a file with another name, would carry the writes to a
+// file that is not the crawler's. Opening never blocks, so a FIFO is
+// refused rather than waited on.
+func openMarker(r *root, path string) (*os.File, error) {
+	// Checked before opening too, for opening a device can itself act.
+	if mode, err := r.lstat(Marker); err == nil && !mode.IsRegular() {
+		return nil, refusal(path, mode)
+	}
+	f, err := r.openFile(Marker, os.O_RDWR|os.O_CREATE|os.O_APPEND, 0o644)
 	if err != nil {
+		// Refused because it became a link, or a directory, since.
+		if mode, lerr := r.lstat(Marker); lerr == nil && !mode.IsRegular() {
+			return nil, refusal(path, mode)
+		}
 		var pe *fs.PathError
 		if errors.As(err, &pe) {
 			err = pe.Err // the path is in the message already
 		}
 		return nil, fmt.Errorf("cannot create %s in pageDirectory %s: %w: choose a directory you can write to", Marker, path, err)
 	}
-	return &Dir{path: path, marker: f, createTemp: osCreateTemp}, nil
+	fi, err := f.Stat()
+	switch {
+	case err != nil:
+		err = fmt.Errorf("cannot create %s in pageDirectory %s: %w", Marker, path, err)
+	case !fi.Mode().IsRegular():
+		err = refusal(path, fi.Mode().Type())
+	case links(fi) > 1:
+		name := filepath.Join(path, Marker)
+		err = fmt.Errorf("cannot create %s in pageDirectory %s: %s has %d hard links, and emptying it would empty the file under its other names too: remove it (rm %s) or use another directory", Marker, path, name, links(fi), name)
+	}
+	if err != nil {
+		f.Close()
+		return nil, err
+	}
+	return f, nil
 }
 
-// osCreateTemp creates a new temporary file in dir. Unlike os.CreateTemp
-// it gives the file the permissions of any file the crawler creates (0666
-// less the umask, as C's fopen in the reference and os.WriteFile do), so
-// no chmod is needed before the file becomes a page.
-func osCreateTemp(dir string) (tempFile, error) {
+// refusal says why a marker of the given type is not the crawler's to
+// write to, and what to do about it.
+func refusal(path string, mode fs.FileMode) error {
+	name := filepath.Join(path, Marker)
+	what, fix := "is not a regular file", "rm "+name
+	switch {
+	case mode&fs.ModeSymlink != 0:
+		what = "is a symbolic link, and the crawler never writes through a link it did not make"
+	case mode.IsDir():
+		what, fix = "is a directory, not a regular file", "rmdir "+name
+	case mode&fs.ModeNamedPipe != 0:
+		what = "is a named pipe (FIFO), not a regular file"
+	case mode&fs.ModeSocket != 0:
+		what = "is a socket, not a regular file"
+	case mode&fs.ModeDevice != 0:
+		what = "is a device, not a regular file"
+	}
+	return fmt.Errorf("cannot create %s in pageDirectory %s: %s %s: remove it (%s) or use another directory", Marker, path, name, what, fix)
+}
+
+// newTemp creates a new temporary file. Unlike os.CreateTemp it gives the
+// file the permissions of any file the crawler creates (0666 less the
+// umask, as C's fopen in the reference and os.WriteFile do), so no chmod is
+// needed before the file becomes a page. The exclusive create fails on any
+// name that exists, a link included, so it never writes through one.
+func (d *Dir) newTemp() (tempFile, string, error) {
 	for range 100 {
-		name := filepath.Join(dir, tempPrefix+strconv.FormatUint(rand.Uint64(), 36))
-		f, err := os.OpenFile(name, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o666)
+		name := tempPrefix + strconv.FormatUint(rand.Uint64(), 36)
+		f, err := d.root.openFile(name, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o666)
 		if errors.Is(err, fs.ErrExist) {
 			continue
 		}
-		return f, err
+		if err != nil {
+			return nil, "", err
+		}
+		return f, name, nil
 	}
-	return nil, fmt.Errorf("cannot find a free temporary name in %s", dir)
+	return nil, "", fmt.Errorf("cannot find a free temporary name in %s", d.path)
 }
 
 // DocID returns the docID that a file name stands for, if it is one: a
@@ -143,20 +235,17 @@ func DocID(name string) (int, bool) {
 	return id, err == nil
 }
 
-// Path returns the directory's path.
-func (d *Dir) Path() string { return d.path }
-
 // Save writes page id: the URL, the depth and the HTML, each followed by a
 // newline. It fails, writing nothing, if page id already exists.
 func (d *Dir) Save(id int, url string, depth int, html []byte) (err error) {
-	f, err := d.createTemp(d.path)
+	f, tmp, err := d.createTemp()
 	if err != nil {
 		return fmt.Errorf("saving page %d: %w", id, err)
 	}
 	defer func() {
 		if err != nil {
 			f.Close()
-			os.Remove(f.Name())
+			d.root.remove(tmp)
 		}
 	}()
 	// Three writes: the header, the HTML as it is, and the last newline.
@@ -174,7 +263,7 @@ func (d *Dir) Save(id int, url string, depth int, html []byte) (err error) {
 	if err := f.Close(); err != nil {
 		return fmt.Errorf("saving page %d: %w", id, err)
 	}
-	if err := place(f.Name(), filepath.Join(d.path, strconv.Itoa(id))); err != nil {
+	if err := d.place(tmp, strconv.Itoa(id)); err != nil {
 		return fmt.Errorf("saving page %d: %w", id, err)
 	}
 	return nil
@@ -182,30 +271,49 @@ func (d *Dir) Save(id int, url string, depth int, html []byte) (err error) {
 
 // place gives the finished temporary file tmp its final name, unless that
 // name is taken.
-func place(tmp, name string) error {
-	err := os.Link(tmp, name)
+func (d *Dir) place(tmp, name string) error {
+	err := d.root.link(tmp, name)
 	if err == nil {
-		return os.Remove(tmp)
+		return d.root.remove(tmp)
 	}
 	if errors.Is(err, fs.ErrExist) {
-		return fmt.Errorf("%s already exists", name)
+		return fmt.Errorf("%s already exists", filepath.Join(d.path, name))
 	}
 	// Some file systems (FAT, some FUSE and network mounts) have no hard
 	// links. There a check and a rename is the best that can be done; it
 	// leaves a window in which a file that appears would be replaced.
-	if _, err := os.Lstat(name); err == nil {
-		return fmt.Errorf("%s already exists", name)
+	if _, err := d.root.lstat(name); err == nil {
+		return fmt.Errorf("%s already exists", filepath.Join(d.path, name))
 	}
-	return os.Rename(tmp, name)
+	return d.root.rename(tmp, name)
 }
 
 // Load reads page id back. Its error wraps fs.ErrNotExist if there is no
-// such page.
+// such page. A page that is a link, or not a regular file, is not one the
+// crawler saved, and is an error too.
 func (d *Dir) Load(id int) (url string, depth int, html []byte, err error) {
-	data, err := os.ReadFile(filepath.Join(d.path, strconv.Itoa(id)))
+	name := strconv.Itoa(id)
+	f, err := d.root.openFile(name, os.O_RDONLY, 0)
+	if err != nil {
+		if mode, lerr := d.root.lstat(name); lerr == nil && mode&fs.ModeSymlink != 0 {
+			return "", 0, nil, fmt.Errorf("page %d is a symbolic link, which the crawler never makes", id)
+		}
+		return "", 0, nil, err
+	}
+	defer f.Close()
+	fi, err := f.Stat()
 	if err != nil {
 		return "", 0, nil, err
 	}
+	if !fi.Mode().IsRegular() {
+		return "", 0, nil, fmt.Errorf("page %d is not a regular file", id)
+	}
+	var buf bytes.Buffer
+	buf.Grow(int(fi.Size()) + bytes.MinRead) // so that one read reaches the end
+	if _, err := buf.ReadFrom(f); err != nil {
+		return "", 0, nil, err
+	}
+	data := buf.Bytes()
 	u, rest, ok1 := bytes.Cut(data, []byte{'\n'})
 	ds, rest, ok2 := bytes.Cut(rest, []byte{'\n'})
 	depth, err = strconv.Atoi(string(ds))
@@ -218,7 +326,7 @@ func (d *Dir) Load(id int) (url string, depth int, html []byte, err error) {
 // Count returns how many pages the directory holds. The pages must be
 // numbered 1 to the count, with no gap.
 func (d *Dir) Count() (int, error) {
-	entries, err := os.ReadDir(d.path)
+	entries, err := d.root.readDir()
 	if err != nil {
 		return 0, err
 	}
@@ -241,7 +349,16 @@ func (d *Dir) Count() (int, error) {
 // Journal returns what the marker holds: the journal of an unfinished
 // crawl, or nothing.
 func (d *Dir) Journal() ([]byte, error) {
-	return os.ReadFile(filepath.Join(d.path, Marker))
+	fi, err := d.marker.Stat()
+	if err != nil {
+		return nil, fmt.Errorf("reading the journal: %w", err)
+	}
+	data := make([]byte, fi.Size())
+	n, err := d.marker.ReadAt(data, 0)
+	if err != nil && err != io.EOF {
+		return nil, fmt.Errorf("reading the journal: %w", err)
+	}
+	return data[:n], nil
 }
 
 // Begin starts a new journal in the marker, replacing whatever was there.
@@ -249,14 +366,37 @@ func (d *Dir) Begin(header []byte) error {
 	if err := d.marker.Truncate(0); err != nil {
 		return fmt.Errorf("writing the journal: %w", err)
 	}
+	d.tornTail = false
 	return d.Record(header)
 }
 
 // Record appends to the journal, in one write, so that a crawl killed at any
-// moment leaves at most a torn last line.
+// moment leaves at most a torn last line. The first Record of a resumed
+// crawl cuts such a line off, for a line appended to it would run into it
+// and make an entry that the next -resume could not read.
 func (d *Dir) Record(line []byte) error {
+	if d.tornTail {
+		if err := d.cutTornLine(); err != nil {
+			return fmt.Errorf("writing the journal: %w", err)
+		}
+		d.tornTail = false
+	}
 	if _, err := d.marker.Write(line); err != nil {
 		return fmt.Errorf("writing the journal: %w", err)
+	}
+	return nil
+}
+
+// cutTornLine cuts off whatever follows the journal's last newline. It is
+// done at the first Record, not when the directory is opened, so that a
+// resume refused for its arguments leaves the marker as it found it.
+func (d *Dir) cutTornLine() error {
+	data, err := d.Journal()
+	if err != nil {
+		return err
+	}
+	if whole := bytes.LastIndexByte(data, '\n') + 1; whole < len(data) {
+		return d.marker.Truncate(int64(whole))
 	}
 	return nil
 }
@@ -265,7 +405,7 @@ func (d *Dir) Record(line []byte) error {
 // directory.
 func (d *Dir) Finish() error {
 	err := d.marker.Truncate(0)
-	if cerr := d.marker.Close(); err == nil {
+	if cerr := d.Close(); err == nil {
 		err = cerr
 	}
 	if err != nil {
@@ -276,5 +416,9 @@ func (d *Dir) Finish() error {
 
 // Close closes the directory, leaving the journal for a later -resume.
 func (d *Dir) Close() error {
-	return d.marker.Close()
+	err := d.marker.Close()
+	if rerr := d.root.close(); err == nil {
+		err = rerr
+	}
+	return err
 }

@@ -209,9 +209,7 @@ func TestOpen(t *testing.T) {
 			if err != nil {
 				t.Fatalf("Open(%q) error: %v", dir, err)
 			}
-			if got := d.Path(); got != dir {
-				t.Errorf("Path() = %q, want %q", got, dir)
-			}
+			defer d.Close()
 			marker := filepath.Join(dir, pagesave.Marker)
 			fi, err := os.Stat(marker)
 			if err != nil {
@@ -572,6 +570,12 @@ func TestLabel(t *testing.T) {
 	if err := d.Finish(); err != nil {
 		t.Fatal(err)
 	}
+	// The label is read from the open marker, as a -resume reads it.
+	d, err = pagesave.Open(dir, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
 	if got, ok := d.Label(); !ok || string(got) != "crawl params" {
 		t.Errorf("Label() = %q, %v after Finish; want it kept", got, ok)
 	}

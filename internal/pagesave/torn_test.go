@@ -1,0 +1,103 @@
+package pagesave_test
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"slices"
+	"testing"
+
+	"tse-crawler/internal/journal"
+	"tse-crawler/internal/pagesave"
+)
+
+// tornJournal is a journal whose last entry a test tears.
+func tornJournal() (data []byte, entries []journal.Entry) {
+	entries = []journal.Entry{
+		{Kind: journal.Saved, URL: "http://x/index.html", DocID: 1},
+		{Kind: journal.Failed, URL: "http://x/missing.html"},
+		{Kind: journal.Redirected, URL: "http://x/dir", Target: "http://x/dir/"},
+		{Kind: journal.Saved, URL: "http://x/dir/", DocID: 2},
+	}
+	data = journal.Header(journal.Params{Seed: "http://x/index.html", MaxDepth: 2})
+	for _, e := range entries {
+		data = append(data, journal.Line(e)...)
+	}
+	return data, entries
+}
+
+// TestResumeAfterTornLine: a crawl killed -9 in the middle of writing a
+// journal line leaves it torn, wherever the write stopped. Resuming it,
+// and being stopped again, must leave a journal that reads back, with the
+// whole lines before the tear and the new one after it.
+func TestResumeAfterTornLine(t *testing.T) {
+	full, entries := tornJournal()
+	last := bytes.LastIndexByte(full[:len(full)-1], '\n') + 1
+	next := journal.Entry{Kind: journal.Saved, URL: "http://x/next.html", DocID: 2}
+	for cut := last; cut < len(full); cut++ {
+		dir := t.TempDir()
+		writeFile(t, dir, pagesave.Marker, string(full[:cut]))
+		writeFile(t, dir, "1", "http://x/index.html\n0\n<html>\n")
+		d, err := pagesave.Open(dir, true)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := d.Record(journal.Line(next)); err != nil {
+			t.Fatal(err)
+		}
+		if err := d.Close(); err != nil {
+			t.Fatal(err)
+		}
+		data, err := os.ReadFile(filepath.Join(dir, pagesave.Marker))
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, got, err := journal.Read(bytes.NewReader(data))
+		want := append(slices.Clone(entries[:len(entries)-1]), next)
+		if err != nil || !slices.Equal(got, want) {
+			t.Errorf("torn at byte %d of the last line %q, then resumed: Read = %v, %v; want %v", cut-last, full[last:], got, err, want)
+		}
+	}
+}
+
+// TestRefusedResumeKeepsTornLine: a resume that goes no further than
+// reading the journal, as one refused for its arguments does, leaves the
+// marker as it was, torn line and all.
+func TestRefusedResumeKeepsTornLine(t *testing.T) {
+	full, _ := tornJournal()
+	dir := t.TempDir()
+	torn := string(full[:len(full)-5])
+	writeFile(t, dir, pagesave.Marker, torn)
+	d, err := pagesave.Open(dir, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, err := d.Journal(); string(got) != torn || err != nil {
+		t.Errorf("Journal() = %q, %v; want %q", got, err, torn)
+	}
+	d.Close()
+	if got, _ := os.ReadFile(filepath.Join(dir, pagesave.Marker)); string(got) != torn {
+		t.Errorf("after a resume that recorded nothing the marker holds %q, want %q", got, torn)
+	}
+}
+
+// TestBeginAfterTornLine: a resume that starts afresh, as one with a torn
+// header does, replaces the journal whole.
+func TestBeginAfterTornLine(t *testing.T) {
+	dir := t.TempDir()
+	writeFile(t, dir, pagesave.Marker, "tse-crawler journal 1\nseed \"http://x/ind")
+	d, err := pagesave.Open(dir, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	if err := d.Begin([]byte("header\n")); err != nil {
+		t.Fatal(err)
+	}
+	if err := d.Record([]byte("line\n")); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := d.Journal(); string(got) != "header\nline\n" || err != nil {
+		t.Errorf("Journal() = %q, %v; want only the new lines", got, err)
+	}
+}
