@@ -61,9 +61,15 @@ func (w *fakeWeb) reach(ctx context.Context, origin string) error {
 	return nil
 }
 
-// fakeCrawl crawls w from seed with both test hosts in scope, and returns
-// the result, the error, the log, stderr and the journal.
-func fakeCrawl(t *testing.T, w *fakeWeb, seed string, replay []journal.Entry, load func(int) (string, int, []byte, error)) (Result, error, string, string, []journal.Entry) {
+// A fakeRun is what a crawl of a fakeWeb gave.
+type fakeRun struct {
+	res       Result
+	log, errs string
+	entries   []journal.Entry // the journal
+}
+
+// fakeCrawl crawls w from seed with both test hosts in scope.
+func fakeCrawl(t *testing.T, w *fakeWeb, seed string, replay []journal.Entry, load func(int) (string, int, []byte, error)) (fakeRun, error) {
 	t.Helper()
 	sc, err := scope.Parse([]string{"http://a.test/", "http://b.test/"})
 	if err != nil {
@@ -86,7 +92,7 @@ func fakeCrawl(t *testing.T, w *fakeWeb, seed string, replay []journal.Entry, lo
 		Load:     load,
 	}
 	res, err := c.Crawl(t.Context(), seed)
-	return res, err, log.String(), errs.String(), entries
+	return fakeRun{res, log.String(), errs.String(), entries}, err
 }
 
 func TestRedirectHops(t *testing.T) {
@@ -107,10 +113,11 @@ func TestRedirectHops(t *testing.T) {
 			}
 			end := fmt.Sprintf("http://a.test/r%d.html", tt.chain)
 			w.pages[end] = "the end"
-			res, err, log, errs, entries := fakeCrawl(t, w, "http://a.test/index.html", nil, nil)
+			run, err := fakeCrawl(t, w, "http://a.test/index.html", nil, nil)
 			if err != nil {
 				t.Fatal(err)
 			}
+			res, log, errs, entries := run.res, run.log, run.errs, run.entries
 			if tt.saved {
 				if res.Saved != 2 || res.Failed != 0 || !strings.Contains(log, "Fetched: "+end) {
 					t.Errorf("Result %+v, log:\n%s\nwant %s saved", res, log, end)
@@ -145,9 +152,9 @@ func TestRedirectHops(t *testing.T) {
 				}
 				return "", 0, nil, fs.ErrNotExist
 			}
-			res2, err, _, _, _ := fakeCrawl(t, w, "http://a.test/index.html", entries, load)
-			if err != nil || len(w.fetched) != 0 || res2.Replayed != len(entries) {
-				t.Errorf("replay: %v, %d fetches, %+v", err, len(w.fetched), res2)
+			run, err = fakeCrawl(t, w, "http://a.test/index.html", entries, load)
+			if err != nil || len(w.fetched) != 0 || run.res.Replayed != len(entries) {
+				t.Errorf("replay: %v, %d fetches, %+v", err, len(w.fetched), run.res)
 			}
 		})
 	}
@@ -205,7 +212,8 @@ func TestOutage(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			w := &fakeWeb{pages: site, down: tt.down, downAt: tt.downAt}
-			res, err, log, errs, entries := fakeCrawl(t, w, tt.seed, nil, nil)
+			run, err := fakeCrawl(t, w, tt.seed, nil, nil)
+			res, log, errs, entries := run.res, run.log, run.errs, run.entries
 			if got := errors.Is(err, ErrOutage); got != tt.outage {
 				t.Fatalf("Crawl error %v, want an outage: %v", err, tt.outage)
 			}

@@ -6,7 +6,7 @@
 // robots.txt text sent by servers. A page can put ESC, BEL, CR or C1
 // control codes in a link, and a terminal that received them raw would let
 // the page move the cursor, erase lines, hide the lines before it, or set
-// the window title. The rules, shared by [Writer] and [Escape]:
+// the window title. The rules of [Writer]:
 //
 //   - newline and tab, and valid UTF-8 that is not a control code, are kept
 //     as they are, so URLs with accented letters or CJK stay readable;
@@ -141,19 +141,6 @@ func (w *Writer) write(b []byte) (int, error) {
 		err = io.ErrShortWrite
 	}
 	return n, err
-}
-
-// Escape returns s with its terminal controls escaped by the rules of the
-// package comment, for a message built in one piece. A string with nothing
-// to escape is returned as it is, without allocating. An incomplete UTF-8
-// sequence at the end of s is invalid and escaped.
-func Escape(s string) string {
-	n := cleanPrefix(s)
-	if n == len(s) {
-		return s
-	}
-	b, _ := appendEscaped(make([]byte, 0, len(s)+16), s, true)
-	return string(b)
 }
 
 // passes holds, for each ASCII byte, whether it is shown as it is. Bytes

@@ -493,11 +493,6 @@ func BenchmarkEscape(b *testing.B) {
 	}
 }
 
-func ExampleEscape() {
-	fmt.Println(termsafe.Escape("http://h/café\x1b]0;pwned\x07\u009b2J\x9b"))
-	// Output: http://h/café\x1b]0;pwned\x07\u009b2J\x9b
-}
-
 func ExampleWriter() {
 	w := termsafe.NewWriter(os.Stdout)
 	fmt.Fprintf(w, " 1  Found: %s\n", "http://h/日本\r\x1b[2K")
