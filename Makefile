@@ -40,8 +40,11 @@ demo: build
 # then the binary's regression tests.
 test: vet unit system
 
+# staticcheck at a pinned version, fetched by the go command like any module.
+STATICCHECK = honnef.co/go/tools/cmd/staticcheck@v0.8.2
 vet:
 	$(GO) vet ./...
+	$(GO) run $(STATICCHECK) ./...
 	@out=$$(gofmt -l cmd internal); if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
 
 unit:
