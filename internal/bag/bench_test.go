@@ -1,6 +1,7 @@
 package bag
 
 import (
+	"flag"
 	"fmt"
 	"runtime"
 	"strconv"
@@ -13,6 +14,10 @@ import (
 // the playground's wikipedia URLs. As strings they take 80 bytes each, the
 // allocator's size class.
 const wikiPrefix = "http://cs50tse.cs.dartmouth.edu/tse/wikipedia/Some_Article_Name_"
+
+// big adds a size to BenchmarkMemory's, too large to run every time:
+// 14 million is the frontier that took the crawler to 2.5 GB (issue 10).
+var big = flag.Int("big", 0, "also run BenchmarkMemory with this many URLs")
 
 // BenchmarkMemory reports what a frontier costs per URL in it, the URL
 // strings included, after n pushes:
@@ -28,9 +33,13 @@ const wikiPrefix = "http://cs50tse.cs.dartmouth.edu/tse/wikipedia/Some_Article_N
 // in a crawl (a page's links go into a stack or a queue one deeper than the
 // deepest page in it).
 func BenchmarkMemory(b *testing.B) {
+	sizes := []int{100_000, 1_000_000}
+	if *big > 0 {
+		sizes = append(sizes, *big)
+	}
 	for _, mode := range []string{"alone", "with-seen", "half-popped"} {
 		for _, order := range []string{"lifo", "bfs", "priority"} {
-			for _, n := range []int{100_000, 1_000_000} {
+			for _, n := range sizes {
 				b.Run(fmt.Sprintf("%s/%s/n=%d", mode, order, n), func(b *testing.B) {
 					var perURL float64
 					for b.Loop() {
