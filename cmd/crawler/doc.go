@@ -47,7 +47,7 @@
 //	-robots=false
 //		ignore robots.txt (by default each host's is read and obeyed)
 //	-retries N
-//		retries of a transient failure (default 2)
+//		retries of a transient failure (default 2, at most 10)
 //	-timeout D
 //		limit on one request, body included (default 30s)
 //	-max-size SIZE
@@ -66,6 +66,10 @@
 // While the crawl runs, .crawler holds a journal of it, so that a crawl
 // stopped by Ctrl-C, a full disk or even kill -9 can be finished with
 // -resume; the finished directory is the same as an uninterrupted crawl's.
+// A crawl that loses its network (no DNS, no connection, no proxy) stops
+// before its next request, marks no page as failed for it, and can be
+// resumed the same way; a single dead host among hosts that answer only
+// fails its own pages.
 //
 // Exit status is 0 when the crawl finishes; 1 when it stops because a page
 // cannot be saved or a pause under a second would reach a remote address;
@@ -74,6 +78,7 @@
 // missing, not writable or already holds pages; 5 for a maxDepth that is
 // not an integer from 0 to 10; 6 when no page can be saved because the
 // seed cannot be fetched; 7 when -resume does not match the crawl in
-// pageDirectory; and 128 plus the signal's number (130, 143) when a signal
-// stops it.
+// pageDirectory; 8 when the crawl lost its network and stopped, to be
+// resumed; and 128 plus the signal's number (130, 143) when a signal stops
+// it.
 package main
