@@ -48,12 +48,7 @@ func TestEscapedDots(t *testing.T) {
 		h.ServeHTTP(w, r)
 	}))
 	defer srv.Close()
-	getenv := func(name string) string {
-		if name == "HTTP_PROXY" {
-			return srv.URL
-		}
-		return ""
-	}
+	getenv := proxyEnv(srv.URL)
 
 	const tse = "http://cs50tse.cs.dartmouth.edu/tse/"
 	dir := t.TempDir()

@@ -38,17 +38,6 @@ func hostileServer(t *testing.T, opt hostile.Options) *hostile.Server {
 	return s
 }
 
-// proxyEnv returns an environment whose HTTP_PROXY is proxy, and which has
-// nothing else.
-func proxyEnv(proxy string) func(string) string {
-	return func(name string) string {
-		if name == "HTTP_PROXY" {
-			return proxy
-		}
-		return ""
-	}
-}
-
 // waitAtMost waits for a started command for at most limit. A crawler
 // still running then is killed, and the test fails: whatever it was
 // waiting for, it was waiting too long. It returns how long it waited.

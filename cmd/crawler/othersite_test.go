@@ -36,12 +36,7 @@ func TestOtherSite(t *testing.T) {
 		mu.Unlock()
 	}))
 	defer srv.Close()
-	getenv := func(name string) string {
-		if name == "HTTP_PROXY" {
-			return srv.URL
-		}
-		return ""
-	}
+	getenv := proxyEnv(srv.URL)
 	dir := t.TempDir()
 	statsFile := filepath.Join(t.TempDir(), "stats.json")
 	code, stdout, stderr := crawl(t.Context(), getenv,

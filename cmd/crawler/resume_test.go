@@ -75,12 +75,7 @@ func (p *stepProxy) setHook(hook func(n int64, answered bool)) {
 	p.n.Store(0)
 }
 
-func (p *stepProxy) getenv(name string) string {
-	if name == "HTTP_PROXY" {
-		return p.URL
-	}
-	return ""
-}
+func (p *stepProxy) getenv(name string) string { return proxyEnv(p.URL)(name) }
 
 // snapshot returns every file of a directory and its bytes.
 func snapshot(t *testing.T, dir string) map[string]string {
@@ -340,12 +335,7 @@ func TestResumeAfterSeedFailed(t *testing.T) {
 		h.ServeHTTP(w, r)
 	}))
 	defer srv.Close()
-	getenv := func(name string) string {
-		if name == "HTTP_PROXY" {
-			return srv.URL
-		}
-		return ""
-	}
+	getenv := proxyEnv(srv.URL)
 	seed := "http://cs50tse.cs.dartmouth.edu/tse/zoo/index.html"
 	dir := t.TempDir()
 	if code, _, _ := crawl(t.Context(), getenv, "-q", "-delay", "0", seed, dir, "2"); code != exitSeedFetch {

@@ -45,11 +45,17 @@ func newProxy(t *testing.T, fsys fs.FS) *proxy {
 }
 
 // getenv returns an environment in which HTTP_PROXY is the proxy.
-func (p *proxy) getenv(name string) string {
-	if name == "HTTP_PROXY" {
-		return p.URL
+func (p *proxy) getenv(name string) string { return proxyEnv(p.URL)(name) }
+
+// proxyEnv returns an environment in which HTTP_PROXY is proxy, and
+// nothing else is set.
+func proxyEnv(proxy string) func(string) string {
+	return func(name string) string {
+		if name == "HTTP_PROXY" {
+			return proxy
+		}
+		return ""
 	}
-	return ""
 }
 
 // crawl runs the command with the given arguments and returns its exit
@@ -346,12 +352,7 @@ func TestDelayNeedsLoopback(t *testing.T) {
 	srv.Listener = ln
 	srv.Start()
 	t.Cleanup(srv.Close)
-	getenv := func(name string) string {
-		if name == "HTTP_PROXY" {
-			return srv.URL
-		}
-		return ""
-	}
+	getenv := proxyEnv(srv.URL)
 	for _, delay := range []string{"0", "999ms"} {
 		t.Run(delay, func(t *testing.T) {
 			dir := t.TempDir()
