@@ -1,6 +1,7 @@
 package pagefetch_test
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"net"
@@ -48,6 +49,13 @@ func TestUnreachable(t *testing.T) {
 		return nil, &net.OpError{Op: "dial", Net: network, Err: &net.DNSError{Err: "no such host", Name: host, IsNotFound: true}}
 	}
 
+	// A connection that never completes, as to an address that drops
+	// every packet.
+	blackhole := func(ctx context.Context, network, addr string) (net.Conn, error) {
+		<-ctx.Done()
+		return nil, &net.OpError{Op: "dial", Net: network, Err: ctx.Err()}
+	}
+
 	tests := []struct {
 		name     string
 		url      string
@@ -57,10 +65,12 @@ func TestUnreachable(t *testing.T) {
 		want     bool   // an UnreachableError
 		wantAddr string // where the connection was tried
 		dns      bool
+		timeout  time.Duration // 5s if zero
 	}{
 		{name: "connection refused", url: "http://" + dead + "/p.html", want: true, wantAddr: dead},
 		{name: "robots.txt: connection refused", url: "http://" + dead + "/p.html", robots: true, want: true, wantAddr: dead},
 		{name: "name not found", url: "http://nowhere.test/p.html", dial: dnsFails, want: true, dns: true},
+		{name: "connection times out", url: "http://192.0.2.1/p.html", dial: blackhole, timeout: 50 * time.Millisecond, want: true},
 		{name: "proxy refuses", url: "http://cs50tse.cs.dartmouth.edu/tse/p.html", proxy: "http://" + dead, want: true, wantAddr: dead},
 		{name: "proxy answers 502", url: "http://cs50tse.cs.dartmouth.edu/tse/p.html", proxy: proxy.URL},
 		{name: "server hangs up", url: rude.URL + "/p.html"},
@@ -73,7 +83,7 @@ func TestUnreachable(t *testing.T) {
 				tr.Proxy = http.ProxyURL(u)
 			}
 			f := &pagefetch.Fetcher{
-				Client: &http.Client{Transport: tr, Timeout: 5 * time.Second,
+				Client: &http.Client{Transport: tr, Timeout: cmp.Or(tt.timeout, 5*time.Second),
 					CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }},
 				Pacer:     pace.New(0, nil),
 				UserAgent: "tse-crawler/9.9",
