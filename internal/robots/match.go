@@ -19,6 +19,9 @@ type pattern struct {
 	anchored bool
 	// min is the total length of the pieces; no shorter path can match.
 	min int
+	// size is the pattern's length once normalized, '*' and a final '$'
+	// included: the octets RFC 9309 §2.2.2 compares rules by.
+	size int
 }
 
 // compile turns a pattern as written in a robots.txt (already stripped of
@@ -27,26 +30,35 @@ func compile(raw string) pattern {
 	var p pattern
 	if strings.HasSuffix(raw, "$") {
 		p.anchored = true
+		p.size = 1
 		raw = raw[:len(raw)-1]
 	}
 	if !strings.HasPrefix(raw, "/") && !strings.HasPrefix(raw, "*") {
-		raw = "/" + raw // Google reads "Disallow: x" as "/x"
+		raw = "/" + raw // "Disallow: x" is read as "/x"
 	}
 	// Cut at each '*' by hand rather than with strings.Split: a line of a
 	// hundred thousand stars should not make a hundred thousand pieces.
+	// The pieces are normalized in turn, because the first '?' of the
+	// pattern, in whichever piece, starts its query for the pieces after it.
+	inQuery := false
+	add := func(piece string) {
+		var s string
+		s, inQuery = canon(piece, inQuery)
+		p.segs = append(p.segs, s)
+		p.min += len(s)
+		p.size += len(s)
+	}
 	for first := true; ; first = false {
 		i := strings.IndexByte(raw, '*')
 		if i < 0 {
-			p.segs = append(p.segs, escape(raw))
+			add(raw)
 			break
 		}
+		p.size++ // each '*' counts, as written
 		if i > 0 || first {
-			p.segs = append(p.segs, escape(raw[:i]))
+			add(raw[:i])
 		}
 		raw = raw[i+1:]
-	}
-	for _, s := range p.segs {
-		p.min += len(s)
 	}
 	return p
 }
@@ -91,22 +103,39 @@ func (p *pattern) match(path string) bool {
 // §2.1 recommends.
 const upperHex = "0123456789ABCDEF"
 
-// escape normalizes a path, or one literal piece of a pattern, so that the
-// two can be compared octet by octet. It percent-encodes octets that are not
-// printable ASCII and the characters that have a meaning in patterns ('*',
-// '$', '#', and a '%' that starts no escape); it upper-cases the hex digits
-// of escapes and decodes those of unreserved characters. See the package
-// comment for why.
-//
-// escape is idempotent, and it returns s itself, without allocating, when s
-// needs no change, which is the common case.
+// escape normalizes a path and query as [canon] does, starting in the
+// path.
 func escape(s string) string {
+	s, _ = canon(s, false)
+	return s
+}
+
+// canon normalizes a path and query, or one literal piece of a pattern, so
+// that the two can be compared octet by octet. inQuery tells whether s
+// starts in the query, as a piece of a pattern after a '?' does; the
+// result tells whether s ends there.
+//
+// Everywhere, canon percent-encodes the octets in [alwaysEncoded], decodes
+// the escapes of unreserved characters and upper-cases the hex digits of
+// the others. In the query, after the first '?', it also encodes ':', '/',
+// '?' and '@'. See the package comment for why.
+//
+// canon is idempotent, and it returns s itself, without allocating, when s
+// needs no change, which is the common case.
+func canon(s string, inQuery bool) (string, bool) {
 	i := 0
-	for i < len(s) && !needsWork(s[i]) {
-		i++
+	for ; i < len(s); i++ {
+		c := s[i]
+		if c == '?' && !inQuery {
+			inQuery = true
+			continue
+		}
+		if needsWork(c, inQuery) {
+			break
+		}
 	}
 	if i == len(s) {
-		return s
+		return s, inQuery
 	}
 	var b strings.Builder
 	b.Grow(len(s) + 8)
@@ -121,9 +150,15 @@ func escape(s string) string {
 				b.WriteByte(v)
 				continue
 			}
+			// Any other escape stays one: it may stand for a delimiter
+			// ("/a%2Fb" is not "/a/b"), or for an octet that is always
+			// written escaped.
 			c = v
-		case needsWork(c):
-		default:
+		case c == '?' && !inQuery:
+			inQuery = true
+			b.WriteByte(c)
+			continue
+		case !needsWork(c, inQuery):
 			b.WriteByte(c)
 			continue
 		}
@@ -131,13 +166,47 @@ func escape(s string) string {
 		b.WriteByte(upperHex[c>>4])
 		b.WriteByte(upperHex[c&0xF])
 	}
-	return b.String()
+	return b.String(), inQuery
 }
 
-// needsWork reports whether escape has anything to do with the octet c:
+// alwaysEncoded marks the octets that canon writes as %xx wherever they
+// are, and whose escapes it never decodes:
+//   - controls, space, DEL and every octet >= 0x80, which RFC 9309 §2.2.2
+//     asks to encode, and the printable characters that RFC 3986 never
+//     allows unescaped in a path or query (" < > [ \ ] ^ ` { | }): a
+//     server can only read them as data, so they mean what their escapes
+//     mean;
+//   - '%' itself, which reaches this table only when it starts no escape;
+//   - '#', which cannot be in a path, so a pattern can name it only by
+//     its escape;
+//   - '*' and '$', which a pattern can name literally only by their
+//     escapes (RFC 9309 §2.2.3), so a path writes them escaped too.
+var alwaysEncoded = func() (t [256]bool) {
+	for c := 0; c < 256; c++ {
+		t[c] = c <= ' ' || c >= 0x7F
+	}
+	for _, c := range []byte("\"<>[\\]^`{|}%#*$") {
+		t[c] = true
+	}
+	return t
+}()
+
+// needsWork reports whether canon has anything to do with the octet c:
 // encode it, or, for '%', look at the escape it may start.
-func needsWork(c byte) bool {
-	return c <= ' ' || c >= 0x7F || c == '%' || c == '*' || c == '$' || c == '#'
+func needsWork(c byte, inQuery bool) bool {
+	return alwaysEncoded[c] || inQuery && isQueryData(c)
+}
+
+// isQueryData reports whether c is one of the characters that RFC 3986
+// lets a query hold unescaped although they are reserved: general
+// delimiters that delimit nothing inside a query (§3.4), so that they are
+// only data there and mean what their escapes mean. RFC 9309 §2.2.2 asks
+// for them to be encoded (Figure 4: "/foo/bar?baz=https://foo.bar" is
+// compared as "/foo/bar?baz=https%3A%2F%2Ffoo.bar"). The sub-delimiters
+// ("&", "=", ";" ...) are left as they are: they may separate the query's
+// parameters, so "a=1&b=2" is not "a=1%26b=2".
+func isQueryData(c byte) bool {
+	return c == ':' || c == '/' || c == '?' || c == '@'
 }
 
 // isUnreserved reports whether c is an unreserved character of RFC 3986

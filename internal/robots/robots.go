@@ -21,23 +21,23 @@ type Rules struct {
 	delay time.Duration
 }
 
-// A rule is one Allow or Disallow line.
+// A rule is one Allow or Disallow line. Its pattern's size is its
+// priority.
 type rule struct {
 	allow bool
-	// size is the length of the pattern as written, the rule's priority.
-	size int
-	pat  pattern
+	pat   pattern
 }
 
 // Parse reads a robots.txt body for the crawler whose product token is
 // token (e.g. "tse-crawler"; a whole User-Agent value such as
-// "tse-crawler/0.2" is reduced to its product token first). The caller has
-// already cut body to at most 500 KiB; a body cut mid-line, or one that is
-// not UTF-8 at all, is read as well as it can be. Parse never fails: lines it
-// cannot read are skipped, and a body with no usable line allows everything.
+// "tse-crawler/0.2" is reduced to its product token first). A caller that
+// reads only the start of a long file should cut it with [Truncate] first;
+// a body cut mid-line anyway, or one that is not UTF-8 at all, is read as
+// well as it can be. Parse never fails: lines it cannot read are skipped,
+// and a body with no usable line allows everything.
 func Parse(body []byte, token string) *Rules {
 	p := parser{token: ProductToken(token)}
-	body = bytes.TrimPrefix(body, []byte("\xEF\xBB\xBF")) // a UTF-8 BOM
+	body = trimBOM(body)
 	for len(body) > 0 {
 		var line []byte
 		i := bytes.IndexAny(body, "\r\n")
@@ -60,7 +60,7 @@ func Parse(body []byte, token string) *Rules {
 	// A stable sort keeps equal rules in file order, so that Parse is
 	// deterministic even though the order of equal rules cannot matter.
 	slices.SortStableFunc(acc.rules, func(a, b rule) int {
-		if c := cmp.Compare(b.size, a.size); c != 0 {
+		if c := cmp.Compare(b.pat.size, a.pat.size); c != 0 {
 			return c
 		}
 		switch {
@@ -74,6 +74,51 @@ func Parse(body []byte, token string) *Rules {
 	return &Rules{rules: acc.rules, delay: acc.delay}
 }
 
+// trimBOM removes a UTF-8 byte order mark from the start of body, or the
+// start of one: Google's parser skips "\xEF" and "\xEF\xBB" too, and they
+// cannot begin a line that means anything.
+func trimBOM(body []byte) []byte {
+	for _, c := range []byte("\xEF\xBB\xBF") {
+		if len(body) == 0 || body[0] != c {
+			break
+		}
+		body = body[1:]
+	}
+	return body
+}
+
+// Truncate returns the part of a robots.txt body that a crawler which
+// parses at most limit bytes of it should parse: body itself if it is no
+// longer than limit, and otherwise the longest prefix of at most limit
+// bytes that ends with a whole line, so that every whole line within the
+// limit is kept (RFC 9309 §2.5). A line ends at CR, LF or CRLF. A line
+// that fills the limit exactly is whole if the byte after the limit ends
+// it, so a body cut by a reader should be cut at limit+1 bytes.
+//
+// The line that the limit cuts is dropped: cut short, it could mean more or
+// less than the file says. A Disallow cut short forbids paths the file
+// never named, and yet, being shorter, loses to Allow rules that it would
+// have beaten; a User-agent value cut short could come to name this
+// crawler. If no line ends within the limit, Truncate keeps the part of
+// the first line that fits rather than nothing; that changes no answer (a
+// lone line can make no rule apply, since rules count only after a
+// User-agent line, so the file allows everything either way), but the
+// parser is given all that it may read, and a file never looks empty
+// because its first line is long.
+func Truncate(body []byte, limit int) []byte {
+	limit = max(limit, 0)
+	if len(body) <= limit {
+		return body
+	}
+	if c := body[limit]; c == '\n' || c == '\r' {
+		return body[:limit]
+	}
+	if i := bytes.LastIndexAny(body[:limit], "\r\n"); i >= 0 {
+		return body[:i+1]
+	}
+	return body[:limit]
+}
+
 // AllowAll returns rules that allow everything, for a robots.txt that is
 // unavailable (a 4xx status, RFC 9309 §2.3.1.3).
 func AllowAll() *Rules { return &Rules{} }
@@ -82,7 +127,7 @@ func AllowAll() *Rules { return &Rules{} }
 // robots.txt that is unreachable (a 5xx status or a network failure, RFC
 // 9309 §2.3.1.4).
 func DisallowAll() *Rules {
-	return &Rules{rules: []rule{{allow: false, size: 1, pat: compile("/")}}}
+	return &Rules{rules: []rule{{allow: false, pat: compile("/")}}}
 }
 
 // Allowed reports whether the crawler may fetch the URL whose path and query
@@ -184,7 +229,7 @@ func (p *parser) line(line []byte) {
 		if value == "" {
 			return // an empty pattern matches nothing
 		}
-		p.add(rule{allow: key == "allow", size: len(value), pat: compile(value)})
+		p.add(rule{allow: key == "allow", pat: compile(value)})
 	case "crawl-delay", "request-rate":
 		if !p.inGroup {
 			return

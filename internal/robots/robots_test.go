@@ -85,22 +85,28 @@ func TestRFC9309(t *testing.T) {
 			[]check{{"/foo", false}, {"/bar", false}, {"/baz", true}}},
 
 		// §2.2.2, Figure 4, one row per test: the rule's path as written,
-		// and the URI path, encoded, that it must match.
+		// and the URI path that it must match, both as the figure writes
+		// it (its "Path to Match") and as the other column does, so that
+		// each row is checked in both directions.
 		{"2.2.2 figure 4 row 1, query", "user-agent: *\ndisallow: /foo/bar?baz=quz\n", token,
-			[]check{{"/foo/bar?baz=quz", false}, {"/foo/bar?baz=qux", true}}},
-		// Row 2 asks for "/foo/bar?baz=https://foo.bar" to match
-		// ".../baz=https%3A%2F%2Ffoo.bar". Like Google's parser, we keep
-		// reserved characters as written (see the package comment), so the
-		// rule matches the URI written as it is in the rule, not the
-		// encoded one.
-		{"2.2.2 figure 4 row 2, reserved characters kept", "user-agent: *\ndisallow: /foo/bar?baz=https://foo.bar\n", token,
-			[]check{{"/foo/bar?baz=https://foo.bar", false}, {"/foo/bar?baz=https%3A%2F%2Ffoo.bar", true}}},
+			[]check{{"/foo/bar?baz=quz", false}, {"/foo/bar?baz=qux", true}, {"/foo/bar", true}}},
+		{"2.2.2 figure 4 row 2, reserved characters in the query", "user-agent: *\ndisallow: /foo/bar?baz=https://foo.bar\n", token,
+			[]check{{"/foo/bar?baz=https%3A%2F%2Ffoo.bar", false}, {"/foo/bar?baz=https://foo.bar", false},
+				{"/foo/bar?baz=https%3a%2f%2ffoo.bar", false}, {"/foo/bar?baz=https%3A//foo.bar", false},
+				{"/foo/bar?baz=https%3A%2F%2Ffoo.bar/x", false}, {"/foo/bar?baz=http://foo.bar", true}}},
+		{"2.2.2 figure 4 row 2, the encoded rule", "user-agent: *\ndisallow: /foo/bar?baz=https%3A%2F%2Ffoo.bar\n", token,
+			[]check{{"/foo/bar?baz=https://foo.bar", false}, {"/foo/bar?baz=https%3A%2F%2Ffoo.bar", false}, {"/foo/bar?baz=https:/foo.bar", true}}},
 		{"2.2.2 figure 4 row 3, UTF-8 in the rule", "user-agent: *\ndisallow: /foo/bar/\u30c4\n", token,
 			[]check{{"/foo/bar/%E3%83%84", false}, {"/foo/bar/%e3%83%84", false}, {"/foo/bar/\u30c4", false}, {"/foo/bar/%E3%83", true}}},
 		{"2.2.2 figure 4 row 4, escape in the rule", "user-agent: *\ndisallow: /foo/bar/%E3%83%84\n", token,
-			[]check{{"/foo/bar/%E3%83%84", false}, {"/foo/bar/\u30c4", false}}},
+			[]check{{"/foo/bar/%E3%83%84", false}, {"/foo/bar/%e3%83%84", false}, {"/foo/bar/\u30c4", false}}},
 		{"2.2.2 figure 4 row 5, escaped unreserved characters", "user-agent: *\ndisallow: /foo/bar/%62%61%7A\n", token,
-			[]check{{"/foo/bar/baz", false}, {"/foo/bar/%62%61%7a", false}, {"/foo/bar/bat", true}}},
+			[]check{{"/foo/bar/baz", false}, {"/foo/bar/%62%61%7A", false}, {"/foo/bar/%62%61%7a", false}, {"/foo/bar/bat", true}}},
+		{"2.2.2 figure 4 row 5, the decoded rule", "user-agent: *\ndisallow: /foo/bar/baz\n", token,
+			[]check{{"/foo/bar/%62%61%7A", false}, {"/foo/bar/b%61z", false}, {"/foo/bar/%62%61%7B", true}}},
+		// §2.2.2: of two equivalent rules, the Allow is used.
+		{"2.2.2 equivalent rules, written differently", "user-agent: *\ndisallow: /foo/bar/%E3%83%84\nallow: /foo/bar/\u30c4\n", token,
+			[]check{{"/foo/bar/%E3%83%84", true}, {"/foo/bar/\u30c4/x", true}, {"/foo/bar/", true}}},
 		// §2.2.2: rules outside any group are ignored; /robots.txt is
 		// implicitly allowed.
 		{"2.2.2 rule before any group", "disallow: /\nuser-agent: *\ndisallow: /x\n", token,
@@ -177,6 +183,155 @@ func TestRFC9309(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
 			runChecks(t, tt.body, tt.token, tt.checks)
+		})
+	}
+}
+
+// TestGoogle runs the cases of Google's reference parser's test suite
+// (robots_test.cc in github.com/google/robotstxt) on which RFC 9309 and
+// Google agree, one row per block of the C++ test, named after it. Each
+// URL there is given here by its path and query, as Google's
+// GetPathParamsQuery takes them out of it. The assertions left out, where
+// Google's parser departs from the RFC, are listed at the end.
+func TestGoogle(t *testing.T) {
+	longA := "/x/" + strings.Repeat("a", 2083*8)
+	longB := "/x/" + strings.Repeat("b", 2083*8)
+	const groups = "allow: /foo/bar/\n\nuser-agent: FooBot\ndisallow: /\nallow: /x/\nuser-agent: BarBot\ndisallow: /\nallow: /y/\n\n\nallow: /w/\nuser-agent: BazBot\n\nuser-agent: FooBot\nallow: /z/\ndisallow: /\n"
+	const lines = "User-Agent: foo{}Allow: /some/path{}User-Agent: bar{}{}{}Disallow: /"
+	tests := []struct {
+		name   string
+		body   string
+		agent  string
+		checks []check
+	}{
+		{"SystemTest, empty robots.txt", "", "FooBot", []check{{"/", true}}},
+		{"SystemTest, empty user-agent", "user-agent: FooBot\ndisallow: /\n", "", []check{{"/", true}}},
+		{"SystemTest, empty URL", "user-agent: FooBot\ndisallow: /\n", "FooBot", []check{{"", false}}},
+		{"SystemTest, all empty", "", "", []check{{"", true}}},
+
+		{"ID_LineSyntax_Line, correct", "user-agent: FooBot\ndisallow: /\n", "FooBot", []check{{"/x/y", false}}},
+		{"ID_LineSyntax_Line, incorrect", "foo: FooBot\nbar: /\n", "FooBot", []check{{"/x/y", true}}},
+
+		{"ID_LineSyntax_Groups, FooBot", groups, "FooBot", []check{{"/x/b", true}, {"/z/d", true}, {"/y/c", false}, {"/foo/bar/", false}}},
+		{"ID_LineSyntax_Groups, BarBot", groups, "BarBot", []check{{"/y/c", true}, {"/w/a", true}, {"/z/d", false}, {"/foo/bar/", false}}},
+		{"ID_LineSyntax_Groups, BazBot", groups, "BazBot", []check{{"/z/d", true}, {"/foo/bar/", false}}},
+
+		{"ID_LineSyntax_Groups_OtherRules, Sitemap", "User-agent: BarBot\nSitemap: https://foo.bar/sitemap\nUser-agent: *\nDisallow: /\n", "FooBot", []check{{"/", false}}},
+		{"ID_LineSyntax_Groups_OtherRules, Sitemap, BarBot", "User-agent: BarBot\nSitemap: https://foo.bar/sitemap\nUser-agent: *\nDisallow: /\n", "BarBot", []check{{"/", false}}},
+		{"ID_LineSyntax_Groups_OtherRules, unknown", "User-agent: FooBot\nInvalid-Unknown-Line: unknown\nUser-agent: *\nDisallow: /\n", "FooBot", []check{{"/", false}}},
+		{"ID_LineSyntax_Groups_OtherRules, unknown, BarBot", "User-agent: FooBot\nInvalid-Unknown-Line: unknown\nUser-agent: *\nDisallow: /\n", "BarBot", []check{{"/", false}}},
+
+		{"ID_REPLineNamesCaseInsensitive, upper", "USER-AGENT: FooBot\nALLOW: /x/\nDISALLOW: /\n", "FooBot", []check{{"/x/y", true}, {"/a/b", false}}},
+		{"ID_REPLineNamesCaseInsensitive, lower", "user-agent: FooBot\nallow: /x/\ndisallow: /\n", "FooBot", []check{{"/x/y", true}, {"/a/b", false}}},
+		{"ID_REPLineNamesCaseInsensitive, camel", "uSeR-aGeNt: FooBot\nAlLoW: /x/\ndIsAlLoW: /\n", "FooBot", []check{{"/x/y", true}, {"/a/b", false}}},
+
+		{"ID_UserAgentValueCaseInsensitive, upper, Foo", "User-Agent: FOO BAR\nAllow: /x/\nDisallow: /\n", "Foo", []check{{"/x/y", true}, {"/a/b", false}}},
+		{"ID_UserAgentValueCaseInsensitive, lower, Foo", "User-Agent: foo bar\nAllow: /x/\nDisallow: /\n", "Foo", []check{{"/x/y", true}, {"/a/b", false}}},
+		{"ID_UserAgentValueCaseInsensitive, camel, Foo", "User-Agent: FoO bAr\nAllow: /x/\nDisallow: /\n", "Foo", []check{{"/x/y", true}, {"/a/b", false}}},
+		{"ID_UserAgentValueCaseInsensitive, upper, foo", "User-Agent: FOO BAR\nAllow: /x/\nDisallow: /\n", "foo", []check{{"/x/y", true}, {"/a/b", false}}},
+		{"ID_UserAgentValueCaseInsensitive, lower, foo", "User-Agent: foo bar\nAllow: /x/\nDisallow: /\n", "foo", []check{{"/x/y", true}, {"/a/b", false}}},
+		{"ID_UserAgentValueCaseInsensitive, camel, foo", "User-Agent: FoO bAr\nAllow: /x/\nDisallow: /\n", "foo", []check{{"/x/y", true}, {"/a/b", false}}},
+
+		{"AcceptUserAgentUpToFirstSpace, Foo", "User-Agent: *\nDisallow: /\nUser-Agent: Foo Bar\nAllow: /x/\nDisallow: /\n", "Foo", []check{{"/x/y", true}}},
+
+		{"ID_GlobalGroups_Secondary, empty", "", "FooBot", []check{{"/x/y", true}}},
+		{"ID_GlobalGroups_Secondary, global, FooBot", "user-agent: *\nallow: /\nuser-agent: FooBot\ndisallow: /\n", "FooBot", []check{{"/x/y", false}}},
+		{"ID_GlobalGroups_Secondary, global, BarBot", "user-agent: *\nallow: /\nuser-agent: FooBot\ndisallow: /\n", "BarBot", []check{{"/x/y", true}}},
+		{"ID_GlobalGroups_Secondary, only specific", "user-agent: FooBot\nallow: /\nuser-agent: BarBot\ndisallow: /\nuser-agent: BazBot\ndisallow: /\n", "QuxBot", []check{{"/x/y", true}}},
+
+		{"ID_AllowDisallow_Value_CaseSensitive, lower", "user-agent: FooBot\ndisallow: /x/\n", "FooBot", []check{{"/x/y", false}}},
+		{"ID_AllowDisallow_Value_CaseSensitive, upper", "user-agent: FooBot\ndisallow: /X/\n", "FooBot", []check{{"/x/y", true}}},
+
+		{"ID_LongestMatch 1", "user-agent: FooBot\ndisallow: /x/page.html\nallow: /x/\n", "FooBot", []check{{"/x/page.html", false}}},
+		{"ID_LongestMatch 2", "user-agent: FooBot\nallow: /x/page.html\ndisallow: /x/\n", "FooBot", []check{{"/x/page.html", true}, {"/x/", false}}},
+		{"ID_LongestMatch 3, empty patterns", "user-agent: FooBot\ndisallow: \nallow: \n", "FooBot", []check{{"/x/page.html", true}}},
+		{"ID_LongestMatch 4, / and /", "user-agent: FooBot\ndisallow: /\nallow: /\n", "FooBot", []check{{"/x/page.html", true}}},
+		{"ID_LongestMatch 5", "user-agent: FooBot\ndisallow: /x\nallow: /x/\n", "FooBot", []check{{"/x", false}, {"/x/", true}}},
+		{"ID_LongestMatch 6, the same rule", "user-agent: FooBot\ndisallow: /x/page.html\nallow: /x/page.html\n", "FooBot", []check{{"/x/page.html", true}}},
+		{"ID_LongestMatch 7", "user-agent: FooBot\nallow: /page\ndisallow: /*.html\n", "FooBot", []check{{"/page.html", false}, {"/page", true}}},
+		{"ID_LongestMatch 8", "user-agent: FooBot\nallow: /x/page.\ndisallow: /*.html\n", "FooBot", []check{{"/x/page.html", true}, {"/x/y.html", false}}},
+		{"ID_LongestMatch 9, the most specific group", "User-agent: *\nDisallow: /x/\nUser-agent: FooBot\nDisallow: /y/\n", "FooBot", []check{{"/x/page", true}, {"/y/page", false}}},
+
+		{"ID_Encoding, a query left as it is", "User-agent: FooBot\nDisallow: /\nAllow: /foo/bar?qux=taz&baz=http://foo.bar?tar&par\n", "FooBot",
+			[]check{{"/foo/bar?qux=taz&baz=http://foo.bar?tar&par", true}}},
+		{"ID_Encoding, a 3-byte character", "User-agent: FooBot\nDisallow: /\nAllow: /foo/bar/\u30c4\n", "FooBot", []check{{"/foo/bar/%E3%83%84", true}}},
+		{"ID_Encoding, an encoded 3-byte character", "User-agent: FooBot\nDisallow: /\nAllow: /foo/bar/%E3%83%84\n", "FooBot", []check{{"/foo/bar/%E3%83%84", true}}},
+		{"ID_Encoding, encoded unreserved characters", "User-agent: FooBot\nDisallow: /\nAllow: /foo/bar/%62%61%7A\n", "FooBot", []check{{"/foo/bar/%62%61%7A", true}}},
+
+		{"ID_SpecialCharacters, *", "User-agent: FooBot\nDisallow: /foo/bar/quz\nAllow: /foo/*/qux\n", "FooBot",
+			[]check{{"/foo/bar/quz", false}, {"/foo/quz", true}, {"/foo//quz", true}, {"/foo/bax/quz", true}}},
+		{"ID_SpecialCharacters, $", "User-agent: FooBot\nDisallow: /foo/bar$\nAllow: /foo/bar/qux\n", "FooBot",
+			[]check{{"/foo/bar", false}, {"/foo/bar/qux", true}, {"/foo/bar/", true}, {"/foo/bar/baz", true}}},
+		{"ID_SpecialCharacters, #", "User-agent: FooBot\n# Disallow: /\nDisallow: /foo/quz#qux\nAllow: /\n", "FooBot",
+			[]check{{"/foo/bar", true}, {"/foo/quz", false}}},
+
+		{"IndexHTMLisDirectory, but for the directory", "User-Agent: *\nAllow: /allowed-slash/index.html\nDisallow: /\n", "foobot",
+			[]check{{"/allowed-slash/index.htm", false}, {"/allowed-slash/index.html", true}, {"/anyother-url", false}}},
+
+		{"LineTooLong, a long Disallow", "user-agent: FooBot\ndisallow: " + longA + "/qux\n", "FooBot", []check{{"/fux", true}}},
+		{"LineTooLong, long Allows", "user-agent: FooBot\ndisallow: /\nallow: " + longA + "/qux\nallow: " + longB + "/qux\n", "FooBot",
+			[]check{{"/", false}, {longA + "/qux", true}}},
+
+		{"DocumentationChecks, /fish", "user-agent: FooBot\ndisallow: /\nallow: /fish\n", "FooBot", []check{
+			{"/bar", false}, {"/fish", true}, {"/fish.html", true}, {"/fish/salmon.html", true}, {"/fishheads", true},
+			{"/fishheads/yummy.html", true}, {"/fish.html?id=anything", true}, {"/Fish.asp", false}, {"/catfish", false}, {"/?id=fish", false}}},
+		{"DocumentationChecks, /fish*", "user-agent: FooBot\ndisallow: /\nallow: /fish*\n", "FooBot", []check{
+			{"/bar", false}, {"/fish", true}, {"/fish.html", true}, {"/fish/salmon.html", true}, {"/fishheads", true},
+			{"/fishheads/yummy.html", true}, {"/fish.html?id=anything", true}, {"/Fish.bar", false}, {"/catfish", false}, {"/?id=fish", false}}},
+		{"DocumentationChecks, /fish/", "user-agent: FooBot\ndisallow: /\nallow: /fish/\n", "FooBot", []check{
+			{"/bar", false}, {"/fish/", true}, {"/fish/salmon", true}, {"/fish/?salmon", true}, {"/fish/salmon.html", true},
+			{"/fish/?id=anything", true}, {"/fish", false}, {"/fish.html", false}, {"/Fish/Salmon.html", false}}},
+		{"DocumentationChecks, /*.php", "user-agent: FooBot\ndisallow: /\nallow: /*.php\n", "FooBot", []check{
+			{"/bar", false}, {"/filename.php", true}, {"/folder/filename.php", true}, {"/folder/filename.php?parameters", true},
+			{"//folder/any.php.file.html", true}, {"/filename.php/", true}, {"/index?f=filename.php/", true},
+			{"/php/", false}, {"/index?php", false}, {"/windows.PHP", false}}},
+		{"DocumentationChecks, /*.php$", "user-agent: FooBot\ndisallow: /\nallow: /*.php$\n", "FooBot", []check{
+			{"/bar", false}, {"/filename.php", true}, {"/folder/filename.php", true}, {"/filename.php?parameters", false},
+			{"/filename.php/", false}, {"/filename.php5", false}, {"/php/", false}, {"/filename?php", false},
+			{"/aaaphpaaa", false}, {"//windows.PHP", false}}},
+		{"DocumentationChecks, /fish*.php", "user-agent: FooBot\ndisallow: /\nallow: /fish*.php\n", "FooBot", []check{
+			{"/bar", false}, {"/fish.php", true}, {"/fishheads/catfish.php?parameters", true}, {"/Fish.PHP", false}}},
+		{"DocumentationChecks, precedence /p", "user-agent: FooBot\nallow: /p\ndisallow: /\n", "FooBot", []check{{"/page", true}}},
+		{"DocumentationChecks, precedence /folder", "user-agent: FooBot\nallow: /folder\ndisallow: /folder\n", "FooBot", []check{{"/folder/page", true}}},
+		{"DocumentationChecks, precedence /*.htm", "user-agent: FooBot\nallow: /page\ndisallow: /*.htm\n", "FooBot", []check{{"/page.htm", false}}},
+		{"DocumentationChecks, precedence /$", "user-agent: FooBot\nallow: /$\ndisallow: /\n", "FooBot", []check{{"/", true}, {"/page.html", false}}},
+
+		// The C++ test counts lines; here the last line, after two blank
+		// ones, must still end up in bar's group, whatever the line ends.
+		{"ID_LinesNumbersAreCountedCorrectly, LF", strings.ReplaceAll(lines, "{}", "\n") + "\n", "bar", []check{{"/x", false}}},
+		{"ID_LinesNumbersAreCountedCorrectly, CRLF", strings.ReplaceAll(lines, "{}", "\r\n") + "\r\n", "bar", []check{{"/x", false}}},
+		{"ID_LinesNumbersAreCountedCorrectly, CR", strings.ReplaceAll(lines, "{}", "\r") + "\r", "bar", []check{{"/x", false}}},
+		{"ID_LinesNumbersAreCountedCorrectly, no final newline", strings.ReplaceAll(lines, "{}", "\n"), "bar", []check{{"/x", false}}},
+		{"ID_LinesNumbersAreCountedCorrectly, mixed",
+			"User-Agent: foo\nAllow: /some/path\r\nUser-Agent: bar\n\r\n\nDisallow: /", "bar", []check{{"/x", false}}},
+		{"ID_LinesNumbersAreCountedCorrectly, foo", strings.ReplaceAll(lines, "{}", "\r"), "foo", []check{{"/x", true}}},
+
+		// The C++ test counts the lines read; here a Disallow shows it.
+		{"ID_UTF8ByteOrderMarkIsSkipped, full", "\xEF\xBB\xBFUser-Agent: foo\nDisallow: /AnyValue\n", "foo", []check{{"/AnyValue", false}}},
+		{"ID_UTF8ByteOrderMarkIsSkipped, partial 2", "\xEF\xBBUser-Agent: foo\nDisallow: /AnyValue\n", "foo", []check{{"/AnyValue", false}}},
+		{"ID_UTF8ByteOrderMarkIsSkipped, partial 1", "\xEFUser-Agent: foo\nDisallow: /AnyValue\n", "foo", []check{{"/AnyValue", false}}},
+		{"ID_UTF8ByteOrderMarkIsSkipped, broken", "\xEF\x11\xBFUser-Agent: foo\nDisallow: /AnyValue\n", "foo", []check{{"/AnyValue", true}}},
+		{"ID_UTF8ByteOrderMarkIsSkipped, in the middle", "User-Agent: foo\n\xEF\xBB\xBFDisallow: /AnyValue\n", "foo", []check{{"/AnyValue", true}}},
+	}
+	// Left out, where Google's parser departs from RFC 9309:
+	//   - ID_LineSyntax_Line: "disallow /", with no colon, is read as
+	//     "disallow: /"; RFC 9309 §2.2's grammar requires the colon.
+	//   - ID_Encoding: "Allow: /foo/bar/\u30c4" and "Allow:
+	//     /foo/bar/%E3%83%84" do not match the URL "/foo/bar/\u30c4", and
+	//     "Allow: /foo/bar/%62%61%7A" does not match "/foo/bar/baz";
+	//     RFC 9309 §2.2.2 and its Figure 4 have both sides encoded, and
+	//     unreserved escapes decoded, before they are compared.
+	//   - GoogleOnly_AcceptUserAgentUpToFirstSpace: a crawler calling
+	//     itself "Foo Bar" is not "Foo"; here the crawler's name is
+	//     reduced to its product token first (RFC 9309 §2.2.1).
+	//   - GoogleOnly_IndexHTMLisDirectory: "Allow: /d/index.html" allows
+	//     "/d/"; the RFC has no such rule.
+	//   - GoogleOnly_LineTooLong: a line is cut after 16,664 bytes and the
+	//     rest ignored; the RFC sets no limit on a line.
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			runChecks(t, tt.body, tt.agent, tt.checks)
 		})
 	}
 }
@@ -349,6 +504,76 @@ func TestLines(t *testing.T) {
 	}
 }
 
+// TestTruncate checks where a body longer than the limit is cut: after
+// its last whole line within the limit, whatever ends the lines.
+func TestTruncate(t *testing.T) {
+	tests := []struct {
+		name  string
+		body  string
+		limit int
+		want  string
+	}{
+		{"shorter", "a: 1\nb: 2", 20, "a: 1\nb: 2"},
+		{"empty", "", 20, ""},
+		{"exactly the limit, no final line end", "a: 1\nb: 2", 10, "a: 1\nb: 2"},
+		{"exactly the limit, a final LF", "a: 1\nb: 2\n", 11, "a: 1\nb: 2\n"},
+		{"one over, LF", "a: 1\nb: 2\nc", 10, "a: 1\nb: 2\n"},
+		{"LF", "a: 1\nb: 2\nc: 3\n", 13, "a: 1\nb: 2\n"},
+		{"CR", "a: 1\rb: 2\rc: 3\r", 13, "a: 1\rb: 2\r"},
+		{"CRLF", "a: 1\r\nb: 2\r\nc: 3\r\n", 15, "a: 1\r\nb: 2\r\n"},
+		{"the limit between CR and LF", "a: 1\r\nb: 2\r\nc: 3\r\n", 11, "a: 1\r\nb: 2\r"},
+		{"mixed", "a: 1\rb: 2\nc: 3\r\nd: 4", 18, "a: 1\rb: 2\nc: 3\r\n"},
+		{"a line that fills the limit, LF after it", "a: 1\nb: 2\nc: 3", 9, "a: 1\nb: 2"},
+		{"a line that fills the limit, CR after it", "a: 1\rb: 2\rc: 3", 9, "a: 1\rb: 2"},
+		{"a line that fills the limit, CRLF after it", "a: 1\r\nb: 2\r\nc: 3", 10, "a: 1\r\nb: 2"},
+		{"a line that fills the limit, more after it", "a: 1\nb: 22\nc: 3", 9, "a: 1\n"},
+		{"a first line longer than the limit", "User-agent: *\nDisallow: /", 8, "User-age"},
+		{"a first line longer than the limit, CR after the limit", "User-agent: *\rDisallow: /", 8, "User-age"},
+		{"a line end first", "\nUser-agent: *", 8, "\n"},
+		{"limit 0", "a", 0, ""},
+		{"limit 0, a line end", "\na", 0, ""},
+		{"negative limit", "a\n", -1, ""},
+		{"a NUL is no line end", "a: 1\x00b: 2\nc", 8, "a: 1\x00b: "},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := Truncate([]byte(tt.body), tt.limit); string(got) != tt.want {
+				t.Errorf("Truncate(%q, %d) = %q, want %q", tt.body, tt.limit, got, tt.want)
+			}
+		})
+	}
+}
+
+// TestTruncateKeepsRules cuts a robots.txt of more than 500 KiB, written
+// with each kind of line end, and checks that the rules within the limit
+// are all kept and the one cut by it is not read.
+func TestTruncateKeepsRules(t *testing.T) {
+	const limit = 500 << 10
+	for _, eol := range []string{"\n", "\r", "\r\n"} {
+		t.Run(fmt.Sprintf("%q", eol), func(t *testing.T) {
+			var b strings.Builder
+			b.WriteString("User-agent: *" + eol + "Disallow: /first" + eol)
+			for i := 0; b.Len() < limit-100; i++ {
+				fmt.Fprintf(&b, "Disallow: /d%d%s", i, eol)
+			}
+			b.WriteString("Disallow: /last" + eol)
+			// A Disallow cut at the limit to "/" would forbid everything.
+			b.WriteString("Disallow: /" + strings.Repeat("x", 200) + eol)
+			b.WriteString("Disallow: /after" + eol)
+			body := Truncate([]byte(b.String()), limit)
+			if len(body) > limit {
+				t.Fatalf("Truncate kept %d bytes, more than %d", len(body), limit)
+			}
+			r := Parse(body, token)
+			for _, c := range []check{{"/first", false}, {"/d0", false}, {"/last", false}, {"/after", true}, {"/", true}} {
+				if got := r.Allowed(c.path); got != c.want {
+					t.Errorf("Allowed(%q) = %v, want %v", c.path, got, c.want)
+				}
+			}
+		})
+	}
+}
+
 // TestMatching checks wildcards, anchors, queries and normalization.
 func TestMatching(t *testing.T) {
 	tests := []struct {
@@ -399,6 +624,27 @@ func TestMatching(t *testing.T) {
 		{"a space", "Disallow: /a b", []check{{"/a%20b", false}, {"/a b", false}, {"/a+b", true}}},
 		{"a % that is no escape", "Disallow: /100%", []check{{"/100%25", false}, {"/100%", false}, {"/100", true}}},
 		{"a % before a *", "Disallow: /a%*b", []check{{"/a%25xb", false}, {"/a%b", false}, {"/ab", true}}},
+		{"query data: : and /", "Disallow: /a?u=http://x", []check{
+			{"/a?u=http://x", false}, {"/a?u=http%3A%2F%2Fx", false}, {"/a?u=http%3a//x/y", false}, {"/a?u=http:x", true}, {"/a?u=http", true}}},
+		{"query data: ? and @", "Disallow: /a?b=c?d@e", []check{{"/a?b=c%3Fd%40e", false}, {"/a?b=c?d@e", false}, {"/a?b=c", true}}},
+		{"query data in an escaped rule", "Disallow: /a?b=c%3fd%40e", []check{{"/a?b=c?d@e", false}, {"/a?b=c%3Fd%40e", false}}},
+		{"query delimiters are not data", "Disallow: /a?x=1&y=2", []check{{"/a?x=1&y=2", false}, {"/a?x=1%26y=2", true}, {"/a?x%3D1&y=2", true}}},
+		{"and their escapes are kept", "Disallow: /a?x=1%26y", []check{{"/a?x=1%26y", false}, {"/a?x=1&y", true}}},
+		{"a colon in the path is kept", "Disallow: /a:b", []check{{"/a:b", false}, {"/a%3Ab", true}}},
+		{"an escaped ? does not start the query", "Disallow: /a%3Fb", []check{{"/a%3fb", false}, {"/a?b", true}}},
+		{"and a ? is not its escape", "Disallow: /a?b", []check{{"/a?b", false}, {"/a%3Fb", true}}},
+		{"a second ? in the query", "Disallow: /*?a?", []check{{"/x?a?", false}, {"/x?a%3Fb", false}, {"/x?b?a?", true}}},
+		{"the query of a pattern, past a *", "Disallow: /*?u=http://", []check{
+			{"/x?u=http://y", false}, {"/x?u=http%3A%2F%2Fy", false}, {"/x/y?u=http://", false}, {"/x?v=1", true}}},
+		{"a pattern piece after its query starts", "Disallow: /s?q=*/x", []check{{"/s?q=a/x", false}, {"/s?q=a%2Fx", false}, {"/s?q=ax", true}}},
+		{"a / before the pattern's ? is in the path", "Disallow: /*/private", []check{
+			{"/a/private", false}, {"/a/b/private/c?d", false}, {"/search?next=/private", true}, {"/search?next=%2Fprivate", true}}},
+		{"an escaped / names it in the query and in a name", "Disallow: /*%2Fprivate", []check{
+			{"/search?next=/private", false}, {"/search?next=%2fprivate", false}, {"/a%2Fprivate", false}, {"/a/private", true}}},
+		{"characters never allowed unescaped", "Disallow: /a<b>", []check{{"/a%3Cb%3E", false}, {"/a%3cb%3e", false}, {"/a<b>", false}, {"/ab", true}}},
+		{"and their escapes", "Disallow: /a%7Bb%7D[1]", []check{{"/a{b}[1]", false}, {"/a%7bb%7d%5B1%5D", false}}},
+		{"an escaped * in the query", "Disallow: /a?b=%2A", []check{{"/a?b=*", false}, {"/a?b=%2a", false}, {"/a?b=x", true}}},
+		{"a * in the query is a wildcard", "Disallow: /a?b=*&c", []check{{"/a?b=x&c", false}, {"/a?b=&c", false}, {"/a?b=x", true}}},
 		{"the /robots.txt exception is exact", "Disallow: /", []check{
 			{"/robots.txt", true}, {"/robots.txt?x", false}, {"/robots.txt/", false}, {"/ROBOTS.TXT", false}, {"/robots%2Etxt", true}}},
 		{"a path without a leading /", "Disallow: /a", []check{{"a", false}, {"", true}, {"?q", true}}},
@@ -429,8 +675,15 @@ func TestPrecedence(t *testing.T) {
 		{"Allow: /$ against Disallow: /", []string{"Allow: /$", "Disallow: /"}, "/", true},
 		{"Allow: /$ against Disallow: / elsewhere", []string{"Allow: /$", "Disallow: /"}, "/page.htm", false},
 		{"length as written, not as matched", []string{"Allow: /*", "Disallow: /a"}, "/abc", true},
-		{"length as written, in octets", []string{"Allow: /caf%C3%A9", "Disallow: /café"}, "/café", true},
-		{"length as written, in octets, reversed", []string{"Disallow: /caf%C3%A9", "Allow: /café"}, "/café", false},
+		// Lengths are counted once normalized, so a rule written two ways
+		// is one rule, and the Allow wins (RFC 9309 §2.2.2).
+		{"length in octets, encoded", []string{"Allow: /caf%C3%A9", "Disallow: /café"}, "/café", true},
+		{"length in octets, encoded, other way", []string{"Disallow: /caf%C3%A9", "Allow: /café"}, "/café", true},
+		{"an unreserved escape counts as one octet", []string{"Allow: /%62a", "Disallow: /baz"}, "/baz", false},
+		{"an unreserved escape counts as one octet, tie", []string{"Allow: /%62az", "Disallow: /baz"}, "/baz", true},
+		{"query data counts as its escape", []string{"Allow: /a?u=http:", "Disallow: /a?u=http%3A"}, "/a?u=http://x", true},
+		{"query data counts as its escape, longer", []string{"Allow: /a?u=http:", "Disallow: /a?u=http%3A/"}, "/a?u=http://x", false},
+		{"a missing / counts", []string{"Allow: /ab", "Disallow: ab"}, "/ab", true},
 		{"many rules", []string{"Disallow: /a", "Allow: /a/b", "Disallow: /a/b/c", "Allow: /a/b/c/d"}, "/a/b/c/d/e", true},
 		{"many rules, one short", []string{"Disallow: /a", "Allow: /a/b", "Disallow: /a/b/c", "Allow: /a/b/c/d"}, "/a/b/c/x", false},
 	}
@@ -595,6 +848,26 @@ func TestEscape(t *testing.T) {
 		{"/%zz%4", "/%25zz%254"},
 		{"/%%41", "/%25A"},
 		{"", ""},
+		// Characters that RFC 3986 never allows unescaped.
+		{"/\"<>[\\]^`{|}", "/%22%3C%3E%5B%5C%5D%5E%60%7B%7C%7D"},
+		{"/%22%3c%3E%5b%5C%5d%5e%60%7b%7C%7d", "/%22%3C%3E%5B%5C%5D%5E%60%7B%7C%7D"},
+		// Reserved characters: as written in the path, and in the query
+		// but for the general delimiters, which are only data there.
+		{"/a:b@c/d;e=f,g!h'(i)+j&k", "/a:b@c/d;e=f,g!h'(i)+j&k"},
+		{"/p?q=a:b@c/d?e;f=g,h!i'(j)+k&l", "/p?q=a%3Ab%40c%2Fd%3Fe;f=g,h!i'(j)+k&l"},
+		{"/p?q=%3a%40%2f%3f", "/p?q=%3A%40%2F%3F"},
+		{"/p?x=1%26y=2%3D%3b", "/p?x=1%26y=2%3D%3B"},
+		{"/foo/bar?baz=https://foo.bar", "/foo/bar?baz=https%3A%2F%2Ffoo.bar"},
+		// Only a '?' as written starts the query.
+		{"/a%3Fb:c/d", "/a%3Fb:c/d"},
+		{"/a%3fb?c:d", "/a%3Fb?c%3Ad"},
+		{"?/", "?%2F"},
+		{"/a?", "/a?"},
+		{"/a??", "/a?%3F"},
+		// Escapes of unreserved characters are decoded in the query too.
+		{"/a?%62=%7e", "/a?b=~"},
+		// '*', '$' and '#' are escaped in the query too.
+		{"/a?*$#", "/a?%2A%24%23"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.in, func(t *testing.T) {
@@ -614,25 +887,34 @@ func TestCompile(t *testing.T) {
 		in       string
 		segs     []string
 		anchored bool
+		size     int
 	}{
-		{"/a", []string{"/a"}, false},
-		{"/a$", []string{"/a"}, true},
-		{"/a*", []string{"/a", ""}, false},
-		{"*", []string{"", ""}, false},
-		{"**", []string{"", ""}, false},
-		{"*$", []string{"", ""}, true},
-		{"/a**b*$", []string{"/a", "b", ""}, true},
-		{"*.gif$", []string{"", ".gif"}, true},
-		{"/a$b$", []string{"/a%24b"}, true},
-		{"a", []string{"/a"}, false},
-		{"$", []string{"/"}, true},
-		{"/é*%2a", []string{"/%C3%A9", "%2A"}, false},
+		{"/a", []string{"/a"}, false, 2},
+		{"/a$", []string{"/a"}, true, 3},
+		{"/a*", []string{"/a", ""}, false, 3},
+		{"*", []string{"", ""}, false, 1},
+		{"**", []string{"", ""}, false, 2},
+		{"*$", []string{"", ""}, true, 2},
+		{"/a**b*$", []string{"/a", "b", ""}, true, 7},
+		{"*.gif$", []string{"", ".gif"}, true, 6},
+		{"/a$b$", []string{"/a%24b"}, true, 7},
+		{"a", []string{"/a"}, false, 2},
+		{"$", []string{"/"}, true, 2},
+		{"/é*%2a", []string{"/%C3%A9", "%2A"}, false, 11},
+		{"/%7Ea", []string{"/~a"}, false, 3},
+		// The pattern's first '?' starts its query, for the pieces after
+		// it too.
+		{"/*?u=http://", []string{"/", "?u=http%3A%2F%2F"}, false, 18},
+		{"/s?q=*/x$", []string{"/s?q=", "%2Fx"}, true, 11},
+		{"/*/x", []string{"/", "/x"}, false, 4},
+		{"/a:b*?c:d*:e", []string{"/a:b", "?c%3Ad", "%3Ae"}, false, 16},
 	}
 	for _, tt := range tests {
 		t.Run(tt.in, func(t *testing.T) {
 			p := compile(tt.in)
-			if !reflect.DeepEqual(p.segs, tt.segs) || p.anchored != tt.anchored {
-				t.Errorf("compile(%q) = %q anchored %v, want %q anchored %v", tt.in, p.segs, p.anchored, tt.segs, tt.anchored)
+			if !reflect.DeepEqual(p.segs, tt.segs) || p.anchored != tt.anchored || p.size != tt.size {
+				t.Errorf("compile(%q) = %q anchored %v size %d, want %q anchored %v size %d",
+					tt.in, p.segs, p.anchored, p.size, tt.segs, tt.anchored, tt.size)
 			}
 		})
 	}
