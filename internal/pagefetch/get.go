@@ -17,6 +17,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"tse-crawler/internal/robots"
 )
 
 // What is being fetched decides how its body is read.
@@ -24,11 +26,12 @@ type kind int
 
 const (
 	page      kind = iota // must be non-empty HTML, within MaxSize
-	robotsTxt             // anything, cut at robotsMax
+	robotsTxt             // anything, cut after its last whole line within robotsMax
 )
 
-// robotsMax is how much of a robots.txt is read. RFC 9309 asks crawlers to
-// parse at least 500 KiB; anything after that may be ignored.
+// robotsMax is how much of a robots.txt is parsed. RFC 9309 §2.5 asks
+// crawlers to parse at least 500 KiB; anything after that may be ignored.
+// A file of exactly this size is parsed whole.
 const robotsMax = 500 << 10
 
 // A response is what one request got: the status, the redirect target if
@@ -143,12 +146,13 @@ func (f *Fetcher) once(ctx context.Context, rawURL string, k kind) (_ *response,
 	case page:
 		resp.body, err = f.readPage(res)
 	case robotsTxt:
+		// One byte past the limit tells a file of exactly robotsMax bytes,
+		// kept whole, from a longer one, and whether the line that the
+		// limit cuts is whole after all. Truncate then keeps every whole
+		// line within the limit, whatever ends them, and never a line
+		// cut short, which could mean more or less than the file says.
 		resp.body, err = readBody(res, robotsMax, false, nil)
-		if len(resp.body) == robotsMax {
-			// Cut at the limit: drop the last line, which may be cut short
-			// and so mean less, or more, than the file says.
-			resp.body = resp.body[:bytes.LastIndexByte(resp.body, '\n')+1]
-		}
+		resp.body = robots.Truncate(resp.body, robotsMax)
 	}
 	if err != nil {
 		var bad *bodyError
@@ -279,8 +283,10 @@ func htmlType(ctype string) bool {
 
 // readBody reads a response body with its content coding removed, into
 // buf's array when it is large enough. If limit is positive and the body is
-// longer, it fails when strict is set, and stops reading at the limit
-// otherwise.
+// longer, it fails when strict is set, and otherwise stops reading one byte
+// past the limit and returns those limit+1 bytes, so that the caller can
+// tell a body of exactly limit bytes from a longer one, and see what
+// follows the limit.
 func readBody(res *http.Response, limit int64, strict bool, buf []byte) ([]byte, error) {
 	coding := strings.ToLower(strings.TrimSpace(res.Header.Get("Content-Encoding")))
 	if strict && limit > 0 && res.ContentLength > limit && (coding == "" || coding == "identity") {
@@ -317,11 +323,8 @@ func readBody(res *http.Response, limit int64, strict bool, buf []byte) ([]byte,
 			return nil, fmt.Errorf("reading the body: %w", err)
 		}
 	}
-	if limit > 0 && int64(len(b)) > limit {
-		if strict {
-			return nil, bodyErrorf("too large", "body is larger than the limit of %d bytes", limit)
-		}
-		b = b[:limit]
+	if strict && limit > 0 && int64(len(b)) > limit {
+		return nil, bodyErrorf("too large", "body is larger than the limit of %d bytes", limit)
 	}
 	return b, nil
 }
