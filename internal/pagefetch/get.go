@@ -93,7 +93,7 @@ func (f *Fetcher) get(ctx context.Context, rawURL string, k kind) (*response, er
 // Timeout, counted from the end of the pause, and by ctx. The error is
 // then a timeout (a [net.Error]) or the context's cause.
 func (f *Fetcher) once(ctx context.Context, rawURL string, k kind) (_ *response, retryAfter time.Duration, host string, _ error) {
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, rawURL, nil)
+	req, err := f.newRequest(ctx, http.MethodGet, rawURL)
 	if err != nil {
 		return nil, 0, "", err
 	}

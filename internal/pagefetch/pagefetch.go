@@ -25,6 +25,7 @@ import (
 
 	"tse-crawler/internal/pace"
 	"tse-crawler/internal/urlnorm"
+	"tse-crawler/internal/weburl"
 )
 
 // ErrNotLoopback is returned, wrapped, for a connection to an address that
@@ -56,7 +57,7 @@ func (e *StatusError) Error() string { return "HTTP " + e.Status }
 // fetcher does not follow.
 type RedirectError struct {
 	Code     int
-	Location string // the target, resolved against the URL that was asked for
+	Location string // the target, resolved against the URL that was asked for (see Fetcher.WHATWG)
 }
 
 func (e *RedirectError) Error() string {
@@ -84,6 +85,12 @@ type Fetcher struct {
 	// Warn, if set, is told when a server asks for something the fetcher
 	// will not do, such as a pause longer than a minute.
 	Warn func(msg string)
+	// WHATWG says that the URLs given to Fetch are WHATWG serializations,
+	// as the crawler's html mode keys pages (package weburl): each is then
+	// requested with its path and query byte for byte, which net/url would
+	// re-escape, and a redirect's Location is resolved as a browser
+	// resolves it. The reference mode leaves it unset.
+	WHATWG bool
 
 	mu       sync.Mutex
 	robots   map[string]*robotsResult // by scheme://host[:port]
@@ -159,7 +166,7 @@ func Reason(err error) string {
 // oversized or non-HTML body, and with the context's cause if ctx ends
 // first.
 func (f *Fetcher) Fetch(ctx context.Context, rawURL string) ([]byte, error) {
-	u, err := url.Parse(rawURL)
+	u, path, query, err := f.requestPath(rawURL)
 	if err != nil {
 		return nil, err
 	}
@@ -174,7 +181,6 @@ func (f *Fetcher) Fetch(ctx context.Context, rawURL string) ([]byte, error) {
 		// The rules must allow the path both as sent and as any server may
 		// resolve it (urlnorm.ServerPaths): "/x/%2e%2e/no/p.html" is
 		// /no/p.html to nginx, so "Disallow: /no/" forbids it.
-		path, query := pathAndQuery(u)
 		ok := rules.Allowed(path + query)
 		for _, served := range urlnorm.ServerPaths(path) {
 			ok = ok && rules.Allowed(served+query)
@@ -191,9 +197,23 @@ func (f *Fetcher) Fetch(ctx context.Context, rawURL string) ([]byte, error) {
 	case resp.code == http.StatusOK:
 		return resp.body, nil
 	case isRedirect(resp.code) && resp.location != "":
-		return nil, &RedirectError{Code: resp.code, Location: urlnorm.Resolve(rawURL, resp.location)}
+		return nil, &RedirectError{Code: resp.code, Location: f.resolveLocation(rawURL, resp.location)}
 	}
 	return nil, &StatusError{Code: resp.code, Status: resp.status}
+}
+
+// resolveLocation resolves a redirect's Location against the URL that was
+// asked for: as RFC 3986 says, or, with f.WHATWG, as a browser does. A
+// Location a browser cannot resolve is returned as it came, which names no
+// page to html mode's normalizer, so the crawler logs it as external.
+func (f *Fetcher) resolveLocation(rawURL, location string) string {
+	if !f.WHATWG {
+		return urlnorm.Resolve(rawURL, location)
+	}
+	if u, ok := weburl.Resolve(rawURL, location); ok {
+		return u
+	}
+	return location
 }
 
 // pathAndQuery returns the path and the query, with its '?', of u as the

@@ -1,0 +1,111 @@
+package pagefetch
+
+import (
+	"context"
+	"net/http"
+	"net/url"
+	"strings"
+)
+
+// The request target is what follows GET on the request line. In html
+// mode a page's URL is its WHATWG serialization (package weburl), and a
+// browser sends that URL's path and query as they are. net/url does not:
+// it re-escapes a path it thinks is badly escaped, so that "/a|b" goes out
+// as "/a%7Cb" and "/x^y" as "/x%5Ey", and it refuses a '%' that is not
+// followed by two hex digits, which the standard leaves alone. A server
+// may take those for other pages, or the same page under two names. So
+// with WHATWG set, the fetcher writes the target itself, through
+// url.URL.Opaque, whenever net/url would change it.
+
+// splitTarget splits an absolute URL into its site, "scheme://authority",
+// and its request target, the path and query. It reports false if the
+// target is not one that can go on the wire as it is: a WHATWG
+// serialization of an http or https URL has a path that starts with '/',
+// and no byte in it or its query is a space, a control or not ASCII.
+func splitTarget(rawURL string) (site, target string, ok bool) {
+	scheme, rest, ok := strings.Cut(rawURL, "://")
+	if !ok || scheme != "http" && scheme != "https" {
+		return "", "", false
+	}
+	slash := strings.IndexByte(rest, '/')
+	if slash < 0 || strings.ContainsAny(rest[:slash], "?#") {
+		return "", "", false
+	}
+	target = rest[slash:]
+	for i := 0; i < len(target); i++ {
+		if c := target[i]; c <= ' ' || c >= 0x7f || c == '#' {
+			return "", "", false
+		}
+	}
+	return rawURL[:len(scheme)+3+slash], target, true
+}
+
+// newRequest returns a request for rawURL. Unless f.WHATWG is set, and
+// whenever rawURL is not a serialization that splitTarget accepts, it is
+// http.NewRequestWithContext's, with the URL as net/url reads it, so the
+// reference mode's requests are what they always were.
+//
+// Otherwise the request target is rawURL's path and query, byte for byte:
+// in origin form ("/a|b?q") on a direct connection or through a tunnel, in
+// absolute form ("http://host/a|b?q") to an HTTP proxy, as net/http does for
+// any URL. A path that starts with "//" goes in absolute form either way,
+// since net/http reads an Opaque that starts so as an authority; servers
+// must accept that form (RFC 9112, section 3.2.2), and HTTP/2 turns it back
+// into the path.
+func (f *Fetcher) newRequest(ctx context.Context, method, rawURL string) (*http.Request, error) {
+	site, target, ok := splitTarget(rawURL)
+	if !f.WHATWG || !ok {
+		return http.NewRequestWithContext(ctx, method, rawURL, nil)
+	}
+	req, err := http.NewRequestWithContext(ctx, method, rawURL, nil)
+	if err == nil && req.URL.RequestURI() == target {
+		return req, nil // net/url sends it as it is: the usual case
+	}
+	req, err = http.NewRequestWithContext(ctx, method, site, nil)
+	if err != nil {
+		return nil, err
+	}
+	req.URL.Opaque = target
+	if strings.HasPrefix(target, "//") || f.viaHTTPProxy(req) {
+		req.URL.Opaque = "//" + req.URL.Host + target
+	}
+	return req, nil
+}
+
+// viaHTTPProxy reports whether the client's transport will send req to an
+// HTTP proxy rather than to its host, which calls for the absolute form.
+// It asks the transport's own Proxy function, so it agrees with the
+// transport: https goes through a CONNECT tunnel and SOCKS proxies relay a
+// connection, and both then take the origin form.
+func (f *Fetcher) viaHTTPProxy(req *http.Request) bool {
+	t, ok := f.Client.Transport.(*http.Transport)
+	if !ok || t.Proxy == nil || req.URL.Scheme != "http" {
+		return false
+	}
+	p, err := t.Proxy(req)
+	if err != nil || p == nil {
+		return false
+	}
+	return p.Scheme != "socks5" && p.Scheme != "socks5h"
+}
+
+// requestPath returns the URL of rawURL's request, with the path and the
+// query (with its '?') that robots.txt rules are matched against: the ones
+// newRequest sends.
+func (f *Fetcher) requestPath(rawURL string) (u *url.URL, path, query string, err error) {
+	if site, target, ok := splitTarget(rawURL); f.WHATWG && ok {
+		if u, err = url.Parse(site); err != nil {
+			return nil, "", "", err
+		}
+		path, query, hasQuery := strings.Cut(target, "?")
+		if hasQuery {
+			query = "?" + query
+		}
+		return u, path, query, nil
+	}
+	if u, err = url.Parse(rawURL); err != nil {
+		return nil, "", "", err
+	}
+	path, query = pathAndQuery(u)
+	return u, path, query, nil
+}
