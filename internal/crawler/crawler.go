@@ -14,6 +14,7 @@ import (
 	"io"
 	"io/fs"
 	"net/url"
+	"strings"
 
 	"tse-crawler/internal/bag"
 	"tse-crawler/internal/journal"
@@ -57,6 +58,13 @@ type Crawler struct {
 	// Save stores page id, a page fetched from url at the given depth.
 	Save    func(id int, url string, depth int, html []byte) error
 	Scanner pagescan.Scanner
+	// Normalize turns a link, as the scanner reports it, or a redirect's
+	// target into the crawl's key for the page, or reports false for a
+	// link that names no page to crawl (logged IgnExtrn). The key is what
+	// the seen-set holds, Internal judges, Fetch requests and Save
+	// records. Nil means [urlnorm.Normalize], the reference crawler's
+	// rules; html mode sets weburl.Normalize, the WHATWG URL Standard's.
+	Normalize func(link string) (string, bool)
 	// Internal reports whether a normalized URL belongs to the crawl.
 	Internal func(url string) bool
 	Bag      bag.Bag
@@ -196,13 +204,17 @@ func (c *Crawler) loop(ctx context.Context, seed string, log *logWriter, sc *scr
 			*n++
 		}
 	}
+	normalize := c.Normalize
+	if normalize == nil {
+		normalize = urlnorm.Normalize
+	}
 	// consider logs a link found on a page at depth, or a redirect's target,
 	// and puts it in the bag at pushDepth if it is internal and new. It
 	// returns the URL it put in the bag, or "".
 	consider := func(depth, pushDepth int, link string) (added string) {
 		log.line(depth, "Found", link)
 		count(&res.Found)
-		norm, ok := urlnorm.Normalize(link)
+		norm, ok := normalize(link)
 		switch {
 		case !ok:
 			log.line(depth, "IgnExtrn", link)
@@ -485,8 +497,8 @@ func (w *hostWatch) witness(host string) string {
 // originOf returns the scheme and host of an absolute URL,
 // "http://host[:port]", without any user-info.
 func originOf(rawURL string) string {
-	u, err := url.Parse(rawURL)
-	if err != nil {
+	u := siteOf(rawURL)
+	if u == nil {
 		return ""
 	}
 	return u.Scheme + "://" + u.Host
@@ -495,9 +507,29 @@ func originOf(rawURL string) string {
 // hostOf returns the host of an absolute URL as its requests name it,
 // host[:port].
 func hostOf(rawURL string) string {
-	u, err := url.Parse(rawURL)
-	if err != nil {
+	u := siteOf(rawURL)
+	if u == nil {
 		return ""
 	}
 	return u.Host
+}
+
+// siteOf parses the scheme and authority of an absolute URL, and nothing
+// after them: a key that net/url cannot parse whole, such as html mode's
+// "http://host/%zz.html" (a browser sends that '%' as it is), still has a
+// host. The authority ends where net/url ends it, at the first '/', '?'
+// or '#', so the host is the one the request names.
+func siteOf(rawURL string) *url.URL {
+	scheme, rest, ok := strings.Cut(rawURL, "://")
+	if !ok {
+		return nil
+	}
+	if i := strings.IndexAny(rest, "/?#"); i >= 0 {
+		rest = rest[:i]
+	}
+	u, err := url.Parse(scheme + "://" + rest)
+	if err != nil {
+		return nil
+	}
+	return u
 }
