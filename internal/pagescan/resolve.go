@@ -1,0 +1,19 @@
+package pagescan
+
+import "tse-crawler/internal/weburl"
+
+// resolve resolves href against base as a browser does, with the WHATWG
+// URL parser (package weburl), and returns the absolute URL serialized
+// without its fragment: the form the crawler's html mode keys, requests
+// and saves pages by. It reports false for a link a browser would reject,
+// and for a base that is not an absolute URL (a <base href> that fails so
+// is ignored by browsers, which keep the page's URL as the base).
+//
+// A link that fails is still a link the page has: the html scanner reports
+// it as written, and the crawler's html-mode normalizer, which parses it
+// again with no base, rejects it in turn (weburl's FuzzResolve checks that
+// it always does), so it is logged as found and external, and never
+// requested.
+func resolve(base, href string) (string, bool) {
+	return weburl.Resolve(base, href)
+}
