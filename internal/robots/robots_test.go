@@ -981,11 +981,25 @@ func FuzzParse(f *testing.F) {
 			t.Fatalf("Parse(%q) is not deterministic", body)
 		}
 
+		// A Disallow line written from path, encoded as a rule can always
+		// be written, forbids it however it is spelled (RFC 9309 §2.2.2).
+		if full := "/" + strings.TrimPrefix(path, "/"); path != "" && escape(full) != "/robots.txt" {
+			enc, dec := variants(full)
+			rule := "User-agent: *\nDisallow: " + enc + "\n"
+			r := Parse([]byte(rule), token)
+			for _, v := range []string{path, full, enc, dec} {
+				if r.Allowed(v) {
+					t.Fatalf("Parse(%q).Allowed(%q) = true, want false: the rule was written from %q", rule, v, path)
+				}
+			}
+		}
+
 		// One line that cannot be read, inserted between two lines (or at
-		// either end), changes nothing. The BOM is taken off first, because
-		// it counts only at the very start of the file.
-		for bytes.HasPrefix(body, []byte("\xEF\xBB\xBF")) {
-			body = body[3:]
+		// either end), changes nothing. The BOM, or the start of one, is
+		// taken off first, because it counts only at the very start of the
+		// file.
+		for len(trimBOM(body)) < len(body) {
+			body = trimBOM(body)
 		}
 		want := answers(Parse(body, token), path)
 		lines := bytes.SplitAfter(body, []byte("\n"))
@@ -1015,6 +1029,72 @@ func FuzzParse(f *testing.F) {
 	})
 }
 
+func FuzzTruncate(f *testing.F) {
+	for _, body := range []string{
+		"User-agent: *\nDisallow: /a\nDisallow: /b\n",
+		"User-agent: *\rDisallow: /a\rDisallow: /b\r",
+		"User-agent: *\r\nDisallow: /a\r\nDisallow: /b\r\n",
+		"User-agent: *\n\r\n\rDisallow: /a",
+		"a very long first line",
+	} {
+		for _, limit := range []int16{0, 5, 13, 14, 15, 28, 100} {
+			f.Add([]byte(body), limit)
+		}
+	}
+	f.Fuzz(func(t *testing.T, body []byte, limit int16) {
+		got := Truncate(body, int(limit))
+		n := max(int(limit), 0) // a negative limit is 0
+		if len(body) <= n {
+			if !bytes.Equal(got, body) {
+				t.Fatalf("Truncate(%q, %d) = %q, want it whole", body, limit, got)
+			}
+			return
+		}
+		if len(got) > n || !bytes.HasPrefix(body, got) {
+			t.Fatalf("Truncate(%q, %d) = %q, not a prefix of at most %d bytes", body, limit, got, n)
+		}
+		isEnd := func(c byte) bool { return c == '\r' || c == '\n' }
+		whole := len(got) > 0 && isEnd(got[len(got)-1]) || isEnd(body[len(got)])
+		firstLine := len(got) == n && !bytes.ContainsAny(body[:n], "\r\n")
+		switch {
+		case !whole && !firstLine:
+			t.Fatalf("Truncate(%q, %d) = %q, which ends in a line cut short", body, limit, got)
+		case len(got) < n && (bytes.ContainsAny(body[len(got):n], "\r\n") || isEnd(body[n])):
+			t.Fatalf("Truncate(%q, %d) = %q, but a longer prefix ends with a whole line", body, limit, got)
+		}
+		// The lines kept are lines of the file, but for a first line
+		// longer than the limit.
+		kept, all := splitLines(got), splitLines(body)
+		if len(kept) > len(all) {
+			t.Fatalf("Truncate(%q, %d) = %q, with more lines than the file", body, limit, got)
+		}
+		for i, line := range kept {
+			if line != all[i] && !(i == 0 && firstLine && strings.HasPrefix(all[0], line)) {
+				t.Fatalf("Truncate(%q, %d) = %q, whose line %d, %q, is not the file's %q", body, limit, got, i+1, line, all[i])
+			}
+		}
+	})
+}
+
+// splitLines returns the lines of b, without their line ends, as Parse
+// reads them: a line ends at CR, LF or CRLF.
+func splitLines(b []byte) []string {
+	var lines []string
+	for len(b) > 0 {
+		i := bytes.IndexAny(b, "\r\n")
+		if i < 0 {
+			lines = append(lines, string(b))
+			break
+		}
+		lines = append(lines, string(b[:i]))
+		if b[i] == '\r' && i+1 < len(b) && b[i+1] == '\n' {
+			i++
+		}
+		b = b[i+1:]
+	}
+	return lines
+}
+
 // answers sums up what r says about a few fixed paths and path, and its
 // delay, for FuzzParse to compare.
 func answers(r *Rules, path string) string {
@@ -1038,6 +1118,10 @@ func FuzzMatch(f *testing.F) {
 		{"/%7ejoe", "/~joe"},
 		{"/a%*b", "/a%b"},
 		{"**a*$", "/aaa"},
+		{"/foo/bar?baz=https://foo.bar", "/foo/bar?baz=https%3A%2F%2Ffoo.bar"},
+		{"/*?u=http://*/x", "/a?u=http%3a//h/x"},
+		{"/a%3F*b?c", "/a%3fb?c:d@e?f"},
+		{"/a<b>[c]", "/a%3Cb%3E%5bc%5D?%22"},
 	} {
 		f.Add(s[0], s[1])
 	}
@@ -1072,7 +1156,82 @@ func FuzzMatch(f *testing.F) {
 				t.Fatalf("compile(%q) does not match its extension %q", path, path+"/more?x")
 			}
 		}
+
+		// A rule matches the path it was written from, however either is
+		// encoded (RFC 9309 §2.2.2), and is as long, so that the two
+		// spellings of one rule tie. enc escapes '*' and '$', so it is a
+		// rule for any path; path and dec have them as written, so they
+		// are rules for it only without them.
+		enc, dec := variants(path)
+		spellings := []string{path, enc, dec}
+		for _, v := range spellings[1:] {
+			if got := escape(v); got != norm {
+				t.Fatalf("escape(%q) = %q, but escape(%q) = %q: two spellings of one path", path, norm, v, got)
+			}
+		}
+		rules := spellings[1:2]
+		if !strings.ContainsAny(path, "*$") {
+			rules = spellings
+		}
+		size := compile(enc).size
+		for _, r := range rules {
+			p := compile(r)
+			if p.size != size {
+				t.Fatalf("compile(%q).size = %d, but compile(%q).size = %d: two spellings of one rule", r, p.size, enc, size)
+			}
+			for _, v := range spellings {
+				if !p.match(escape(v)) {
+					t.Fatalf("compile(%q).match(escape(%q)) = false, want true: the rule was written from the path", r, v)
+				}
+			}
+		}
 	})
+}
+
+// variants returns two other spellings of path that RFC 9309 §2.2.2 makes
+// equivalent to it: enc, with every octet percent-encoded that can be
+// without changing what the path means, and the hex digits of escapes in
+// lower case; and dec, with every escape decoded that can be, but those of
+// '*' and '$', which would become wildcards in a rule, and of '%'.
+func variants(path string) (enc, dec string) {
+	const lowerHex = "0123456789abcdef"
+	var e, d strings.Builder
+	esc := func(b *strings.Builder, c byte) {
+		b.WriteByte('%')
+		b.WriteByte(lowerHex[c>>4])
+		b.WriteByte(lowerHex[c&0xF])
+	}
+	inQuery := false
+	for i := 0; i < len(path); i++ {
+		c := path[i]
+		switch {
+		case c == '%' && i+2 < len(path) && isHex(path[i+1]) && isHex(path[i+2]):
+			v := unhex(path[i+1])<<4 | unhex(path[i+2])
+			esc(&e, v)
+			if isUnreserved(v) || inQuery && isQueryData(v) || alwaysEncoded[v] && !strings.ContainsRune("%*$", rune(v)) {
+				d.WriteByte(v)
+			} else {
+				d.WriteString(path[i : i+3])
+			}
+			i += 2
+		case c == '?' && !inQuery:
+			inQuery = true
+			e.WriteByte(c)
+			d.WriteByte(c)
+		case c == '%':
+			// A '%' that starts no escape: written as is, it could start
+			// one once what follows it is decoded.
+			e.WriteString("%25")
+			d.WriteString("%25")
+		case isUnreserved(c) || alwaysEncoded[c] || inQuery && isQueryData(c):
+			esc(&e, c)
+			d.WriteByte(c)
+		default:
+			e.WriteByte(c)
+			d.WriteByte(c)
+		}
+	}
+	return e.String(), d.String()
 }
 
 // slowMatch is the textbook dynamic-programming glob matcher, run over the
