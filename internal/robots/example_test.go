@@ -67,3 +67,36 @@ func ExampleDisallowAll() {
 	// Output:
 	// false true
 }
+
+func ExampleTruncate() {
+	// A file whose lines end in CR alone, cut to its first 40 bytes: the
+	// third line does not fit whole, so it is not read at all.
+	body := []byte("User-agent: *\rDisallow: /private/\rDisallow: /p\r")
+	kept := robots.Truncate(body, 40)
+	fmt.Printf("%q\n", kept)
+	r := robots.Parse(kept, "tse-crawler")
+	fmt.Println(r.Allowed("/private/x"), r.Allowed("/public"))
+	// Output:
+	// "User-agent: *\rDisallow: /private/\r"
+	// false true
+}
+
+func ExampleRules_Allowed() {
+	// RFC 9309 §2.2.2: the rule and the URL are percent-encoded the same
+	// way before they are compared, so each matches however either is
+	// written; in the query ':' and '/' are data, and compared encoded.
+	r := robots.Parse([]byte("User-agent: *\nDisallow: /foo/bar?baz=https://foo.bar\nDisallow: /foo/bar/%62%61%7A\n"), "tse-crawler")
+	for _, path := range []string{
+		"/foo/bar?baz=https%3A%2F%2Ffoo.bar",
+		"/foo/bar?baz=https://foo.bar",
+		"/foo/bar/baz",
+		"/foo/bar/qux",
+	} {
+		fmt.Println(path, r.Allowed(path))
+	}
+	// Output:
+	// /foo/bar?baz=https%3A%2F%2Ffoo.bar false
+	// /foo/bar?baz=https://foo.bar false
+	// /foo/bar/baz false
+	// /foo/bar/qux true
+}
