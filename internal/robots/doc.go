@@ -74,10 +74,12 @@
 //   - the hex digits of an existing %xx escape are upper-cased, and an escape
 //     of an unreserved character (a letter, digit, '-', '.', '_' or '~') is
 //     decoded, so "/%62az" and "/baz" match;
-//   - in the query (after the first '?'), ':', '/', '?' and '@' are
+//   - in the query (after the first '?'), ':', '/', '?', '@' and "'" are
 //     percent-encoded, so "/a?u=https://x" and "/a?u=https%3A%2F%2Fx" match
-//     (RFC 9309 Figure 4). These general delimiters of RFC 3986 delimit
-//     nothing inside a query, so there they are only data;
+//     (RFC 9309 Figure 4). The first four, general delimiters of RFC 3986,
+//     delimit nothing inside a query, so there they are only data; and
+//     browsers always send "'" in a query as %27, so a server cannot tell
+//     them apart;
 //   - any other escape, such as %2F in the path or %26 in the query, is
 //     kept as an escape, and the character it stands for is kept as
 //     written: "/a%2Fb" and "/a/b" are different paths, and "?a=1%26b=2"

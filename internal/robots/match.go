@@ -118,7 +118,7 @@ func escape(s string) string {
 // Everywhere, canon percent-encodes the octets in [alwaysEncoded], decodes
 // the escapes of unreserved characters and upper-cases the hex digits of
 // the others. In the query, after the first '?', it also encodes ':', '/',
-// '?' and '@'. See the package comment for why.
+// '?', '@' and "'". See the package comment for why.
 //
 // canon is idempotent, and it returns s itself, without allocating, when s
 // needs no change, which is the common case.
@@ -197,16 +197,19 @@ func needsWork(c byte, inQuery bool) bool {
 	return alwaysEncoded[c] || inQuery && isQueryData(c)
 }
 
-// isQueryData reports whether c is one of the characters that RFC 3986
-// lets a query hold unescaped although they are reserved: general
-// delimiters that delimit nothing inside a query (§3.4), so that they are
-// only data there and mean what their escapes mean. RFC 9309 §2.2.2 asks
-// for them to be encoded (Figure 4: "/foo/bar?baz=https://foo.bar" is
-// compared as "/foo/bar?baz=https%3A%2F%2Ffoo.bar"). The sub-delimiters
-// ("&", "=", ";" ...) are left as they are: they may separate the query's
-// parameters, so "a=1&b=2" is not "a=1%26b=2".
+// isQueryData reports whether c is one of the reserved characters that
+// mean what their escapes mean in a query, so that RFC 9309 §2.2.2's
+// encoding of reserved characters can apply to them there (Figure 4:
+// "/foo/bar?baz=https://foo.bar" is compared as
+// "/foo/bar?baz=https%3A%2F%2Ffoo.bar"). They are the general delimiters
+// that RFC 3986 lets a query hold unescaped and that delimit nothing in it
+// (§3.4), and "'", which browsers always send as %27 in the query of an
+// http or https URL (the WHATWG URL Standard's special-query set), so that
+// a server cannot tell the two apart. The other sub-delimiters ("&", "=",
+// ";" ...) are left as they are: they may separate the query's parameters,
+// so "a=1&b=2" is not "a=1%26b=2".
 func isQueryData(c byte) bool {
-	return c == ':' || c == '/' || c == '?' || c == '@'
+	return c == ':' || c == '/' || c == '?' || c == '@' || c == '\''
 }
 
 // isUnreserved reports whether c is an unreserved character of RFC 3986

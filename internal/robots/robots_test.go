@@ -628,6 +628,8 @@ func TestMatching(t *testing.T) {
 			{"/a?u=http://x", false}, {"/a?u=http%3A%2F%2Fx", false}, {"/a?u=http%3a//x/y", false}, {"/a?u=http:x", true}, {"/a?u=http", true}}},
 		{"query data: ? and @", "Disallow: /a?b=c?d@e", []check{{"/a?b=c%3Fd%40e", false}, {"/a?b=c?d@e", false}, {"/a?b=c", true}}},
 		{"query data in an escaped rule", "Disallow: /a?b=c%3fd%40e", []check{{"/a?b=c?d@e", false}, {"/a?b=c%3Fd%40e", false}}},
+		{"a quote in the query, as browsers send it", "Disallow: /a?q='x'", []check{{"/a?q=%27x%27", false}, {"/a?q='x'", false}, {"/a?q=x", true}}},
+		{"a quote in the path is kept", "Disallow: /a'b", []check{{"/a'b", false}, {"/a%27b", true}}},
 		{"query delimiters are not data", "Disallow: /a?x=1&y=2", []check{{"/a?x=1&y=2", false}, {"/a?x=1%26y=2", true}, {"/a?x%3D1&y=2", true}}},
 		{"and their escapes are kept", "Disallow: /a?x=1%26y", []check{{"/a?x=1%26y", false}, {"/a?x=1&y", true}}},
 		{"a colon in the path is kept", "Disallow: /a:b", []check{{"/a:b", false}, {"/a%3Ab", true}}},
@@ -854,7 +856,8 @@ func TestEscape(t *testing.T) {
 		// Reserved characters: as written in the path, and in the query
 		// but for the general delimiters, which are only data there.
 		{"/a:b@c/d;e=f,g!h'(i)+j&k", "/a:b@c/d;e=f,g!h'(i)+j&k"},
-		{"/p?q=a:b@c/d?e;f=g,h!i'(j)+k&l", "/p?q=a%3Ab%40c%2Fd%3Fe;f=g,h!i'(j)+k&l"},
+		{"/p?q=a:b@c/d?e;f=g,h!i'(j)+k&l", "/p?q=a%3Ab%40c%2Fd%3Fe;f=g,h!i%27(j)+k&l"},
+		{"/p'?q='%27", "/p'?q=%27%27"},
 		{"/p?q=%3a%40%2f%3f", "/p?q=%3A%40%2F%3F"},
 		{"/p?x=1%26y=2%3D%3b", "/p?x=1%26y=2%3D%3B"},
 		{"/foo/bar?baz=https://foo.bar", "/foo/bar?baz=https%3A%2F%2Ffoo.bar"},
