@@ -20,6 +20,7 @@ import (
 	"tse-crawler/internal/pagescan"
 	"tse-crawler/internal/scope"
 	"tse-crawler/internal/urlnorm"
+	"tse-crawler/internal/weburl"
 )
 
 const usage = `Usage: crawler [flags] seedURL pageDirectory maxDepth
@@ -37,7 +38,10 @@ Flags:
                    of the next to the same host (default 1s); below 1s only
                    for loopback addresses
   -links SCANNER   how links are found: reference (the CS50 reference
-                   scanner, the default) or html (as a browser reads them)
+                   scanner and normalizer, the default) or html (as a
+                   browser reads and resolves them: pages, the seed and
+                   -scope are named by the WHATWG URL Standard, so that
+                   a b.html and a%20b.html are one page)
   -order ORDER     crawl order: lifo (the reference's, the default), bfs
                    (breadth-first: every page at its shortest depth), or
                    priority (the page whose name ends in the largest number
@@ -149,6 +153,35 @@ func (cfg *config) params() journal.Params {
 	}
 }
 
+// normalizer returns how the crawl names pages: the reference crawler's
+// normalizer, or in html mode the WHATWG URL Standard's serialization, so
+// that the seed, the links and the scope's prefixes are keyed alike.
+func (cfg *config) normalizer() func(string) (string, bool) {
+	if cfg.links == "html" {
+		return weburl.Normalize
+	}
+	return urlnorm.Normalize
+}
+
+// prefixes returns the -scope prefixes as the crawl matches them: as
+// given, or in html mode as a browser parses them ("HTTP://Example.EDU:80"
+// is then "http://example.edu/"), since every key they are matched against
+// is a browser's serialization.
+func (cfg *config) prefixes() ([]string, error) {
+	if cfg.links != "html" {
+		return cfg.scopes, nil
+	}
+	prefixes := make([]string, len(cfg.scopes))
+	for i, raw := range cfg.scopes {
+		p, err := weburl.Canonical(raw)
+		if err != nil {
+			return nil, fmt.Errorf("-scope %q is %v: give a URL prefix such as http://example.edu/ or http://*.example.edu/docs/", raw, err)
+		}
+		prefixes[i] = p
+	}
+	return prefixes, nil
+}
+
 // A usageError is a bad command line; code is the exit status it calls for.
 type usageError struct {
 	code int
@@ -216,7 +249,11 @@ func parseArgs(args []string) (*config, error) {
 	}
 	cfg.scope = scope.Default()
 	if len(cfg.scopes) > 0 {
-		sc, err := scope.Parse(cfg.scopes)
+		prefixes, err := cfg.prefixes()
+		if err != nil {
+			return nil, &usageError{exitUsage, err.Error()}
+		}
+		sc, err := scope.Parse(prefixes)
 		if err != nil {
 			return nil, &usageError{exitUsage, "-" + err.Error()}
 		}
@@ -234,7 +271,7 @@ func parseArgs(args []string) (*config, error) {
 		}
 		return nil, &usageError{exitUsage, msg}
 	}
-	seed, ok := urlnorm.Normalize(rest[0])
+	seed, ok := cfg.normalizer()(rest[0])
 	if !ok {
 		return nil, &usageError{exitSeedURL, fmt.Sprintf("seedURL %q cannot be normalized: give an absolute http URL of an HTML page, such as %sletters/index.html", rest[0], scope.CS50Prefix)}
 	}

@@ -241,18 +241,21 @@ func newCrawler(cfg *config, dir *pagesave.Dir, proxy func(*http.Request) (*url.
 		Retries:   cfg.retries,
 		MaxSize:   cfg.maxSize,
 		Warn:      func(msg string) { fmt.Fprintf(stderr, "crawler: warning: %s\n", msg) },
+		// html mode's keys are WHATWG serializations, sent as they are.
+		WHATWG: cfg.links == "html",
 	}
 	return &crawler.Crawler{
-		Fetch:    fetcher.Fetch,
-		Save:     dir.Save,
-		Scanner:  scanner,
-		Internal: cfg.scope.Contains,
-		Bag:      frontier,
-		MaxDepth: cfg.maxDepth,
-		Errors:   stderr,
-		Journal:  func(e journal.Entry) error { return dir.Record(journal.Line(e)) },
-		Recycle:  fetcher.Recycle,
-		Reach:    fetcher.Reach,
+		Fetch:     fetcher.Fetch,
+		Save:      dir.Save,
+		Scanner:   scanner,
+		Normalize: cfg.normalizer(),
+		Internal:  cfg.scope.Contains,
+		Bag:       frontier,
+		MaxDepth:  cfg.maxDepth,
+		Errors:    stderr,
+		Journal:   func(e journal.Entry) error { return dir.Record(journal.Line(e)) },
+		Recycle:   fetcher.Recycle,
+		Reach:     fetcher.Reach,
 	}, fetcher
 }
 
