@@ -63,6 +63,21 @@ func BenchmarkResolveNormalize(b *testing.B) {
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(links)), "ns/link")
 }
 
+// BenchmarkParserOnly is BenchmarkResolveNormalize without the shortcuts
+// of plain.go: the parser's cost for every link.
+func BenchmarkParserOnly(b *testing.B) {
+	links := benchLinks(b)
+	b.ReportAllocs()
+	for b.Loop() {
+		for _, l := range links {
+			if s, ok := resolve(l.base, l.href); ok {
+				serialize(s)
+			}
+		}
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(links)), "ns/link")
+}
+
 // BenchmarkRFC3986 is what html mode cost per link before this package:
 // urlnorm's byte-wise RFC 3986 resolution, then the reference normalizer.
 func BenchmarkRFC3986(b *testing.B) {
