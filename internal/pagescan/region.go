@@ -7,9 +7,12 @@ import "bytes"
 // region yields no links. An empty From means the region starts at the
 // top of the page; an empty Until, that it runs to the end.
 //
-// The html scanner still reads the whole page, so that a <base href> in
-// the head and the tokenizer's state before the region count, and keeps
-// only the links whose tags begin inside the region. The reference scanner
+// The html scanner still reads the whole page, and keeps only the links
+// whose tags begin inside the region: what comes before the region counts,
+// such as a <base href> in the head, a <template> or an <svg> the region
+// is in, a script or a comment that hides its first tags, or a refresh
+// that makes those in the region do nothing. The region's bounds are found
+// in the bytes, even inside a comment or CDATA. The reference scanner
 // reads the region alone, as if it were the document: its colon test stops
 // at the region's end.
 type Region struct {

@@ -76,6 +76,59 @@ func TestRegion(t *testing.T) {
 			reference: nil, // the first region holds no link
 			browser:   nil,
 		},
+		{
+			// The html scanner knows the template began before the region.
+			name: "a region inside a template", from: from, until: until,
+			html:      `<template><!-- CONTENT --><a href="01.html">1</a><!-- /CONTENT --></template>`,
+			reference: []string{"http://www.example.edu/a/01.html"},
+			browser:   nil,
+		},
+		{
+			name: "a region inside an svg title", from: from, until: until,
+			html:      `<svg><title><!-- CONTENT --><a href="01.html">1</a><!-- /CONTENT --></title></svg>`,
+			reference: []string{"http://www.example.edu/a/01.html"},
+			browser:   []string{"http://www.example.edu/a/01.html"},
+		},
+		{
+			name: "a region inside an HTML title", from: "<title>", until: "</title>",
+			html:      `<title><a href="01.html">1</a></title>`,
+			reference: []string{"http://www.example.edu/a/01.html"},
+			browser:   nil,
+		},
+		{
+			name: "a base in svg outside the region does not count", from: from, until: until,
+			html:      `<svg><base href="http://ir.example.edu/b/"></svg><!-- CONTENT --><svg><a href="01.html"/></svg><!-- /CONTENT -->`,
+			reference: []string{"http://www.example.edu/a/01.html"},
+			browser:   []string{"http://www.example.edu/a/01.html"},
+		},
+		{
+			// The start marker is text to the html scanner, which takes the
+			// region from the bytes all the same.
+			name: "a start marker in CDATA", from: from, until: until,
+			html:      `<svg><![CDATA[<!-- CONTENT -->]]></svg><a href="01.html">1</a><!-- /CONTENT -->`,
+			reference: []string{"http://www.example.edu/a/01.html"},
+			browser:   []string{"http://www.example.edu/a/01.html"},
+		},
+		{
+			name: "links in noscript, an iframe and a refresh", from: from, until: until,
+			html:      `<!-- CONTENT --><noscript><a href="01.html">1</a></noscript><iframe src="02.html"></iframe><meta http-equiv="refresh" content="0; url=03.html"><!-- /CONTENT -->`,
+			reference: []string{"http://www.example.edu/a/01.html"},
+			browser:   []string{"http://www.example.edu/a/01.html", "http://www.example.edu/a/02.html", "http://www.example.edu/a/03.html"},
+		},
+		{
+			// Only the first refresh of the page counts, in the region or not.
+			name: "a refresh before the region", from: from, until: until,
+			html:      `<meta http-equiv="refresh" content="0; url=00.html"><!-- CONTENT --><meta http-equiv="refresh" content="0; url=01.html"><!-- /CONTENT -->`,
+			reference: nil,
+			browser:   nil,
+		},
+		{
+			// A frameset empties the body, and the region with it.
+			name: "a region in a body a frameset replaces", from: from, until: until,
+			html:      `<!-- CONTENT --><div><a href="01.html"></a></div><!-- /CONTENT --><frameset><frame src="02.html"></frameset>`,
+			reference: []string{"http://www.example.edu/a/01.html"},
+			browser:   nil,
+		},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
