@@ -51,3 +51,20 @@ func benchmarkPlayground(b *testing.B, s pagescan.Scanner) {
 func BenchmarkPlaygroundReference(b *testing.B) { benchmarkPlayground(b, new(pagescan.Reference)) }
 
 func BenchmarkPlaygroundHTML(b *testing.B) { benchmarkPlayground(b, new(pagescan.HTML)) }
+
+// BenchmarkPlaygroundTree is the road not taken: the same pages through
+// x/net/html's tree parser and a walk of the tree, as the tests' oracle
+// does, for the html scanner's figures to be read against.
+func BenchmarkPlaygroundTree(b *testing.B) {
+	benchmarkPlayground(b, treeScanner{})
+}
+
+// A treeScanner scans with the tests' oracle.
+type treeScanner struct{}
+
+func (treeScanner) Scan(pageURL string, page []byte, found func(link string)) {
+	links, _ := pagescan.TreeLinks(pageURL, page)
+	for _, l := range links {
+		found(l)
+	}
+}
