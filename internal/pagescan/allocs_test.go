@@ -32,3 +32,24 @@ func TestReferenceAllocs(t *testing.T) {
 		t.Errorf("Scan allocated %.0f times for %d links, want at most %.0f", allocs, 2*links, max)
 	}
 }
+
+// TestHTMLAllocs guards the html scanner's tree model: a tag without
+// attributes, a custom element seen before and an end tag cost no
+// allocation, so a page costs the tokenizer's few and one or two per
+// attribute, whatever its nesting.
+func TestHTMLAllocs(t *testing.T) {
+	var b strings.Builder
+	const tags = 500
+	for range tags {
+		b.WriteString("<div><p>Some <b>text</b>, <my-widget>custom</my-widget><svg><g></g></svg></p></div>\n")
+	}
+	page := []byte(b.String())
+	var h pagescan.HTML
+	h.Scan("http://cs50tse.cs.dartmouth.edu/tse/letters/index.html", page, func(string) {})
+	allocs := testing.AllocsPerRun(20, func() {
+		h.Scan("http://cs50tse.cs.dartmouth.edu/tse/letters/index.html", page, func(string) {})
+	})
+	if max := 10.0; allocs > max {
+		t.Errorf("Scan allocated %.0f times for %d tags without attributes, want at most %.0f", allocs, 9*tags, max)
+	}
+}
