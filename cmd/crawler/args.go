@@ -39,7 +39,9 @@ Flags:
                    for loopback addresses
   -links SCANNER   how links are found: reference (the CS50 reference
                    scanner and normalizer, the default) or html (as a
-                   browser reads and resolves them: pages, the seed and
+                   browser reads and resolves them: the page is read by
+                   the HTML Standard, with <a>, <area>, svg <a>, iframe,
+                   frame and meta refresh links; pages, the seed and
                    -scope are named by the WHATWG URL Standard, so that
                    a b.html and a%20b.html are one page)
   -order ORDER     crawl order: lifo (the reference's, the default), bfs

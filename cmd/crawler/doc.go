@@ -32,7 +32,9 @@
 //		the least pause between requests to one host (default 1s)
 //	-links reference|html
 //		find links as the reference crawler does (the default), or as a
-//		browser reads them
+//		browser reads and resolves them: the page by the HTML Standard,
+//		with iframe, frame and meta refresh links too, and every URL by
+//		the WHATWG URL Standard, which then names every page
 //	-order lifo|bfs|priority
 //		crawl the newest link first, as the reference does (the default),
 //		breadth-first, so that every page is saved at its shortest depth,
