@@ -608,7 +608,9 @@ func isTimeout(err error) bool {
 }
 
 func TestTimeout(t *testing.T) {
-	const timeout = 200 * time.Millisecond
+	// Long enough for the headers of a stalled body to arrive first even
+	// on a busy machine, so that the timeout hits the body.
+	const timeout = time.Second
 	tests := []struct {
 		name     string
 		handler  func(w http.ResponseWriter, r *http.Request, stall func())
