@@ -48,45 +48,38 @@ func benchLinks(b *testing.B) []link {
 	return links
 }
 
-// BenchmarkResolveNormalize is html mode's cost per link: resolve against
-// the page, then take the crawl's key.
-func BenchmarkResolveNormalize(b *testing.B) {
-	links := benchLinks(b)
-	b.ReportAllocs()
-	for b.Loop() {
-		for _, l := range links {
-			if s, ok := Resolve(l.base, l.href); ok {
+// BenchmarkPerLink is the cost per link of taking a link's key on a page:
+// html mode as it is (Resolve, then Normalize), the parser alone, without
+// the shortcuts of plain.go, and what html mode cost before this package
+// (urlnorm's byte-wise RFC 3986 resolution, then the reference
+// normalizer).
+func BenchmarkPerLink(b *testing.B) {
+	ways := []struct {
+		name string
+		key  func(base, href string)
+	}{
+		{"ResolveNormalize", func(base, href string) {
+			if s, ok := Resolve(base, href); ok {
 				Normalize(s)
 			}
-		}
-	}
-	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(links)), "ns/link")
-}
-
-// BenchmarkParserOnly is BenchmarkResolveNormalize without the shortcuts
-// of plain.go: the parser's cost for every link.
-func BenchmarkParserOnly(b *testing.B) {
-	links := benchLinks(b)
-	b.ReportAllocs()
-	for b.Loop() {
-		for _, l := range links {
-			if s, ok := resolve(l.base, l.href); ok {
+		}},
+		{"ParserOnly", func(base, href string) {
+			if s, ok := resolve(base, href); ok {
 				serialize(s)
 			}
-		}
+		}},
+		{"RFC3986", func(base, href string) { urlnorm.Normalize(urlnorm.Resolve(base, href)) }},
 	}
-	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(links)), "ns/link")
-}
-
-// BenchmarkRFC3986 is what html mode cost per link before this package:
-// urlnorm's byte-wise RFC 3986 resolution, then the reference normalizer.
-func BenchmarkRFC3986(b *testing.B) {
 	links := benchLinks(b)
-	b.ReportAllocs()
-	for b.Loop() {
-		for _, l := range links {
-			urlnorm.Normalize(urlnorm.Resolve(l.base, l.href))
-		}
+	for _, w := range ways {
+		b.Run(w.name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				for _, l := range links {
+					w.key(l.base, l.href)
+				}
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(links)), "ns/link")
+		})
 	}
-	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(links)), "ns/link")
 }
