@@ -15,6 +15,7 @@ import (
 	"golang.org/x/net/http/httpproxy"
 
 	"tse-crawler/internal/bag"
+	"tse-crawler/internal/buildinfo"
 	"tse-crawler/internal/journal"
 	"tse-crawler/internal/pagefetch"
 	"tse-crawler/internal/pagescan"
@@ -212,7 +213,7 @@ func parseArgs(args []string) (*config, error) {
 	fs.StringVar(&cfg.order, "order", "lifo", "")
 	fs.BoolVar(&cfg.robots, "robots", true, "")
 	fs.IntVar(&cfg.retries, "retries", 2, "")
-	fs.StringVar(&cfg.userAgent, "user-agent", "tse-crawler/"+version, "")
+	fs.StringVar(&cfg.userAgent, "user-agent", "tse-crawler/"+buildinfo.Version, "")
 	fs.BoolVar(&cfg.resume, "resume", false, "")
 	fs.Func("scope", "", func(s string) error {
 		cfg.scopes = append(cfg.scopes, s)

@@ -27,9 +27,6 @@ import (
 	"tse-crawler/internal/termsafe"
 )
 
-// version is the crawler's version, as its User-Agent announces it.
-const version = "0.3.0"
-
 // Exit codes. Each kind of bad input has its own, so scripts can tell them
 // apart; a crawl stopped by a signal exits 128 plus the signal's number.
 const (
