@@ -8,6 +8,7 @@ import (
 	"io"
 	"maps"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 )
@@ -64,17 +65,65 @@ func (r *Report) WriteText(w io.Writer) error {
   pages:     %d fetched, %s, %s, %d redirected
   URLs:      %d found, %d added; ignored: %d external, %d duplicate, %d disallowed by robots.txt
   requests:  %d, robots.txt and retries included
-  saved:     %d bytes of HTML
+  saved:     %s of HTML
   time:      %v elapsed; %d pauses, mean %v, shortest %v
   depth:     %d at the deepest
 `,
 		r.Pages.Fetched, saved, failed, r.Pages.Redirects,
 		r.URLs.Found, r.URLs.Added, r.URLs.External, r.URLs.Duplicate, r.URLs.Disallowed,
 		r.Requests,
-		r.BytesSaved,
+		size(r.BytesSaved),
 		round(r.Elapsed), r.Pauses, round(r.MeanPause), round(r.ShortestPause),
 		r.DeepestDepth)
 	return err
+}
+
+// size writes a count of bytes for people: exactly, with thousands
+// separators, and, from 1 KiB, also in the binary units that -max-size
+// takes, to one decimal ("6,486 bytes (6.3 KiB)"). The exact count stays
+// because a reader comparing two crawls wants every byte.
+func size(n int64) string {
+	exact := group(n) + " bytes"
+	if n == 1 {
+		exact = "1 byte"
+	}
+	if n < 1024 {
+		return exact
+	}
+	units := []string{"KiB", "MiB", "GiB", "TiB", "PiB", "EiB"}
+	// Integer arithmetic, so that no count is misrounded by a float: u is
+	// the unit, 1024 to the power i+1, and tenths the rounded remainder.
+	// uint64, because ten times the remainder can pass the largest int64.
+	i, u := 0, uint64(1024)
+	for i+1 < len(units) && uint64(n) >= u*1024 {
+		i, u = i+1, u*1024
+	}
+	whole, tenths := uint64(n)/u, (uint64(n)%u*10+u/2)/u
+	if tenths == 10 {
+		whole, tenths = whole+1, 0
+	}
+	if whole == 1024 && i+1 < len(units) { // 1023.95 KiB and up is 1.0 MiB
+		i, whole = i+1, 1
+	}
+	return fmt.Sprintf("%s (%d.%d %s)", exact, whole, tenths, units[i])
+}
+
+// group writes n with a comma between each group of three digits.
+func group(n int64) string {
+	s := strconv.FormatInt(n, 10)
+	neg := strings.HasPrefix(s, "-")
+	s = strings.TrimPrefix(s, "-")
+	var b strings.Builder
+	if neg {
+		b.WriteByte('-')
+	}
+	for i, c := range s {
+		if i > 0 && (len(s)-i)%3 == 0 {
+			b.WriteByte(',')
+		}
+		b.WriteRune(c)
+	}
+	return b.String()
 }
 
 // round keeps a duration readable: milliseconds at most.

@@ -29,7 +29,7 @@ func TestWriteText(t *testing.T) {
   pages:     20 fetched, 16 saved, 3 failed (2 HTTP 404, 1 timeout), 1 redirected
   URLs:      100 found, 21 added; ignored: 30 external, 49 duplicate, 2 disallowed by robots.txt
   requests:  24, robots.txt and retries included
-  saved:     123456 bytes of HTML
+  saved:     123,456 bytes (120.6 KiB) of HTML
   time:      21.346s elapsed; 23 pauses, mean 1.002s, shortest 1s
   depth:     3 at the deepest
 `
@@ -77,5 +77,38 @@ func TestJSON(t *testing.T) {
 	}
 	if !bytes.HasSuffix(data, []byte("}\n")) {
 		t.Errorf("JSON does not end in a newline")
+	}
+}
+
+func TestSize(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		n    int64
+		want string
+	}{
+		{0, "0 bytes"},
+		{1, "1 byte"},
+		{999, "999 bytes"},
+		{1000, "1,000 bytes"},
+		{1023, "1,023 bytes"},
+		{1024, "1,024 bytes (1.0 KiB)"},
+		{6486, "6,486 bytes (6.3 KiB)"},
+		{1075, "1,075 bytes (1.0 KiB)"},   // 1.0498: rounds down
+		{1076, "1,076 bytes (1.1 KiB)"},   // 1.0508: rounds up
+		{10188, "10,188 bytes (9.9 KiB)"}, // 9.949
+		{10189, "10,189 bytes (10.0 KiB)"},
+		{1048524, "1,048,524 bytes (1023.9 KiB)"},
+		{1048525, "1,048,525 bytes (1.0 MiB)"}, // would be 1024.0 KiB
+		{1 << 20, "1,048,576 bytes (1.0 MiB)"},
+		{10 << 20, "10,485,760 bytes (10.0 MiB)"},
+		{123456789, "123,456,789 bytes (117.7 MiB)"},
+		{3 << 30, "3,221,225,472 bytes (3.0 GiB)"},
+		{1<<40 - 1, "1,099,511,627,775 bytes (1.0 TiB)"},
+		{1<<63 - 1, "9,223,372,036,854,775,807 bytes (8.0 EiB)"},
+	}
+	for _, tt := range tests {
+		if got := size(tt.n); got != tt.want {
+			t.Errorf("size(%d) = %q, want %q", tt.n, got, tt.want)
+		}
 	}
 }
