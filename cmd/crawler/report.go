@@ -30,6 +30,7 @@ func statusLine(stdout, stderr io.Writer, quiet bool) *progress.Line {
 func report(res crawler.Result, fetcher *pagefetch.Fetcher, elapsed time.Duration) *stats.Report {
 	r := new(stats.Report)
 	r.Pages.Fetched, r.Pages.Saved, r.Pages.Replayed = res.Fetched, res.Saved, res.Replayed
+	r.Pages.Tried = res.Fetched + res.Failed + res.Redirects
 	r.Pages.Failed, r.Pages.FailedBy, r.Pages.Redirects = res.Failed, res.FailedBy, res.Redirects
 	if r.Pages.FailedBy == nil {
 		r.Pages.FailedBy = map[string]int{} // {} rather than null, for scripts

@@ -109,9 +109,17 @@ type Progress struct {
 // Result sums up a crawl, or the part of it done before an error. Saved
 // counts every page in the directory; the other counts are this run's, not
 // those replayed from a journal.
+//
+// Every page whose outcome this run decided is Fetched, Failed, a redirect
+// or Disallowed, so Fetched+Failed+Redirects counts the pages it tried to
+// fetch.
 type Result struct {
-	Saved      int            // pages saved, and so the last docID
-	Fetched    int            // pages this run tried to fetch
+	Saved int // pages saved, and so the last docID
+	// Fetched counts the pages this run logged "Fetched", with or without a
+	// log (-q): those it fetched whole, to be saved, and those a killed run
+	// had saved without journaling, which it adopts. It leaves out the
+	// failures and redirects, which are tries, not pages fetched.
+	Fetched    int
 	Failed     int            // pages that could not be fetched
 	FailedBy   map[string]int // failures by reason (see pagefetch.Reason)
 	Redirects  int            // pages that redirected
@@ -273,9 +281,6 @@ func (c *Crawler) loop(ctx context.Context, seed string, log *logWriter, sc *scr
 				c.Progress(Progress{Saved: res.Saved, Frontier: c.Bag.Len(), Depth: page.Depth, URL: page.URL})
 			}
 			out, err = c.fetch(ctx, page, log, &hosts)
-			if err == nil && out.kind != journal.Disallowed {
-				res.Fetched++
-			}
 			if err == nil && out.kind == journal.Redirected && hop >= maxRedirects {
 				out = outcome{kind: journal.Failed, err: fmt.Errorf("%w: %d in a row, the last to %s", errTooManyRedirects, hop+1, out.target)}
 			}
@@ -288,6 +293,7 @@ func (c *Crawler) loop(ctx context.Context, seed string, log *logWriter, sc *scr
 		switch out.kind {
 		case journal.Saved:
 			log.line(page.Depth, "Fetched", page.URL)
+			count(&res.Fetched)
 			if log.muted {
 				onDisk++
 			}

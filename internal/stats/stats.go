@@ -1,8 +1,16 @@
 // Package stats reports what a crawl did, for people (-stats, on stderr)
 // and for scripts (-stats-json, a JSON file).
+//
+// A page counts as fetched when the progress log says "Fetched" for it: it
+// was fetched whole and saved. A page that failed or redirected was tried,
+// not fetched, so the pages fetched are as many as the log's "Fetched"
+// lines, and "tried" counts all three. Until "tried" was added, the JSON
+// field "fetched" counted the tries; it now counts the pages fetched, and
+// "tried" holds the old figure.
 package stats
 
 import (
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -17,7 +25,10 @@ import (
 // crawler's interface: scripts read them.
 type Report struct {
 	Pages struct {
-		Fetched   int            `json:"fetched"`   // pages this run tried to fetch
+		// Fetched counts the pages this run logged "Fetched": fetched and
+		// saved. (It counted Tried's pages until Tried was added.)
+		Fetched   int            `json:"fetched"`
+		Tried     int            `json:"tried"`     // pages this run tried to fetch: fetched, failed or redirected
 		Saved     int            `json:"saved"`     // pages in the directory
 		Replayed  int            `json:"replayed"`  // outcomes taken from an earlier run's journal
 		Failed    int            `json:"failed"`    // pages that could not be fetched
@@ -51,31 +62,40 @@ func (d Duration) MarshalJSON() ([]byte, error) {
 func (r *Report) WriteText(w io.Writer) error {
 	failed := fmt.Sprintf("%d failed", r.Pages.Failed)
 	if len(r.Pages.FailedBy) > 0 {
-		var by []string
-		for _, reason := range slices.Sorted(maps.Keys(r.Pages.FailedBy)) {
-			by = append(by, fmt.Sprintf("%d %s", r.Pages.FailedBy[reason], reason))
-		}
-		failed += " (" + strings.Join(by, ", ") + ")"
+		failed += " (" + Reasons(r.Pages.FailedBy) + ")"
 	}
-	saved := fmt.Sprintf("%d saved", r.Pages.Saved)
+	tried := fmt.Sprintf("%d tried", r.Pages.Tried)
 	if r.Pages.Replayed > 0 {
-		saved = fmt.Sprintf("%d (%d outcomes replayed from an earlier run) saved", r.Pages.Saved, r.Pages.Replayed)
+		tried += fmt.Sprintf(", %d outcomes replayed from an earlier run", r.Pages.Replayed)
 	}
 	_, err := fmt.Fprintf(w, `crawler: statistics
-  pages:     %d fetched, %s, %s, %d redirected
+  pages:     %d fetched, %d saved, %s, %d redirected; %s
   URLs:      %d found, %d added; ignored: %d external, %d duplicate, %d disallowed by robots.txt
   requests:  %d, robots.txt and retries included
   saved:     %s of HTML
   time:      %v elapsed; %d pauses, mean %v, shortest %v
   depth:     %d at the deepest
 `,
-		r.Pages.Fetched, saved, failed, r.Pages.Redirects,
+		r.Pages.Fetched, r.Pages.Saved, failed, r.Pages.Redirects, tried,
 		r.URLs.Found, r.URLs.Added, r.URLs.External, r.URLs.Duplicate, r.URLs.Disallowed,
 		r.Requests,
 		size(r.BytesSaved),
 		round(r.Elapsed), r.Pauses, round(r.MeanPause), round(r.ShortestPause),
 		r.DeepestDepth)
 	return err
+}
+
+// Reasons sums up failures counted by reason, as "31 HTTP 404, 2 timeout":
+// the most frequent first, and reasons as frequent in alphabetical order,
+// so that the same crawl always reads the same.
+func Reasons(by map[string]int) string {
+	reasons := slices.SortedFunc(maps.Keys(by), func(a, b string) int {
+		return cmp.Or(cmp.Compare(by[b], by[a]), cmp.Compare(a, b))
+	})
+	for i, reason := range reasons {
+		reasons[i] = fmt.Sprintf("%d %s", by[reason], reason)
+	}
+	return strings.Join(reasons, ", ")
 }
 
 // size writes a count of bytes for people: exactly, with thousands

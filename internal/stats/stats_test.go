@@ -10,7 +10,7 @@ import (
 
 func sample() *Report {
 	r := new(Report)
-	r.Pages.Fetched, r.Pages.Saved, r.Pages.Failed, r.Pages.Redirects = 20, 16, 3, 1
+	r.Pages.Fetched, r.Pages.Tried, r.Pages.Saved, r.Pages.Failed, r.Pages.Redirects = 16, 20, 16, 3, 1
 	r.Pages.FailedBy = map[string]int{"HTTP 404": 2, "timeout": 1}
 	r.URLs.Found, r.URLs.Added, r.URLs.External, r.URLs.Duplicate, r.URLs.Disallowed = 100, 21, 30, 49, 2
 	r.Requests, r.BytesSaved = 24, 123456
@@ -26,7 +26,7 @@ func TestWriteText(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := `crawler: statistics
-  pages:     20 fetched, 16 saved, 3 failed (2 HTTP 404, 1 timeout), 1 redirected
+  pages:     16 fetched, 16 saved, 3 failed (2 HTTP 404, 1 timeout), 1 redirected; 20 tried
   URLs:      100 found, 21 added; ignored: 30 external, 49 duplicate, 2 disallowed by robots.txt
   requests:  24, robots.txt and retries included
   saved:     123,456 bytes (120.6 KiB) of HTML
@@ -40,7 +40,7 @@ func TestWriteText(t *testing.T) {
 	r.Pages.Replayed = 7
 	b.Reset()
 	r.WriteText(&b)
-	if !strings.Contains(b.String(), "16 (7 outcomes replayed from an earlier run) saved") {
+	if !strings.Contains(b.String(), "; 20 tried, 7 outcomes replayed from an earlier run\n") {
 		t.Errorf("WriteText of a resumed crawl does not say what was replayed:\n%s", &b)
 	}
 }
@@ -61,6 +61,8 @@ func TestJSON(t *testing.T) {
 		got  any
 		want float64
 	}{
+		{"pages.fetched", pages["fetched"], 16},
+		{"pages.tried", pages["tried"], 20},
 		{"pages.saved", pages["saved"], 16},
 		{"pages.failed_by.timeout", pages["failed_by"].(map[string]any)["timeout"], 1},
 		{"urls.disallowed", urls["disallowed"], 2},
@@ -77,6 +79,26 @@ func TestJSON(t *testing.T) {
 	}
 	if !bytes.HasSuffix(data, []byte("}\n")) {
 		t.Errorf("JSON does not end in a newline")
+	}
+}
+
+func TestReasons(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		by   map[string]int
+		want string
+	}{
+		{nil, ""},
+		{map[string]int{"HTTP 404": 31}, "31 HTTP 404"},
+		{map[string]int{"timeout": 2, "HTTP 404": 31}, "31 HTTP 404, 2 timeout"},
+		// As many of each: by name.
+		{map[string]int{"timeout": 1, "not HTML": 1, "HTTP 500": 1}, "1 HTTP 500, 1 not HTML, 1 timeout"},
+		{map[string]int{"too large": 2, "HTTP 404": 1, "host unreachable": 5, "HTTP 403": 2}, "5 host unreachable, 2 HTTP 403, 2 too large, 1 HTTP 404"},
+	}
+	for _, tt := range tests {
+		if got := Reasons(tt.by); got != tt.want {
+			t.Errorf("Reasons(%v) = %q, want %q", tt.by, got, tt.want)
+		}
 	}
 }
 

@@ -1,0 +1,164 @@
+package crawler
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"io/fs"
+	"strings"
+	"testing"
+
+	"tse-crawler/internal/bag"
+	"tse-crawler/internal/journal"
+	"tse-crawler/internal/pagefetch"
+	"tse-crawler/internal/pagescan"
+	"tse-crawler/internal/scope"
+)
+
+// countsSite has a page of each outcome: saved, 404, a redirect, one
+// robots.txt disallows, and two on a host that is down while a.test
+// answers.
+var countsSite = map[string]string{
+	// The bag is a stack: b.test's pages come last, once a.test has
+	// answered, so that there is a host to ask whether b.test alone is down.
+	"http://a.test/index.html": `<a href=http://b.test/1.html>dead</a> <a href=http://b.test/2.html>dead</a>
+		<a href=ok.html>ok</a> <a href=gone.html>404</a> <a href=r.html>redirect</a> <a href=secret.html>robots</a>`,
+	"http://a.test/ok.html":  `<a href=ok2.html>ok2</a>`,
+	"http://a.test/ok2.html": `the end`,
+	"http://b.test/1.html":   `never served`,
+	"http://b.test/2.html":   `never served`,
+}
+
+// A countsRun is a crawl of countsSite, with its pages kept for a resumed
+// crawl to load.
+type countsRun struct {
+	c     *Crawler
+	log   bytes.Buffer
+	errs  bytes.Buffer
+	w     *fakeWeb
+	pages map[int]saved
+	journ []journal.Entry
+}
+
+func newCountsRun(t *testing.T, pages map[int]saved) *countsRun {
+	t.Helper()
+	sc, err := scope.Parse([]string{"http://a.test/", "http://b.test/"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := &countsRun{
+		w:     &fakeWeb{pages: countsSite, redirects: map[string]string{"http://a.test/r.html": "http://a.test/ok2.html"}, down: []string{"b.test"}},
+		pages: pages,
+	}
+	r.c = &Crawler{
+		Fetch: func(ctx context.Context, u string) ([]byte, error) {
+			if strings.Contains(u, "secret") {
+				return nil, fmt.Errorf("%s: %w", u, pagefetch.ErrDisallowed)
+			}
+			return r.w.fetch(ctx, u)
+		},
+		Save: func(id int, url string, depth int, html []byte) error {
+			r.pages[id] = saved{id, url, depth, string(html)}
+			return nil
+		},
+		Load: func(id int) (string, int, []byte, error) {
+			p, ok := r.pages[id]
+			if !ok {
+				return "", 0, nil, fs.ErrNotExist
+			}
+			return p.url, p.depth, []byte(p.html), nil
+		},
+		Scanner:  new(pagescan.Reference),
+		Internal: sc.Contains,
+		Bag:      new(bag.Stack),
+		MaxDepth: 10,
+		Log:      &r.log,
+		Errors:   &r.errs,
+		Journal:  func(e journal.Entry) error { r.journ = append(r.journ, e); return nil },
+		Reach:    r.w.reach,
+	}
+	return r
+}
+
+// checkCounts checks that each count of a Result is the number of lines
+// the log has with its word.
+func checkCounts(t *testing.T, res Result, log string) {
+	t.Helper()
+	for _, c := range []struct {
+		word string
+		n    int
+	}{
+		{"Fetched", res.Fetched},
+		{"FAILED", res.Failed},
+		{"Redirect", res.Redirects},
+		{"IgnRobots", res.Disallowed},
+	} {
+		if got := strings.Count(log, " "+c.word+": "); got != c.n {
+			t.Errorf("the log has %d %s lines, the Result counts %d\n%s", got, c.word, c.n, log)
+		}
+	}
+}
+
+// TestCountsAgreeWithLog: the Result counts a page as fetched when, and
+// only when, the log says Fetched, in a fresh crawl, without a log, and
+// in a resumed crawl, whose replayed pages are not logged.
+func TestCountsAgreeWithLog(t *testing.T) {
+	r := newCountsRun(t, map[int]saved{})
+	res, err := r.c.Crawl(t.Context(), "http://a.test/index.html")
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkCounts(t, res, r.log.String())
+	want := Result{Saved: 3, Fetched: 3, Failed: 3, Redirects: 1, Disallowed: 1}
+	if res.Saved != want.Saved || res.Fetched != want.Fetched || res.Failed != want.Failed || res.Redirects != want.Redirects || res.Disallowed != want.Disallowed {
+		t.Errorf("Result %+v, want %+v", res, want)
+	}
+	if res.FailedBy["HTTP 404"] != 1 || res.FailedBy["host unreachable"] != 2 {
+		t.Errorf("FailedBy = %v, want 1 HTTP 404 and 2 host unreachable", res.FailedBy)
+	}
+
+	t.Run("no log", func(t *testing.T) {
+		q := newCountsRun(t, map[int]saved{})
+		q.c.Log = nil
+		got, err := q.c.Crawl(t.Context(), "http://a.test/index.html")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got.Fetched != res.Fetched || got.Failed != res.Failed || got.Redirects != res.Redirects || got.Disallowed != res.Disallowed {
+			t.Errorf("without a log: %+v, want the counts of %+v", got, res)
+		}
+	})
+
+	// Resumed after each entry of the journal, with the pages saved by
+	// then, and with one more page saved that the journal does not have
+	// yet, as a killed crawl can leave: that one is adopted and logged
+	// Fetched.
+	for n := range len(r.journ) + 1 {
+		for _, killed := range []bool{false, true} {
+			t.Run(fmt.Sprintf("resumed after %d entries, killed %t", n, killed), func(t *testing.T) {
+				pages := map[int]saved{}
+				for _, e := range r.journ[:n] {
+					if e.Kind == journal.Saved {
+						pages[e.DocID] = r.pages[e.DocID]
+					}
+				}
+				if killed {
+					if n == len(r.journ) || r.journ[n].Kind != journal.Saved {
+						t.Skip("a killed crawl leaves a page unjournaled only where the next entry saves one")
+					}
+					pages[r.journ[n].DocID] = r.pages[r.journ[n].DocID]
+				}
+				q := newCountsRun(t, pages)
+				q.c.Replay = r.journ[:n]
+				got, err := q.c.Crawl(t.Context(), "http://a.test/index.html")
+				if err != nil {
+					t.Fatal(err)
+				}
+				checkCounts(t, got, q.log.String())
+				if got.Saved != res.Saved || got.Replayed != n {
+					t.Errorf("Saved %d, Replayed %d, want %d and %d", got.Saved, got.Replayed, res.Saved, n)
+				}
+			})
+		}
+	}
+}
