@@ -162,3 +162,28 @@ func TestCountsAgreeWithLog(t *testing.T) {
 		}
 	}
 }
+
+// TestQuietFailures: with QuietFailures, the pages that fail are counted
+// but not told one by one; that a host is dead still is.
+func TestQuietFailures(t *testing.T) {
+	for _, quiet := range []bool{false, true} {
+		t.Run(fmt.Sprintf("quiet %t", quiet), func(t *testing.T) {
+			r := newCountsRun(t, map[int]saved{})
+			r.c.QuietFailures = quiet
+			res, err := r.c.Crawl(t.Context(), "http://a.test/index.html")
+			if err != nil {
+				t.Fatal(err)
+			}
+			errs := r.errs.String()
+			if res.Failed != 3 || !strings.Contains(r.log.String(), "FAILED: http://a.test/gone.html\n") {
+				t.Errorf("Result %+v; log:\n%s\nwant 3 failures logged", res, &r.log)
+			}
+			if strings.Count(errs, "b.test") != 1 || !strings.Contains(errs, "so that host alone is down") {
+				t.Errorf("stderr does not tell once that b.test is down:\n%s", errs)
+			}
+			if told := strings.Contains(errs, "crawler: http://a.test/gone.html: "); told == quiet {
+				t.Errorf("stderr tells of the page that failed: %t, want %t:\n%s", told, !quiet, errs)
+			}
+		})
+	}
+}

@@ -71,8 +71,14 @@ type Crawler struct {
 	MaxDepth int
 	// Log receives the progress log, or nothing if it is nil.
 	Log io.Writer
-	// Errors receives the reason for each page that could not be fetched.
+	// Errors receives what goes wrong without stopping the crawl: a host
+	// found dead, and the reason for each page that could not be fetched,
+	// one line each, unless QuietFailures is set.
 	Errors io.Writer
+	// QuietFailures keeps the reasons for pages that could not be fetched
+	// off Errors, for a caller that sums them up from [Result.FailedBy]
+	// once the crawl ends (-q, where a line per page is too many).
+	QuietFailures bool
 
 	// Journal, if set, is told what came of each page taken from the bag,
 	// after it is saved, so that the crawl can be resumed.
@@ -142,7 +148,7 @@ type Result struct {
 // [*pagefetch.RedirectError] puts the target in the bag at the same depth,
 // as if it were a link ("Redirect"); [pagefetch.ErrDisallowed] skips the
 // page ("IgnRobots"); any other error fails the page ("FAILED", and the
-// reason on Errors) and the crawl goes on.
+// reason on Errors unless QuietFailures) and the crawl goes on.
 //
 // Crawl stops at the first error it cannot crawl past: a page cannot be
 // saved or journaled, the fetcher refuses to connect
@@ -325,7 +331,8 @@ func (c *Crawler) loop(ctx context.Context, seed string, log *logWriter, sc *scr
 				}
 				res.FailedBy[reason(out.err)]++
 				seedFailure = fmt.Sprintf("%s: %v", page.URL, out.err)
-				if res.Saved > 0 && !out.quiet { // the seed's reason is Crawl's error
+				// The seed's reason is Crawl's error.
+				if res.Saved > 0 && !out.quiet && !c.QuietFailures {
 					if err := log.flush(); err != nil {
 						return res, onDisk, fmt.Errorf("writing the log: %w", err)
 					}
