@@ -20,13 +20,12 @@ build:
 DEMO_SEED = http://cs50tse.cs.dartmouth.edu/tse/zoo/index.html
 demo: build
 	@tmp=$$(mktemp -d "$${TMPDIR:-/tmp}/crawler-demo.XXXXXX") || exit 1; \
-	./playground -addr 127.0.0.1:0 -log $$tmp/server.log testdata/playground >$$tmp/addr 2>&1 & pid=$$!; \
+	./playground -addr 127.0.0.1:0 -log $$tmp/server.log testdata/playground >$$tmp/addr 2>$$tmp/err & pid=$$!; \
 	trap 'kill $$pid 2>/dev/null; rm -rf "$$tmp"' EXIT INT TERM; \
-	for i in $$(seq 50); do \
-		proxy=$$(sed -n 's|.* on \(http://[0-9.:]*\)/$$|\1|p' $$tmp/addr); [ -n "$$proxy" ] && break; sleep 0.1; \
-	done; \
-	[ -n "$$proxy" ] || { cat $$tmp/addr; exit 1; }; \
-	echo "playground: serving testdata/playground on $$proxy"; \
+	until [ -s $$tmp/addr ] || ! kill -0 $$pid 2>/dev/null; do sleep 0.1; done; \
+	proxy=$$(cat $$tmp/addr); \
+	[ -n "$$proxy" ] || { cat $$tmp/err; exit 1; }; \
+	cat $$tmp/err; \
 	mkdir $$tmp/pages && cd $$tmp && \
 	echo "\$$ cd $$tmp && mkdir pages" && \
 	echo "\$$ HTTP_PROXY=$$proxy $(CURDIR)/crawler $(DEMO_SEED) pages 2" && \

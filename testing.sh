@@ -64,22 +64,25 @@ newdir() {
 }
 
 # start_server NAME "[FLAGS] DIR": start the playground over DIR on a free
-# port, with its request log in $tmp/NAME.log; set PROXY to its address.
+# port, with its request log in $tmp/NAME.log; set PROXY to its address,
+# which is the one line it writes on stdout.
 start_server() {
 	local name=$1 dir=$2
-	echo "+ ./playground -addr 127.0.0.1:0 -log $tmp/$name.log $dir &"
+	echo "+ ./playground -addr 127.0.0.1:0 -log $tmp/$name.log $dir >$tmp/$name.addr &"
 	# shellcheck disable=SC2086 # $dir may hold a flag
-	./playground -addr 127.0.0.1:0 -log "$tmp/$name.log" $dir >"$tmp/$name.addr" 2>&1 &
-	servers+=($!)
+	./playground -addr 127.0.0.1:0 -log "$tmp/$name.log" $dir >"$tmp/$name.addr" 2>"$tmp/$name.err" &
+	local pid=$!
+	servers+=("$pid")
 	local i
-	for i in $(seq 50); do
-		PROXY=$(sed -n 's|.* on \(http://[0-9.:]*\)/$|\1|p' "$tmp/$name.addr")
-		[ -n "$PROXY" ] && return 0
+	for i in $(seq 100); do
+		[ -s "$tmp/$name.addr" ] || ! kill -0 "$pid" 2>/dev/null && break
 		sleep 0.1
 	done
-	echo "the playground server did not start:"
-	cat "$tmp/$name.addr"
-	return 1
+	PROXY=$(cat "$tmp/$name.addr")
+	if [[ ! $PROXY =~ ^http://127\.0\.0\.1:[0-9]+$ ]]; then
+		echo "the playground server did not start: stdout \"$PROXY\", stderr: $(cat "$tmp/$name.err")"
+		return 1
+	fi
 }
 
 # expect_error CODE PHRASE ARGS...: the crawler must exit with CODE, print
@@ -424,7 +427,7 @@ else
 	kill -TERM $pid 2>/dev/null
 	wait $pid
 	code=$?
-	if [ $code -eq 143 ] && grep -q "crawler -resume" "$tmp/err"; then
+	if [ $code -eq 143 ] && grep -q "crawler .*-resume " "$tmp/err"; then
 		ok "SIGTERM after $(ls "$dir" | wc -l) pages: exit 143, and the way to resume: $(tail -1 "$tmp/err")"
 	else
 		bad "SIGTERM: exit $code: $(cat "$tmp/err")"

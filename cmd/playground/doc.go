@@ -5,6 +5,8 @@
 // Usage:
 //
 //	playground [-addr 127.0.0.1:8080] [-log FILE] [-vhosts] DIR
+//	playground [-addr 127.0.0.1:8080] [-log FILE] -synthetic PAGES
+//	playground -version
 //
 // DIR is the folder that holds the site (for the CS50 playground, the one
 // that holds tse/). Playground is both an ordinary web server
@@ -29,7 +31,23 @@
 // and the User-Agent. The log goes to stderr, or is appended to FILE.
 //
 // Playground listens on 127.0.0.1:8080 unless -addr says otherwise; port 0
-// picks a free port. Its first line on stdout gives the address. SIGINT or
-// SIGTERM shuts it down cleanly. Exit status is 0 after a clean shutdown,
-// 1 if the server fails, and 2 for bad arguments.
+// picks a free port. Once it listens, it writes exactly one line on stdout,
+// the URL to give as HTTP_PROXY, such as http://127.0.0.1:41237, so that a
+// script can start it in the background and read the address (removing
+// the file first, so that one left by an earlier run is not read instead):
+//
+//	rm -f playground.addr
+//	./playground -addr 127.0.0.1:0 -log playground.log DIR >playground.addr &
+//	until [ -s playground.addr ] || ! kill -0 $! 2>/dev/null; do sleep 0.1; done
+//	HTTP_PROXY=$(cat playground.addr) crawler ...
+//
+// Everything else goes to stderr: a line saying what is served where,
+// errors, and the request log unless -log names a file. An address that
+// cannot be listened on (a port in use, or one below 1024 without the
+// privilege) is an error that suggests another port. -version prints the
+// version, Go release and revision the binary was built from.
+//
+// SIGINT or SIGTERM shuts it down cleanly. Exit status is 0 after a clean
+// shutdown, 1 if it cannot listen or the server fails, and 2 for bad
+// arguments.
 package main
