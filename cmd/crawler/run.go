@@ -123,7 +123,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, getenv fu
 			if u, err := url.Parse(p.URL); err == nil {
 				pause = fetcher.Pacer.Delay(u.Host)
 			}
-			line.Set(progress.Status{Saved: p.Saved, Frontier: p.Frontier, Depth: p.Depth, Pause: pause})
+			line.Set(progress.Status{Saved: p.Saved, Waiting: p.Waiting, Depth: p.Depth, Pause: pause})
 		}
 	}
 	if resumed {

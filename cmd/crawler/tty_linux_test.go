@@ -6,10 +6,12 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"regexp"
 	"strings"
 	"syscall"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"golang.org/x/sys/unix"
 
@@ -85,5 +87,62 @@ func TestLogOnTerminal(t *testing.T) {
 	}
 	if !strings.Contains(out.String(), `\x1b`) || strings.Count(out.String(), " FAILED: ") != len(hostile.ControlLinks) {
 		t.Errorf("the log on the terminal does not show the escaped links:\n%s", out.String())
+	}
+}
+
+// TestStatusLineNarrow runs the crawler with stderr on a terminal 30
+// columns wide and stdout elsewhere, so that it draws its status line:
+// every drawing of the line leaves the last column free, so it never
+// wraps, and the line is there, cut at a field.
+func TestStatusLineNarrow(t *testing.T) {
+	t.Parallel()
+	const cols = 30
+	ctl, term := openPTY(t)
+	defer ctl.Close()
+	if err := unix.IoctlSetWinsize(int(term.Fd()), unix.TIOCSWINSZ, &unix.Winsize{Row: 24, Col: cols}); err != nil {
+		t.Fatalf("setting the terminal's size: %v", err)
+	}
+	p := newProxy(t, testdataSite(t))
+	// The zoo's 404s are written through the line, which draws it again
+	// after each, however fast the crawl.
+	cmd, _ := crawlerProcess(p.URL, "-delay", "0", "http://cs50tse.cs.dartmouth.edu/tse/zoo/index.html", t.TempDir(), "10")
+	cmd.Stderr = term
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	term.Close()
+	var out bytes.Buffer
+	read := make(chan error, 1)
+	go func() {
+		_, err := io.Copy(&out, ctl)
+		read <- err
+	}()
+	waitAtMost(t, cmd, 10*time.Second)
+	select {
+	case err := <-read:
+		if err != nil && !errors.Is(err, syscall.EIO) {
+			t.Fatalf("reading the terminal: %v", err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("the terminal never closed")
+	}
+	if code := cmd.ProcessState.ExitCode(); code != exitOK {
+		t.Errorf("exit %d, want %d; the terminal:\n%q", code, exitOK, out.String())
+	}
+	draws := regexp.MustCompile("\r([^\r\n\x1b]*)\x1b\\[K").FindAllStringSubmatch(out.String(), -1)
+	drawn := 0
+	for _, d := range draws {
+		if n := utf8.RuneCountInString(d[1]); n >= cols {
+			t.Errorf("a status line of %d columns on a terminal of %d: %q", n, cols, d[1])
+		}
+		if d[1] != "" {
+			drawn++
+			if !strings.HasPrefix(d[1], "saved ") || !strings.HasSuffix(d[1], " waiting") {
+				t.Errorf("status line %q, want it cut after the pages waiting", d[1])
+			}
+		}
+	}
+	if drawn == 0 {
+		t.Errorf("the status line was never drawn:\n%q", out.String())
 	}
 }

@@ -106,10 +106,10 @@ type Crawler struct {
 
 // Progress is where a crawl stands.
 type Progress struct {
-	Saved    int    // pages saved
-	Frontier int    // pages waiting in the bag
-	Depth    int    // the depth of the page about to be fetched
-	URL      string // the page about to be fetched
+	Saved   int    // pages saved
+	Waiting int    // pages waiting in the bag
+	Depth   int    // the depth of the page about to be fetched
+	URL     string // the page about to be fetched
 }
 
 // Result sums up a crawl, or the part of it done before an error. Saved
@@ -284,7 +284,7 @@ func (c *Crawler) loop(ctx context.Context, seed string, log *logWriter, sc *scr
 				return res, onDisk, err
 			}
 			if c.Progress != nil {
-				c.Progress(Progress{Saved: res.Saved, Frontier: c.Bag.Len(), Depth: page.Depth, URL: page.URL})
+				c.Progress(Progress{Saved: res.Saved, Waiting: c.Bag.Len(), Depth: page.Depth, URL: page.URL})
 			}
 			out, err = c.fetch(ctx, page, log, &hosts)
 			if err == nil && out.kind == journal.Redirected && hop >= maxRedirects {

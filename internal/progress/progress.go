@@ -1,10 +1,14 @@
 // Package progress shows a live one-line status of a crawl on a terminal:
-// pages saved, frontier size, current depth, elapsed time and the current
-// pause.
+// pages saved, pages waiting in the bag, current depth, elapsed time and
+// the current pause.
 //
 // The line is drawn in place with a carriage return and an erase-to-end-of-
 // line escape, so it is only safe where nothing else writes to the same
-// terminal behind its back. A [Line] can keep the messages written through
+// terminal behind its back, and only while it fits on one row: a line
+// that wraps leaves its first rows behind at every redraw. So each draw
+// cuts it to the terminal's width, read again each time (a window can be
+// resized at any moment), and leaves the last column free, where some
+// terminals would move the cursor to the next row. A [Line] can keep the messages written through
 // it whole, but the crawl's progress log goes to stdout and does not pass
 // through it. [Wanted] therefore asks for a line only when stderr is a
 // terminal and the log is not going to that same terminal. The line never
@@ -16,16 +20,18 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 	"sync"
 	"time"
+	"unicode/utf8"
 )
 
 // Status is what the line shows.
 type Status struct {
-	Saved    int           // pages saved so far
-	Frontier int           // pages waiting in the bag
-	Depth    int           // depth of the page being crawled
-	Pause    time.Duration // the pause before the next request to its host
+	Saved   int           // pages saved so far
+	Waiting int           // pages waiting in the bag
+	Depth   int           // depth of the page being crawled
+	Pause   time.Duration // the pause before the next request to its host
 }
 
 // The escape sequences, kept to the two that every terminal emulator in use
@@ -41,6 +47,7 @@ const (
 // concurrent use. Create one with [Start]; the zero Line is not usable.
 type Line struct {
 	w     io.Writer
+	width func() int // the terminal's columns, 0 if unknown; nil: never cut
 	now   func() time.Time
 	start time.Time
 
@@ -63,16 +70,29 @@ type Line struct {
 // (time.Now in production; tests pass a fake or run inside synctest); nil
 // means time.Now. Elapsed time counts from the call to Start.
 //
+// If w is an [*os.File], each draw is cut to its width as a terminal, or to
+// 80 columns if the width cannot be read; any other w gets the whole line.
+//
 // Nothing is drawn until the first [Line.Set], so a crawl that fails at once
 // leaves no trace of the line. Start panics if interval is not positive, as
 // [time.NewTicker] does. The caller must call [Line.Stop] to end the redraw
 // goroutine.
 func Start(w io.Writer, interval time.Duration, now func() time.Time) *Line {
+	var width func() int
+	if f, ok := w.(*os.File); ok {
+		width = func() int { return termWidth(f) }
+	}
+	return start(w, width, interval, now)
+}
+
+// start is Start with the terminal's width given, so that tests can set it.
+func start(w io.Writer, width func() int, interval time.Duration, now func() time.Time) *Line {
 	if now == nil {
 		now = time.Now
 	}
 	l := &Line{
 		w:      w,
+		width:  width,
 		now:    now,
 		start:  now(),
 		ticker: time.NewTicker(interval),
@@ -113,10 +133,61 @@ func (l *Line) redraw() {
 
 // appendDraw appends the escape sequence that draws the line. l.mu is held.
 func (l *Line) appendDraw(buf *bytes.Buffer) {
+	text := Render(l.status, l.now().Sub(l.start))
+	if l.width != nil {
+		cols := l.width()
+		if cols <= 0 {
+			cols = defaultWidth
+		}
+		text = fit(text, cols)
+	}
 	buf.WriteString(drawPre)
-	buf.WriteString(Render(l.status, l.now().Sub(l.start)))
+	buf.WriteString(text)
 	buf.WriteString(drawEnd)
 }
+
+// defaultWidth is the width assumed of a terminal that does not tell its
+// own: the classic one, and what a terminal emulator opens with.
+const defaultWidth = 80
+
+// fit cuts s, a line of Render's, to fewer than cols columns, so that it
+// leaves the last column free. It keeps whole fields when it can, since a
+// number cut short would be wrong rather than merely missing, and cuts
+// inside the first field only when even that is too wide. Every rune of
+// Render's text takes one column, so runes are columns here; counting
+// runes rather than bytes keeps "·" (two bytes) whole.
+func fit(s string, cols int) string {
+	limit := cols - 1
+	if limit <= 0 {
+		return ""
+	}
+	if utf8.RuneCountInString(s) <= limit {
+		return s
+	}
+	fields := strings.Split(s, separator)
+	kept := fields[0]
+	for _, f := range fields[1:] {
+		if utf8.RuneCountInString(kept)+utf8.RuneCountInString(separator+f) > limit {
+			break
+		}
+		kept += separator + f
+	}
+	if n := utf8.RuneCountInString(kept); n <= limit {
+		return kept
+	}
+	// The first field alone is too wide: cut it at a rune boundary.
+	n := 0
+	for i := range kept {
+		if n == limit {
+			return kept[:i]
+		}
+		n++
+	}
+	return kept
+}
+
+// separator is what Render puts between fields.
+const separator = " · "
 
 // Set records the latest status; it is drawn at the next redraw (not
 // immediately, so a fast crawl does not spend its time drawing). Set after
@@ -196,17 +267,21 @@ func (l *Line) Stop() {
 // Render returns the text of the line for s and the elapsed time, without
 // control characters, for example
 //
-//	saved 1234 · frontier 567 · depth 2 · 12m34s · pause 1s
+//	saved 1234 · 567 pages waiting · depth 2 · 12m34s · pause 1s
 //
-// The text stays well under 80 columns for realistic values, because a
-// line that wraps cannot be erased with a carriage return. Durations are
-// compact: the elapsed time in whole seconds (59s, 12m34s, 3h02m), with
+// "pages waiting" are the interrupt message's words for the same pages.
+// The text stays under 80 columns for realistic values; a [Line] cuts it
+// to a narrower terminal. Durations are compact: the elapsed time in whole seconds (59s, 12m34s, 3h02m), with
 // fixed-width fields after the first unit so that the line does not jitter
 // as the clock moves; the pause to the millisecond below a minute (250ms,
 // 1.5s).
 func Render(s Status, elapsed time.Duration) string {
-	return fmt.Sprintf("saved %d · frontier %d · depth %d · %s · pause %s",
-		s.Saved, s.Frontier, s.Depth,
+	waiting := "pages"
+	if s.Waiting == 1 {
+		waiting = "page"
+	}
+	return fmt.Sprintf("saved %d · %d %s waiting · depth %d · %s · pause %s",
+		s.Saved, s.Waiting, waiting, s.Depth,
 		compact(elapsed.Truncate(time.Second)), compact(s.Pause))
 }
 

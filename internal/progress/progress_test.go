@@ -52,25 +52,27 @@ func TestRender(t *testing.T) {
 		want    string
 	}{
 		{"start", Status{}, 0,
-			"saved 0 · frontier 0 · depth 0 · 0s · pause 0s"},
-		{"seconds", Status{Saved: 1, Frontier: 3, Depth: 1, Pause: 250 * time.Millisecond}, 59 * time.Second,
-			"saved 1 · frontier 3 · depth 1 · 59s · pause 250ms"},
-		{"just over a minute", Status{Saved: 12, Frontier: 40, Depth: 2, Pause: time.Second}, 61 * time.Second,
-			"saved 12 · frontier 40 · depth 2 · 1m01s · pause 1s"},
-		{"hours", Status{Saved: 1234, Frontier: 567, Depth: 2, Pause: time.Minute}, 3*time.Hour + 2*time.Minute + 5*time.Second,
-			"saved 1234 · frontier 567 · depth 2 · 3h02m · pause 1m00s"},
-		{"doc example", Status{Saved: 1234, Frontier: 567, Depth: 2, Pause: time.Second}, 12*time.Minute + 34*time.Second,
-			"saved 1234 · frontier 567 · depth 2 · 12m34s · pause 1s"},
+			"saved 0 · 0 pages waiting · depth 0 · 0s · pause 0s"},
+		{"seconds", Status{Saved: 1, Waiting: 3, Depth: 1, Pause: 250 * time.Millisecond}, 59 * time.Second,
+			"saved 1 · 3 pages waiting · depth 1 · 59s · pause 250ms"},
+		{"just over a minute", Status{Saved: 12, Waiting: 40, Depth: 2, Pause: time.Second}, 61 * time.Second,
+			"saved 12 · 40 pages waiting · depth 2 · 1m01s · pause 1s"},
+		{"hours", Status{Saved: 1234, Waiting: 567, Depth: 2, Pause: time.Minute}, 3*time.Hour + 2*time.Minute + 5*time.Second,
+			"saved 1234 · 567 pages waiting · depth 2 · 3h02m · pause 1m00s"},
+		{"doc example", Status{Saved: 1234, Waiting: 567, Depth: 2, Pause: time.Second}, 12*time.Minute + 34*time.Second,
+			"saved 1234 · 567 pages waiting · depth 2 · 12m34s · pause 1s"},
+		{"one page waiting", Status{Saved: 3, Waiting: 1, Depth: 1}, 0,
+			"saved 3 · 1 page waiting · depth 1 · 0s · pause 0s"},
 		{"elapsed truncated to seconds", Status{}, 59*time.Second + 999*time.Millisecond,
-			"saved 0 · frontier 0 · depth 0 · 59s · pause 0s"},
+			"saved 0 · 0 pages waiting · depth 0 · 59s · pause 0s"},
 		{"fractional pause", Status{Pause: 1500 * time.Millisecond}, 0,
-			"saved 0 · frontier 0 · depth 0 · 0s · pause 1.5s"},
+			"saved 0 · 0 pages waiting · depth 0 · 0s · pause 1.5s"},
 		{"pause rounded to ms", Status{Pause: 1234567 * time.Microsecond}, 0,
-			"saved 0 · frontier 0 · depth 0 · 0s · pause 1.235s"},
+			"saved 0 · 0 pages waiting · depth 0 · 0s · pause 1.235s"},
 		{"pause rounding up to a minute", Status{Pause: time.Minute - time.Microsecond}, 0,
-			"saved 0 · frontier 0 · depth 0 · 0s · pause 1m00s"},
+			"saved 0 · 0 pages waiting · depth 0 · 0s · pause 1m00s"},
 		{"negative elapsed clamps", Status{}, -time.Second,
-			"saved 0 · frontier 0 · depth 0 · 0s · pause 0s"},
+			"saved 0 · 0 pages waiting · depth 0 · 0s · pause 0s"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -85,7 +87,7 @@ func TestRender(t *testing.T) {
 // under 80 columns, so that it never wraps on a standard terminal.
 func TestRenderWidth(t *testing.T) {
 	t.Parallel()
-	s := Status{Saved: 9_999_999, Frontier: 99_999_999, Depth: 999, Pause: 59*time.Second + 999*time.Millisecond}
+	s := Status{Saved: 9_999_999, Waiting: 99_999_999, Depth: 999, Pause: 59*time.Second + 999*time.Millisecond}
 	got := Render(s, 999*time.Hour+59*time.Minute)
 	if n := utf8.RuneCountInString(got); n >= 80 {
 		t.Errorf("Render(%+v) = %q, %d columns, want under 80", s, got, n)
@@ -93,6 +95,102 @@ func TestRenderWidth(t *testing.T) {
 	if strings.ContainsFunc(got, func(r rune) bool { return r < ' ' }) {
 		t.Errorf("Render(%+v) = %q, contains control characters", s, got)
 	}
+}
+
+func TestFit(t *testing.T) {
+	t.Parallel()
+	const line = "saved 12 · 40 pages waiting · depth 2 · 1m05s · pause 1s" // 56 columns
+	tests := []struct {
+		s    string
+		cols int
+		want string
+	}{
+		{line, 80, line},
+		{line, 57, line}, // the last column stays free
+		{line, 56, "saved 12 · 40 pages waiting · depth 2 · 1m05s"},
+		{line, 53, "saved 12 · 40 pages waiting · depth 2 · 1m05s"},
+		{line, 46, "saved 12 · 40 pages waiting · depth 2 · 1m05s"},
+		{line, 45, "saved 12 · 40 pages waiting · depth 2"},
+		{line, 40, "saved 12 · 40 pages waiting · depth 2"},
+		{line, 28, "saved 12 · 40 pages waiting"},
+		{line, 27, "saved 12"},
+		{line, 20, "saved 12"},
+		{line, 10, "saved 12"},
+		{line, 9, "saved 12"},
+		{line, 8, "saved 1"}, // too narrow for even one field: cut inside it
+		{line, 2, "s"},
+		{line, 1, ""},
+		{line, 0, ""},
+		// Cuts inside a field fall between runes, never inside one.
+		{"····· · x", 10, "····· · x"},
+		{"····· · x", 9, "·····"},
+		{"····· · x", 4, "···"},
+		{"ééé", 3, "éé"},
+		{"", 10, ""},
+	}
+	for _, tt := range tests {
+		got := fit(tt.s, tt.cols)
+		if got != tt.want {
+			t.Errorf("fit(%q, %d) = %q, want %q", tt.s, tt.cols, got, tt.want)
+		}
+	}
+	// Every width, on Render's widest realistic line: a prefix of it, whole
+	// runes, and short of the last column.
+	wide := Render(Status{Saved: 9_999_999, Waiting: 99_999_999, Depth: 10, Pause: 59 * time.Second}, 999*time.Hour)
+	for cols := range 100 {
+		got := fit(wide, cols)
+		if !strings.HasPrefix(wide, got) || !utf8.ValidString(got) || cols > 0 && utf8.RuneCountInString(got) >= cols {
+			t.Errorf("fit(%q, %d) = %q", wide, cols, got)
+		}
+	}
+}
+
+// TestLineWidth checks that each draw is cut to the terminal's width as it
+// is at that moment, and to 80 columns when it is unknown.
+func TestLineWidth(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		const tick = time.Second
+		var mu sync.Mutex
+		cols := 20
+		width := func() int {
+			mu.Lock()
+			defer mu.Unlock()
+			return cols
+		}
+		resize := func(n int) {
+			mu.Lock()
+			cols = n
+			mu.Unlock()
+		}
+		var out syncBuffer
+		l := start(&out, width, tick, time.Now)
+		defer l.Stop()
+		s := Status{Saved: 1, Waiting: 3, Depth: 1, Pause: time.Second}
+		l.Set(s)
+		for _, tt := range []struct {
+			cols int
+			want string
+		}{
+			{20, "saved 1"},
+			{40, "saved 1 · 3 pages waiting · depth 1"},
+			{0, Render(s, 3*tick)}, // unknown: 80 columns, which it fits
+			{5, "save"},
+		} {
+			resize(tt.cols)
+			time.Sleep(tick)
+			synctest.Wait()
+			if got, want := out.take(), "\r"+tt.want+"\x1b[K"; got != want {
+				t.Errorf("drawn at %d columns: %q, want %q", tt.cols, got, want)
+			}
+		}
+		resize(12)
+		if _, err := l.Write([]byte("crawler: x\n")); err != nil {
+			t.Fatal(err)
+		}
+		if got, want := out.take(), "\r\x1b[Kcrawler: x\n\rsaved 1\x1b[K"; got != want {
+			t.Errorf("Write at 12 columns: %q, want %q", got, want)
+		}
+	})
 }
 
 // TestLine follows one Line through its life on a fake clock and checks
@@ -124,7 +222,7 @@ func TestLine(t *testing.T) {
 		write("crawler: before any status\n")
 		step("Write before the first Set", "crawler: before any status\n")
 
-		s1 := Status{Saved: 1, Frontier: 4, Depth: 0, Pause: time.Second}
+		s1 := Status{Saved: 1, Waiting: 4, Depth: 0, Pause: time.Second}
 		l.Set(s1)
 		step("Set", "") // drawn at the next tick, not at once
 
@@ -133,7 +231,7 @@ func TestLine(t *testing.T) {
 		time.Sleep(tick)
 		step("tick with only time moving", draw(s1, 5*tick))
 
-		s2 := Status{Saved: 2, Frontier: 7, Depth: 1, Pause: 2 * time.Second}
+		s2 := Status{Saved: 2, Waiting: 7, Depth: 1, Pause: 2 * time.Second}
 		l.Set(s2)
 		step("second Set", "")
 		time.Sleep(tick)
@@ -307,7 +405,7 @@ func TestConcurrent(t *testing.T) {
 		}
 		wg.Go(func() {
 			for i := range msgs {
-				l.Set(Status{Saved: i, Frontier: g, Depth: g % 3, Pause: time.Second})
+				l.Set(Status{Saved: i, Waiting: g, Depth: g % 3, Pause: time.Second})
 				// Whole lines only, as the crawler writes them: pieces of
 				// lines from different goroutines interleave whatever
 				// the Line does (TestLine covers pieces).
@@ -489,7 +587,7 @@ func TestWanted(t *testing.T) {
 }
 
 func ExampleRender() {
-	s := Status{Saved: 1234, Frontier: 567, Depth: 2, Pause: time.Second}
+	s := Status{Saved: 1234, Waiting: 567, Depth: 2, Pause: time.Second}
 	fmt.Println(Render(s, 12*time.Minute+34*time.Second))
-	// Output: saved 1234 · frontier 567 · depth 2 · 12m34s · pause 1s
+	// Output: saved 1234 · 567 pages waiting · depth 2 · 12m34s · pause 1s
 }

@@ -6,6 +6,8 @@ import (
 	"os"
 	"syscall"
 	"unsafe"
+
+	"golang.org/x/sys/unix"
 )
 
 // IsTerminal reports whether f is a terminal: whether the TCGETS ioctl,
@@ -29,4 +31,19 @@ func IsTerminal(f *os.File) bool {
 			uintptr(syscall.TCGETS), uintptr(unsafe.Pointer(&t)))
 	})
 	return err == nil && errno == 0
+}
+
+// termWidth returns the width of the terminal f in columns, as the
+// TIOCGWINSZ ioctl tells it, or 0 if it cannot: f is not a terminal, or
+// one whose size was never set (a bare pseudo-terminal reports 0).
+func termWidth(f *os.File) int {
+	rc, err := f.SyscallConn()
+	if err != nil {
+		return 0
+	}
+	var ws *unix.Winsize
+	if rc.Control(func(fd uintptr) { ws, err = unix.IoctlGetWinsize(int(fd), unix.TIOCGWINSZ) }) != nil || err != nil {
+		return 0
+	}
+	return int(ws.Col)
 }
