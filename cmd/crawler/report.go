@@ -44,6 +44,16 @@ func report(res crawler.Result, fetcher *pagefetch.Fetcher, elapsed time.Duratio
 	return r
 }
 
+// failureSummary sums up the pages of a crawl that could not be fetched,
+// by reason, in one line: what -q prints instead of a line for each.
+func failureSummary(res crawler.Result) string {
+	pages := "pages"
+	if res.Failed == 1 {
+		pages = "page"
+	}
+	return fmt.Sprintf("%d %s could not be fetched: %s", res.Failed, pages, stats.Reasons(res.FailedBy))
+}
+
 // writeStats prints the report on stderr (-stats) and writes it as JSON to
 // the -stats-json file, if there is one.
 func writeStats(cfg *config, r *stats.Report, out *outFile, stderr io.Writer) error {

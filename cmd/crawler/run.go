@@ -117,6 +117,9 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, getenv fu
 			c.Log = log
 		}
 	}
+	// Under -q, failed pages are summed up once the crawl ends: a line for
+	// each would be the very log -q asks to be spared.
+	c.QuietFailures = cfg.quiet
 	if line != nil {
 		c.Progress = func(p crawler.Progress) {
 			var pause time.Duration
@@ -142,6 +145,11 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, getenv fu
 	}
 	if line != nil {
 		line.Stop()
+	}
+	// Before finish's words, so that the command that resumes the crawl
+	// stays last. A seed that failed is finish's to tell.
+	if c.QuietFailures && res.Failed > 0 && !errors.Is(err, crawler.ErrSeedFailed) {
+		fmt.Fprintf(stderr, "crawler: %s\n", failureSummary(res))
 	}
 	code = finish(dir, cfg, args, res, err, proxy, stderr)
 	if cfg.stats || statsFile != nil {
