@@ -118,6 +118,7 @@ Examples:
 // config is what the command line asks for.
 type config struct {
 	seed      string // normalized
+	rawSeed   string // as given, for the command that resumes the crawl
 	dir       string
 	maxDepth  int
 	delay     time.Duration
@@ -193,10 +194,10 @@ type usageError struct {
 
 func (e *usageError) Error() string { return e.msg }
 
-// parseArgs parses and checks the command line, all but pageDirectory,
-// which pagesave.Open checks as it creates the marker file.
-func parseArgs(args []string) (*config, error) {
-	cfg := new(config)
+// flagSet returns the command's flags, each bound to its field of cfg and
+// set to its default, so that a config with no flags parsed is the
+// defaults, for resumeArgs to compare with.
+func (cfg *config) flagSet() *flag.FlagSet {
 	fs := flag.NewFlagSet("crawler", flag.ContinueOnError)
 	fs.SetOutput(io.Discard) // run prints the one message that matters
 	fs.Usage = func() {}
@@ -223,6 +224,15 @@ func parseArgs(args []string) (*config, error) {
 	fs.StringVar(&cfg.until, "links-until", "", "")
 	fs.BoolVar(&cfg.stats, "stats", false, "")
 	fs.StringVar(&cfg.statsJSON, "stats-json", "", "")
+	return fs
+}
+
+// parseArgs parses and checks the command line after the command's name,
+// all but pageDirectory, which pagesave.Open checks as it creates the
+// marker file.
+func parseArgs(args []string) (*config, error) {
+	cfg := new(config)
+	fs := cfg.flagSet()
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return nil, err
@@ -284,7 +294,7 @@ func parseArgs(args []string) (*config, error) {
 		}
 		return nil, &usageError{exitSeedURL, fmt.Sprintf("seedURL %s is not in the crawl's scope (%s): give a seed inside it, or another -scope", seed, cfg.scope)}
 	}
-	cfg.seed = seed
+	cfg.seed, cfg.rawSeed = seed, rest[0]
 	cfg.dir = rest[1]
 	depth, err := parseDepth(rest[2])
 	if err != nil {

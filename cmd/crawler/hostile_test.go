@@ -363,7 +363,7 @@ func TestHostileOutage(t *testing.T) {
 		if code != exitOutage {
 			t.Fatalf("exit %d, want %d; stderr:\n%s", code, exitOutage, stderr)
 		}
-		for _, w := range []string{"http://" + addr, "crawler -resume"} {
+		for _, w := range []string{"http://" + addr, " -resume http://"} {
 			if !strings.Contains(stderr, w) {
 				t.Errorf("stderr lacks %q:\n%s", w, stderr)
 			}

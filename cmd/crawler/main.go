@@ -28,5 +28,5 @@ func main() {
 		signal.Reset(os.Interrupt, syscall.SIGTERM)
 		cancel(stopSignal{sig.(syscall.Signal)})
 	}()
-	os.Exit(run(ctx, os.Args[1:], os.Stdout, os.Stderr, os.Getenv))
+	os.Exit(run(ctx, os.Args, os.Stdout, os.Stderr, os.Getenv))
 }

@@ -112,7 +112,7 @@ func TestSignals(t *testing.T) {
 				t.Fatalf("exit %v, want %d: %s", err, tt.code, stderr)
 			}
 			msg := stderr.String()
-			for _, want := range []string{"stopped by", "pages in " + dir, "crawler -resume"} {
+			for _, want := range []string{"stopped by", "pages in " + dir, " -resume http://"} {
 				if !strings.Contains(msg, want) {
 					t.Errorf("the summary lacks %q:\n%s", want, msg)
 				}

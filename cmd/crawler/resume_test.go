@@ -190,7 +190,7 @@ func TestResumeEveryStep(t *testing.T) {
 							if code != 130 && code != exitOK {
 								t.Fatalf("interrupted crawl: exit %d: %s", code, stderr)
 							}
-							if code == 130 && !strings.Contains(stderr, "crawler -resume") {
+							if code == 130 && !strings.Contains(stderr, " -resume http://") {
 								t.Errorf("the summary does not say how to resume: %s", stderr)
 							}
 							checkWhole(t, snapshot(t, dir), want)

@@ -11,6 +11,7 @@ import (
 	"net/http"
 	"net/url"
 	"os"
+	"strconv"
 	"strings"
 	"syscall"
 	"time"
@@ -48,7 +49,8 @@ type stopSignal struct{ sig syscall.Signal }
 func (s stopSignal) Error() string { return s.sig.String() }
 
 // run is the crawler with everything that belongs to the process passed
-// in, so that tests can call it. It returns the exit status.
+// in, so that tests can call it: args is the whole command line, the
+// command's name as typed first. It returns the exit status.
 func run(ctx context.Context, args []string, stdout, stderr io.Writer, getenv func(string) string) int {
 	// Messages quote URLs, status lines and robots.txt text that servers
 	// chose, so the bytes a terminal would obey are escaped in them. The
@@ -57,6 +59,10 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, getenv fu
 	msgs := termsafe.NewWriter(rawStderr)
 	defer func() { msgs.Flush() }()
 	stderr = msgs
+	argv0 := "crawler"
+	if len(args) > 0 {
+		argv0, args = args[0], args[1:]
+	}
 	cfg, err := parseArgs(args)
 	if errors.Is(err, flag.ErrHelp) {
 		fmt.Fprint(stdout, usage)
@@ -151,7 +157,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, getenv fu
 	if c.QuietFailures && res.Failed > 0 && !errors.Is(err, crawler.ErrSeedFailed) {
 		fmt.Fprintf(stderr, "crawler: %s\n", failureSummary(res))
 	}
-	code = finish(dir, cfg, args, res, err, proxy, stderr)
+	code = finish(dir, cfg, resumeCommand(argv0, cfg, getenv), res, err, proxy, stderr)
 	if cfg.stats || statsFile != nil {
 		if err := writeStats(cfg, report(res, fetcher, time.Since(began)), statsFile, stderr); err != nil {
 			fmt.Fprintf(stderr, "crawler: %v\n", err)
@@ -265,8 +271,9 @@ func newCrawler(cfg *config, dir *pagesave.Dir, proxy func(*http.Request) (*url.
 }
 
 // finish closes the page directory as the crawl's outcome requires, tells
-// the user what happened, and returns the exit status.
-func finish(dir *pagesave.Dir, cfg *config, args []string, res crawler.Result, err error, proxy func(*http.Request) (*url.URL, error), stderr io.Writer) int {
+// the user what happened, and how to go on with resume, the command that
+// finishes the crawl, and returns the exit status.
+func finish(dir *pagesave.Dir, cfg *config, resume string, res crawler.Result, err error, proxy func(*http.Request) (*url.URL, error), stderr io.Writer) int {
 	if err == nil || errors.Is(err, crawler.ErrSeedFailed) {
 		// Done, one way or the other: the marker goes back to empty.
 		if ferr := dir.Finish(); ferr != nil {
@@ -280,7 +287,7 @@ func finish(dir *pagesave.Dir, cfg *config, args []string, res crawler.Result, e
 		return exitOK
 	}
 	dir.Close() // keep the journal, to resume from
-	resume := "To finish the crawl, run: crawler " + shellJoin(resumeArgs(args))
+	resume = "To finish the crawl, run: " + resume
 	var sig stopSignal
 	switch {
 	case errors.As(err, &sig):
@@ -324,28 +331,97 @@ func signalName(sig syscall.Signal) string {
 	return sig.String()
 }
 
-// resumeArgs returns the command line that resumes a crawl started with
-// args: the same one, with -resume.
-func resumeArgs(args []string) []string {
-	for _, a := range args {
-		if a == "-resume" || a == "--resume" || a == "-resume=true" || a == "--resume=true" {
-			return args
+// proxyVars are the environment variables proxyFunc reads, in the order a
+// resume command sets them.
+var proxyVars = []string{"HTTP_PROXY", "http_proxy", "HTTPS_PROXY", "https_proxy", "NO_PROXY", "no_proxy"}
+
+// resumeCommand returns the command that finishes the crawl cfg describes,
+// as a line to paste into a POSIX shell in the directory the crawl was
+// started from: the proxy variables that are set, so that it fetches
+// through the same proxy, then the command's name as it was typed (a name
+// found on PATH stays a bare name), then resumeArgs.
+func resumeCommand(argv0 string, cfg *config, getenv func(string) string) string {
+	var words []string
+	for _, name := range proxyVars {
+		if v := getenv(name); v != "" {
+			words = append(words, name+"="+shellQuote(v, false))
 		}
 	}
-	return append([]string{"-resume"}, args...)
+	// Unquoted, a name such as "a=b/crawler" would be one more assignment.
+	words = append(words, shellQuote(argv0, strings.Contains(argv0, "=")), shellJoin(resumeArgs(cfg)))
+	return strings.Join(words, " ")
 }
 
-// shellJoin joins args into a line a POSIX shell reads back as args.
+// resumeArgs returns the arguments that resume the crawl cfg describes:
+// every flag that differs from its default, as -name=value, then -resume,
+// the seed as given, pageDirectory and maxDepth. They are built from what
+// the flags mean rather than from how they were written, so that
+// -resume=false or a flag given twice cannot make the command
+// contradict itself.
+func resumeArgs(cfg *config) []string {
+	def := new(config)
+	def.flagSet()
+	var args []string
+	set := func(differs bool, name, value string) {
+		if differs {
+			args = append(args, "-"+name+"="+value)
+		}
+	}
+	set(cfg.delay != def.delay, "delay", cfg.delay.String())
+	set(cfg.links != def.links, "links", cfg.links)
+	set(cfg.order != def.order, "order", cfg.order)
+	for _, s := range cfg.scopes {
+		args = append(args, "-scope="+s)
+	}
+	set(cfg.from != def.from, "links-from", cfg.from)
+	set(cfg.until != def.until, "links-until", cfg.until)
+	if cfg.stats {
+		args = append(args, "-stats")
+	}
+	set(cfg.statsJSON != def.statsJSON, "stats-json", cfg.statsJSON)
+	set(cfg.robots != def.robots, "robots", strconv.FormatBool(cfg.robots))
+	set(cfg.retries != def.retries, "retries", strconv.Itoa(cfg.retries))
+	set(cfg.timeout != def.timeout, "timeout", cfg.timeout.String())
+	set(cfg.maxSize != def.maxSize, "max-size", formatSize(cfg.maxSize))
+	set(cfg.userAgent != def.userAgent, "user-agent", cfg.userAgent)
+	if cfg.quiet {
+		args = append(args, "-q")
+	}
+	return append(args, "-resume", cfg.rawSeed, cfg.dir, strconv.Itoa(cfg.maxDepth))
+}
+
+// formatSize writes n bytes as parseSize reads them, in the largest unit
+// that holds it exactly.
+func formatSize(n int64) string {
+	for _, u := range []struct {
+		name  string
+		shift uint
+	}{{"GiB", 30}, {"MiB", 20}, {"KiB", 10}} {
+		if n%(1<<u.shift) == 0 {
+			return strconv.FormatInt(n>>u.shift, 10) + u.name
+		}
+	}
+	return strconv.FormatInt(n, 10)
+}
+
+// shellJoin joins args into a line a POSIX shell reads back as args,
+// quoting only the words that need it.
 func shellJoin(args []string) string {
 	quoted := make([]string, len(args))
 	for i, a := range args {
-		if a != "" && strings.Trim(a, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_./:=@%+,") == "" {
-			quoted[i] = a
-		} else {
-			quoted[i] = "'" + strings.ReplaceAll(a, "'", `'\''`) + "'"
-		}
+		quoted[i] = shellQuote(a, false)
 	}
 	return strings.Join(quoted, " ")
+}
+
+// shellQuote returns s as one word of a POSIX shell: as it is if no
+// character in it means anything to the shell and always is false, else
+// in single quotes. A leading "=" is quoted too, which zsh would expand.
+func shellQuote(s string, always bool) string {
+	if !always && s != "" && s[0] != '=' && strings.Trim(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_./:=@%+,") == "" {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
 
 // outageHint says what most likely cut the crawl off from a host, and what

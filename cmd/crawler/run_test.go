@@ -10,7 +10,9 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"strconv"
 	"strings"
@@ -18,6 +20,7 @@ import (
 	"syscall"
 	"testing"
 
+	"tse-crawler/internal/hostile"
 	"tse-crawler/internal/pagesave"
 	"tse-crawler/internal/playground"
 	"tse-crawler/internal/playgroundtest"
@@ -58,11 +61,11 @@ func proxyEnv(proxy string) func(string) string {
 	}
 }
 
-// crawl runs the command with the given arguments and returns its exit
-// code, stdout and stderr.
+// crawl runs the command, as "crawler", with the given arguments and
+// returns its exit code, stdout and stderr.
 func crawl(ctx context.Context, getenv func(string) string, args ...string) (int, string, string) {
 	var stdout, stderr bytes.Buffer
-	code := run(ctx, args, &stdout, &stderr, getenv)
+	code := run(ctx, append([]string{"crawler"}, args...), &stdout, &stderr, getenv)
 	return code, stdout.String(), stderr.String()
 }
 
@@ -513,4 +516,284 @@ func lineDiff(want, got string) string {
 		}
 	}
 	return "(no difference in lines)"
+}
+
+const zooSeed = "http://cs50tse.cs.dartmouth.edu/tse/zoo/index.html"
+
+// TestResumeArgs checks the arguments a resume hint gives for a command
+// line: the flags that differ from their defaults, in one form whatever
+// form they were given in, then -resume and the three arguments.
+func TestResumeArgs(t *testing.T) {
+	tests := []struct {
+		name string
+		args []string // before seedURL pageDirectory maxDepth
+		want []string // before -resume and the arguments
+	}{
+		{"no flags", nil, nil},
+		{"resume given", []string{"-resume"}, nil},
+		{"resume given twice", []string{"-resume", "--resume=true"}, nil},
+		{"resume=false", []string{"-resume=false", "-delay", "0"}, []string{"-delay=0s"}},
+		{"defaults given", []string{"-delay", "1s", "-robots=true", "-retries", "2", "-links", "reference", "-max-size", "10485760", "-q=false"}, nil},
+		{"a flag given twice", []string{"-order", "bfs", "-order", "priority"}, []string{"-order=priority"}},
+		{"scope twice", []string{"-scope", "http://cs50tse.cs.dartmouth.edu/tse/zoo/", "-scope", "http://*.example.edu/"},
+			[]string{"-scope=http://cs50tse.cs.dartmouth.edu/tse/zoo/", "-scope=http://*.example.edu/"}},
+		{"every flag", []string{
+			"-q", "-user-agent", "my bot/1.0", "-max-size", "512KiB", "-timeout", "90s", "-retries", "0",
+			"-robots", "-robots=false", "-stats-json", "s.json", "-stats", "-links-until", "<!-- /C -->",
+			"-links-from", "<!-- C -->", "-order", "bfs", "-links", "html", "-delay", "1.5s",
+		}, []string{
+			"-delay=1.5s", "-links=html", "-order=bfs", "-links-from=<!-- C -->", "-links-until=<!-- /C -->",
+			"-stats", "-stats-json=s.json", "-robots=false", "-retries=0", "-timeout=1m30s", "-max-size=512KiB",
+			"-user-agent=my bot/1.0", "-q",
+		}},
+		{"odd size", []string{"-max-size", "1000"}, []string{"-max-size=1000"}},
+		{"size in GiB", []string{"-max-size", "2048MiB"}, []string{"-max-size=2GiB"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			cfg, err := parseArgs(append(slices.Clone(tt.args), zooSeed, "my pages", "3"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := resumeArgs(cfg)
+			want := append(slices.Clone(tt.want), "-resume", zooSeed, "my pages", "3")
+			if !slices.Equal(got, want) {
+				t.Errorf("resumeArgs(%q) =\n%q, want\n%q", tt.args, got, want)
+			}
+		})
+	}
+}
+
+// TestResumeArgsEveryFlag gives each flag a value other than its default,
+// and checks that the arguments that resume the crawl parse back into the
+// same crawl: so a flag added to the command but not to resumeArgs fails.
+func TestResumeArgsEveryFlag(t *testing.T) {
+	values := map[string]string{
+		"delay": "250ms", "timeout": "5s", "max-size": "3MiB", "q": "true", "links": "html",
+		"order": "priority", "robots": "false", "retries": "7", "user-agent": "x/2",
+		"scope": "http://cs50tse.cs.dartmouth.edu/tse/", "links-from": "<b>", "links-until": "</b>",
+		"stats": "true", "stats-json": "out.json",
+		// Not part of a crawl: -resume is what the command adds, and
+		// -version stops before any crawl.
+		"resume": "", "version": "",
+	}
+	new(config).flagSet().VisitAll(func(f *flag.Flag) {
+		v, ok := values[f.Name]
+		if !ok {
+			t.Errorf("-%s is not in this test: give it a value here, and make sure resumeArgs passes it on", f.Name)
+			return
+		}
+		if v == "" {
+			return
+		}
+		t.Run(f.Name, func(t *testing.T) {
+			cfg, err := parseArgs([]string{"-" + f.Name + "=" + v, zooSeed, "DIR", "2"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			args := resumeArgs(cfg)
+			again, err := parseArgs(args)
+			if err != nil {
+				t.Fatalf("resumeArgs gives %q, which does not parse: %v", args, err)
+			}
+			cfg.resume = true
+			if !reflect.DeepEqual(again, cfg) {
+				t.Errorf("resumeArgs gives %q, which parses to\n%+v, want\n%+v", args, again, cfg)
+			}
+		})
+	})
+}
+
+// TestShellJoin has a POSIX shell read back the words shellJoin quotes.
+func TestShellJoin(t *testing.T) {
+	words := []string{
+		"plain", "", " ", "a b", "it's", `"quoted"`, "$HOME", "`date`", "$(date)", `back\slash`,
+		"*", "?", "[a]", "~", "~root", "=ls", "#hash", "a;b", "a&b", "a|b", "<a>", "!", "{a,b}",
+		"tab\there", "line\nbreak", "-links-from=<!-- C -->", "http://h:8/a?b=c&d#e", "café", "'",
+	}
+	line := shellJoin(words)
+	out, err := exec.Command("sh", "-c", "set -- "+line+`; for a in "$@"; do printf '%s\0' "$a"; done`).Output()
+	if err != nil {
+		t.Fatalf("sh: %v", err)
+	}
+	got := strings.Split(strings.TrimSuffix(string(out), "\x00"), "\x00")
+	if !slices.Equal(got, words) {
+		t.Errorf("sh reads %s as\n%q, want\n%q", line, got, words)
+	}
+	if want := "plain '' ' ' 'a b'"; !strings.HasPrefix(line, want) {
+		t.Errorf("shellJoin quotes too much: %s, want it to begin %s", line, want)
+	}
+}
+
+func TestResumeCommand(t *testing.T) {
+	env := func(vars ...string) func(string) string {
+		return func(name string) string {
+			for i := 0; i < len(vars); i += 2 {
+				if vars[i] == name {
+					return vars[i+1]
+				}
+			}
+			return ""
+		}
+	}
+	tests := []struct {
+		name   string
+		argv0  string
+		getenv func(string) string
+		args   []string
+		want   string
+	}{
+		{"bare name", "crawler", env(), []string{zooSeed, "data", "2"},
+			"crawler -resume " + zooSeed + " data 2"},
+		{"path", "./crawler", env("HTTP_PROXY", "http://127.0.0.1:41234"), []string{"-delay", "0", zooSeed, "data", "2"},
+			"HTTP_PROXY=http://127.0.0.1:41234 ./crawler -delay=0s -resume " + zooSeed + " data 2"},
+		{"every proxy variable", "/usr/local/bin/crawler",
+			env("http_proxy", "127.0.0.1:8080", "HTTPS_PROXY", "http://[::1]:8443", "no_proxy", "localhost, .example.edu", "NO_PROXY", "*"),
+			[]string{zooSeed, "data", "2"},
+			"http_proxy=127.0.0.1:8080 HTTPS_PROXY='http://[::1]:8443' NO_PROXY='*' no_proxy='localhost, .example.edu' /usr/local/bin/crawler -resume " + zooSeed + " data 2"},
+		{"odd names", "/opt/my tools/crawler", env(), []string{"-links-from", "<!-- it's here -->", "HTTP://cs50tse.cs.dartmouth.edu/tse/zoo/", "Bob's pages", "2"},
+			`'/opt/my tools/crawler' '-links-from=<!-- it'\''s here -->' -resume HTTP://cs50tse.cs.dartmouth.edu/tse/zoo/ 'Bob'\''s pages' 2`},
+		{"name like an assignment", "a=b/crawler", env(), []string{zooSeed, "data", "2"},
+			"'a=b/crawler' -resume " + zooSeed + " data 2"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			cfg, err := parseArgs(tt.args)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := resumeCommand(tt.argv0, cfg, tt.getenv); got != tt.want {
+				t.Errorf("resumeCommand =\n%s\nwant\n%s", got, tt.want)
+			}
+		})
+	}
+}
+
+// buildCrawler builds the command into dir, with go build, and returns
+// the binary's path.
+func buildCrawler(t *testing.T, dir string) string {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("skipping: builds the command")
+	}
+	gotool, err := exec.LookPath("go")
+	if err != nil {
+		t.Skipf("skipping: no go command to build the crawler with: %v", err)
+	}
+	bin := filepath.Join(dir, "crawler")
+	if out, err := exec.Command(gotool, "build", "-o", bin, ".").CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	return bin
+}
+
+// withoutProxy returns env without the variables that choose a proxy.
+func withoutProxy(env []string) []string {
+	return slices.DeleteFunc(slices.Clone(env), func(kv string) bool {
+		name, _, _ := strings.Cut(kv, "=")
+		return slices.Contains(proxyVars, name)
+	})
+}
+
+// pastedHint finds the command that stderr says finishes the crawl, after
+// lead, and runs it as a user who pastes it would: with sh, in the
+// directory the crawl was started from, in an environment with no proxy
+// variables, so that the command must set them itself.
+func pastedHint(t *testing.T, stderr, lead, dir string) {
+	t.Helper()
+	i := strings.Index(stderr, lead)
+	if i < 0 {
+		t.Fatalf("stderr has no %q:\n%s", lead, stderr)
+	}
+	hint, _, _ := strings.Cut(stderr[i+len(lead):], "\n")
+	t.Logf("pasting %s", hint)
+	sh := exec.Command("sh", "-c", hint)
+	sh.Dir = dir
+	sh.Env = withoutProxy(os.Environ())
+	if out, err := sh.CombinedOutput(); err != nil {
+		t.Fatalf("the pasted hint: %v\n%s", err, out)
+	}
+}
+
+// TestResumeHintPasted interrupts a built crawler, given odd arguments,
+// with SIGINT, and pastes the command it prints into a shell: that
+// command must finish the crawl as if it had never stopped. The same goes
+// for the command printed when the proxy is down from the start.
+func TestResumeHintPasted(t *testing.T) {
+	work := t.TempDir()
+	bin := buildCrawler(t, work)
+	site := testdataSite(t)
+	p := newStepProxy(t, site)
+	// Pages are a directory whose name needs quoting, relative to where the
+	// crawler runs; the zoo's pages have links after "<a href", not before.
+	flags := []string{"-resume=false", "-delay", "0", "-q",
+		"-scope", "http://cs50tse.cs.dartmouth.edu/tse/zoo/", "-scope", "http://cs50tse.cs.dartmouth.edu/tse/syntax/",
+		"-links-from", "<a href", "-user-agent", "test bot/1.0 (it's me)"}
+	want, steps := uninterrupted(t, p, append(slices.Clone(flags), zooSeed, "10"))
+	const pages = `Bob's "zoo" pages`
+	start := func(t *testing.T, proxy string) (*exec.Cmd, *bytes.Buffer) {
+		t.Helper()
+		if err := os.Mkdir(filepath.Join(work, pages), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { os.RemoveAll(filepath.Join(work, pages)) })
+		cmd := exec.Command(bin)
+		cmd.Args = append(append([]string{"./crawler"}, flags...), zooSeed, pages, "10")
+		cmd.Dir = work
+		cmd.Env = append(withoutProxy(os.Environ()), "HTTP_PROXY="+proxy)
+		var stderr bytes.Buffer
+		cmd.Stderr = &stderr
+		return cmd, &stderr
+	}
+
+	t.Run("interrupted", func(t *testing.T) {
+		cmd, stderr := start(t, p.URL)
+		started := make(chan struct{})
+		p.setHook(func(n int64, done bool) {
+			if n == steps/2 && !done {
+				<-started
+				cmd.Process.Signal(os.Interrupt)
+			}
+		})
+		defer p.setHook(nil)
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		close(started)
+		cmd.Wait()
+		if code := cmd.ProcessState.ExitCode(); code != 130 {
+			t.Fatalf("exit %d, want 130: %s", code, stderr)
+		}
+		if lead := "To finish the crawl, run: HTTP_PROXY=" + p.URL + " ./crawler "; !strings.Contains(stderr.String(), lead) {
+			t.Errorf("stderr lacks %q:\n%s", lead, stderr)
+		}
+		pastedHint(t, stderr.String(), "To finish the crawl, run: ", work)
+		if diff := sameDir(snapshot(t, filepath.Join(work, pages)), want); diff != "" {
+			t.Errorf("the crawl finished by the pasted hint is not the uninterrupted one: %s", diff)
+		}
+	})
+
+	t.Run("outage", func(t *testing.T) {
+		addr, err := hostile.FreeAddr()
+		if err != nil {
+			t.Fatal(err)
+		}
+		cmd, stderr := start(t, "http://"+addr)
+		cmd.Run()
+		if code := cmd.ProcessState.ExitCode(); code != exitOutage {
+			t.Fatalf("exit %d, want %d: %s", code, exitOutage, stderr)
+		}
+		ln, err := net.Listen("tcp", addr)
+		if err != nil {
+			t.Skipf("skipping: cannot listen on %s again: %v", addr, err)
+		}
+		back := httptest.NewUnstartedServer(playground.Handler(site))
+		back.Listener = ln
+		back.Start()
+		defer back.Close()
+		pastedHint(t, stderr.String(), "Once the network is back, run: ", work)
+		if diff := sameDir(snapshot(t, filepath.Join(work, pages)), want); diff != "" {
+			t.Errorf("the crawl finished by the pasted hint is not the uninterrupted one: %s", diff)
+		}
+	})
 }
