@@ -224,6 +224,9 @@ func (cfg *config) flagSet() *flag.FlagSet {
 	fs.StringVar(&cfg.until, "links-until", "", "")
 	fs.BoolVar(&cfg.stats, "stats", false, "")
 	fs.StringVar(&cfg.statsJSON, "stats-json", "", "")
+	// run answers -version before parsing; the flag is here so that
+	// -version=false parses too.
+	fs.Bool("version", false, "")
 	return fs
 }
 
@@ -302,6 +305,25 @@ func parseArgs(args []string) (*config, error) {
 	}
 	cfg.maxDepth = depth
 	return cfg, nil
+}
+
+// wantsVersion reports whether the command line asks for -version, which
+// is answered whatever else the line holds, so that any command line, even
+// a broken one, can say what built the crawler.
+func wantsVersion(args []string) bool {
+	for _, a := range args {
+		if a == "--" {
+			break
+		}
+		name, v, hasValue := strings.Cut(a, "=")
+		if name != "-version" && name != "--version" {
+			continue
+		}
+		if on, err := strconv.ParseBool(v); !hasValue || err == nil && on {
+			return true
+		}
+	}
+	return false
 }
 
 // durationFlag parses a flag's duration into d, with an error that says

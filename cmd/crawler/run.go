@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"tse-crawler/internal/bag"
+	"tse-crawler/internal/buildinfo"
 	"tse-crawler/internal/crawler"
 	"tse-crawler/internal/journal"
 	"tse-crawler/internal/pace"
@@ -62,6 +63,10 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, getenv fu
 	argv0 := "crawler"
 	if len(args) > 0 {
 		argv0, args = args[0], args[1:]
+	}
+	if wantsVersion(args) {
+		fmt.Fprintln(stdout, buildinfo.String("crawler"))
+		return exitOK
 	}
 	cfg, err := parseArgs(args)
 	if errors.Is(err, flag.ErrHelp) {

@@ -20,6 +20,7 @@ import (
 	"syscall"
 	"testing"
 
+	"tse-crawler/internal/buildinfo"
 	"tse-crawler/internal/hostile"
 	"tse-crawler/internal/pagesave"
 	"tse-crawler/internal/playground"
@@ -796,4 +797,49 @@ func TestResumeHintPasted(t *testing.T) {
 			t.Errorf("the crawl finished by the pasted hint is not the uninterrupted one: %s", diff)
 		}
 	})
+}
+
+// TestVersion: -version prints what built the crawler and exits 0,
+// whatever else the command line holds, and sends nothing.
+func TestVersion(t *testing.T) {
+	p := newProxy(t, testdataSite(t))
+	want := buildinfo.String("crawler") + "\n"
+	for _, args := range [][]string{
+		{"-version"},
+		{"--version"},
+		{"-version=true"},
+		{"-q", "-version", zooSeed, "DIR", "2"},
+		{zooSeed, "DIR", "2", "-version"},
+		{"-fast", "-version"},
+		{"-h", "-version"},
+	} {
+		t.Run(strings.Join(args, " "), func(t *testing.T) {
+			code, stdout, stderr := crawl(t.Context(), p.getenv, args...)
+			if code != exitOK || stdout != want || stderr != "" {
+				t.Errorf("exit %d, stdout %q, stderr %q; want %d, %q and nothing", code, stdout, stderr, exitOK, want)
+			}
+		})
+	}
+	if n := p.requests.Load(); n != 0 {
+		t.Errorf("-version sent %d requests", n)
+	}
+	t.Run("-version=false", func(t *testing.T) {
+		code, stdout, _ := crawl(t.Context(), p.getenv, "-version=false")
+		if code != exitUsage || stdout != "" {
+			t.Errorf("exit %d, stdout %q; want %d: -version=false asks for a crawl", code, stdout, exitUsage)
+		}
+	})
+}
+
+// TestVersionBuilt: a crawler built by go build names the Go release that
+// built it.
+func TestVersionBuilt(t *testing.T) {
+	bin := buildCrawler(t, t.TempDir())
+	out, err := exec.Command(bin, "-version").Output()
+	if err != nil {
+		t.Fatalf("crawler -version: %v", err)
+	}
+	if line := string(out); !strings.HasPrefix(line, "crawler "+buildinfo.Version+" (go1.") || strings.Count(line, "\n") != 1 {
+		t.Errorf("crawler -version = %q, want one line: crawler %s (go1.…)", line, buildinfo.Version)
+	}
 }
