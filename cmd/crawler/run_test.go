@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"io/fs"
@@ -124,7 +125,15 @@ func TestUsageErrors(t *testing.T) {
 		{"seed without a path", []string{"http://cs50tse.cs.dartmouth.edu", "DIR", "2"}, exitSeedURL, "cannot be normalized"},
 		{"seed that is not html", []string{"http://cs50tse.cs.dartmouth.edu/tse/x.pdf", "DIR", "2"}, exitSeedURL, "cannot be normalized"},
 		{"external seed", []string{"http://example.com/index.html", "DIR", "2"}, exitSeedURL, "not internal"},
-		{"https seed", []string{"https://cs50tse.cs.dartmouth.edu/tse/", "DIR", "2"}, exitSeedURL, "not internal"},
+		{"https seed", []string{"https://cs50tse.cs.dartmouth.edu/tse/", "DIR", "2"}, exitSeedURL, "not internal: it is https, and the crawl's scope is http"},
+		{"misspelt scheme", []string{"htp://cs50tse.cs.dartmouth.edu/tse/", "DIR", "2"}, exitSeedURL, "use http://cs50tse.cs.dartmouth.edu/tse/"},
+		{"no scheme", []string{"cs50tse.cs.dartmouth.edu/tse/", "DIR", "2"}, exitSeedURL, "has no scheme: use http://cs50tse.cs.dartmouth.edu/tse/"},
+		{"boolean flag and its value", []string{"-robots", "false", seed, "DIR", "2"}, exitUsage, `-robots false: a boolean flag takes its value after "=": write -robots=false`},
+		{"boolean flag and TRUE", []string{"-q", "TRUE", seed, "DIR", "2"}, exitUsage, "write -q=TRUE"},
+		{"boolean flag with two dashes", []string{"-delay", "0", "--stats", "False", seed, "DIR", "2"}, exitUsage, "write --stats=False"},
+		{"-resume and true, three arguments", []string{"-resume", "true", seed, "DIR"}, exitUsage, "write -resume=true"},
+		{"true as a flag's value", []string{"-links-from", "-q", "true", seed, "DIR", "2"}, exitUsage, "got 4"},
+		{"boolean flag and 1", []string{"-q", "1", seed, "DIR", "2"}, exitUsage, "got 4"},
 		{"seed with a port", []string{"http://cs50tse.cs.dartmouth.edu:80/tse/", "DIR", "2"}, exitSeedURL, "not internal"},
 		{"seed escaping tse", []string{"http://cs50tse.cs.dartmouth.edu/tse/%2e%2e/x.html", "DIR", "2"}, exitSeedURL, "once a server decodes"},
 		{"seed outside tse", []string{"http://cs50tse.cs.dartmouth.edu/TSE/", "DIR", "2"}, exitSeedURL, "not internal"},
@@ -841,5 +850,74 @@ func TestVersionBuilt(t *testing.T) {
 	}
 	if line := string(out); !strings.HasPrefix(line, "crawler "+buildinfo.Version+" (go1.") || strings.Count(line, "\n") != 1 {
 		t.Errorf("crawler -version = %q, want one line: crawler %s (go1.…)", line, buildinfo.Version)
+	}
+}
+
+// TestSeedSchemeHints gives seeds whose scheme is wrong, misspelt or
+// missing, in both -links modes, and checks that the message names the
+// trouble and a seed that works.
+func TestSeedSchemeHints(t *testing.T) {
+	const (
+		letters = "cs50tse.cs.dartmouth.edu/tse/letters/index.html"
+		fixed   = "use http://" + letters
+	)
+	tests := []struct {
+		name  string
+		args  []string // the flags, then the seed
+		msg   string   // what the message must say
+		scope string   // the -scope the message suggests, if any
+	}{
+		{"https", []string{"https://" + letters}, "it is https, and the crawl's scope is http (http://cs50tse.cs.dartmouth.edu/tse/): " + fixed,
+			"https://cs50tse.cs.dartmouth.edu/tse/"},
+		{"HTTPS", []string{"HTTPS://" + letters}, "seedURL https://" + letters + " is not internal: it is https",
+			"https://cs50tse.cs.dartmouth.edu/tse/"},
+		{"https with -scope", []string{"-scope", "http://www.example.edu/", "-scope", "http://cs50tse.cs.dartmouth.edu/tse/letters/", "https://" + letters},
+			fixed + ", or add -scope https://cs50tse.cs.dartmouth.edu/tse/letters/ to crawl over https", "https://cs50tse.cs.dartmouth.edu/tse/letters/"},
+		{"https outside the scope", []string{"https://example.com/index.html"}, "is not internal: it must begin with", ""},
+		{"htp", []string{"htp://" + letters}, `has the scheme htp, not http: ` + fixed, ""},
+		{"hhtp", []string{"hhtp://" + letters}, `has the scheme hhtp, not http: ` + fixed, ""},
+		{"ftp", []string{"ftp://" + letters}, `has the scheme ftp, not http: ` + fixed, ""},
+		{"one slash", []string{"http:/" + letters}, "has one slash after http:, where http:// has two: " + fixed, ""},
+		{"no slash", []string{"http:" + letters}, "has no slashes after http:, where http:// has two: " + fixed, ""},
+		{"three slashes", []string{"http:///" + letters}, "has 3 slashes after http:, where http:// has two: " + fixed, ""},
+		{"no colon", []string{"http//" + letters}, "has no colon after http: " + fixed, ""},
+		{"no scheme", []string{letters}, `seedURL "` + letters + `" has no scheme: ` + fixed, ""},
+		{"no scheme, two slashes", []string{"//" + letters}, "has no scheme: " + fixed, ""},
+		{"relative", []string{"letters/index.html"}, "cannot be normalized", ""},
+	}
+	// Where a browser reads past the mistake, so does html mode.
+	browserReads := map[string]bool{"one slash": true, "no slash": true, "three slashes": true}
+	for _, tt := range tests {
+		for _, mode := range []string{"reference", "html"} {
+			t.Run(tt.name+"/"+mode, func(t *testing.T) {
+				args := append([]string{"-links", mode}, tt.args...)
+				args = append(args, t.TempDir(), "2")
+				cfg, err := parseArgs(args)
+				if mode == "html" && browserReads[tt.name] {
+					if err != nil || cfg.seed != "http://"+letters {
+						t.Errorf("parseArgs(%q) = %v; want the seed http://%s, as a browser reads it", args, err, letters)
+					}
+					return
+				}
+				var ue *usageError
+				if !errors.As(err, &ue) || ue.code != exitSeedURL || !strings.Contains(ue.msg, tt.msg) {
+					t.Fatalf("parseArgs(%q) = %v; want exit %d and %q", args, err, exitSeedURL, tt.msg)
+				}
+				// The seed and -scope the message suggests are taken.
+				if _, after, ok := strings.Cut(ue.msg, ": use "); ok {
+					seed, _, _ := strings.Cut(after, ",")
+					fixed := append(slices.Clone(args[:len(args)-3]), seed, args[len(args)-2], "2")
+					if _, err := parseArgs(fixed); err != nil {
+						t.Errorf("the suggested seed %s is refused: %v", seed, err)
+					}
+				}
+				if tt.scope != "" {
+					fixed := append([]string{"-scope", tt.scope}, args...)
+					if _, err := parseArgs(fixed); err != nil {
+						t.Errorf("the seed with the suggested -scope %s is refused: %v", tt.scope, err)
+					}
+				}
+			})
+		}
 	}
 }
