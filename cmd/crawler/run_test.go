@@ -28,7 +28,7 @@ import (
 	"tse-crawler/internal/playgroundtest"
 )
 
-var update = flag.Bool("update", false, "rewrite the golden files in testdata/golden")
+var update = flag.Bool("update", false, "rewrite the golden files in testdata/golden, and crawler.1 and README's tables from the manual")
 
 // A proxy serves a site as the playground command does: as a forward proxy,
 // so the crawler fetches the site's real URLs from it. It counts requests.
@@ -297,12 +297,17 @@ func TestHelp(t *testing.T) {
 	if code != exitOK || stderr != "" {
 		t.Errorf("-h: exit %d, stderr %q; want 0 and nothing", code, stderr)
 	}
-	for _, want := range []string{"Usage: crawler", "-delay", "-links", "-order", "-robots", "-retries", "-timeout", "-max-size", "-user-agent", "-q", "-h", "HTTP_PROXY", "Exit status", "Example"} {
+	for _, want := range []string{"Usage: crawler [flags] seedURL pageDirectory maxDepth", "Flags:", "HTTP_PROXY", "HTTPS_PROXY", "NO_PROXY", "Exit status:", "Examples:"} {
 		if !strings.Contains(stdout, want) {
 			t.Errorf("-h output lacks %q", want)
 		}
 	}
-	for code := range 7 {
+	for _, f := range flagDocs {
+		if !strings.Contains(stdout, "\n  "+f.syntax+"\n") && !strings.Contains(stdout, "\n  "+f.syntax+" ") {
+			t.Errorf("-h output does not explain %s", f.syntax)
+		}
+	}
+	for code := range exitOutage + 1 {
 		if !strings.Contains(stdout, fmt.Sprintf("\n  %d ", code)) {
 			t.Errorf("-h output does not explain exit status %d", code)
 		}

@@ -1,0 +1,532 @@
+package main
+
+import (
+	"fmt"
+	"strings"
+
+	"tse-crawler/internal/buildinfo"
+)
+
+// The manual is written once, here, and rendered three ways: as the -h
+// text, as the man page crawler.1, and as README's tables of flags and
+// exit codes. The tests check that crawler.1 and README.md hold what is
+// rendered now (go test ./cmd/crawler -update rewrites them), so a flag
+// cannot be described in one place and not another.
+//
+// The text is in a small subset of Markdown, which each rendering reads:
+// `literal`, *argument*, and [section](#anchor) for a section of
+// README.md.
+
+// manualDate is the date of the man page, which man prints at the foot of
+// each page: change it with the manual.
+const manualDate = "2026-11-23"
+
+// A flagDoc describes one flag.
+type flagDoc struct {
+	syntax string // as the flag is written: "-delay D", "-robots=false", "-q"
+	def    string // what holds without the flag: a `literal` value, or words
+	text   string
+}
+
+// name returns the flag's name, without its dash and argument.
+func (f flagDoc) name() string {
+	name, _, _ := strings.Cut(strings.TrimPrefix(f.syntax, "-"), " ")
+	name, _, _ = strings.Cut(name, "=")
+	return name
+}
+
+// An entry is a term and what it means: an argument, an exit status, an
+// environment variable or a file.
+type entry struct {
+	term, text string
+}
+
+// An example is a sentence and the command lines it describes.
+type example struct {
+	text  string
+	lines []string
+}
+
+const synopsis = "crawler [flags] seedURL pageDirectory maxDepth"
+
+const summary = "fetch a web site's pages, within a number of links, into a directory"
+
+var description = []string{
+	"Crawler fetches *seedURL* and every internal page reachable from it within *maxDepth* links, " +
+		"and saves each page in *pageDirectory*, one file per page, for the indexer of the CS50 Tiny Search Engine to read. " +
+		"By default its page directory and its progress log are byte for byte those of the course's reference crawler, " +
+		"so grading scripts can compare them.",
+	"Flags come before the three arguments. " +
+		"Progress goes to stdout, one line per event in the reference format: " +
+		"`Fetched`, `Scanning`, `Found`, `Added`, `IgnExtrn` (external or not normalizable), `IgnDupl` (seen before), " +
+		"and three of our own, `FAILED` (the reason is on stderr), `Redirect` (its target follows as `Found`) " +
+		"and `IgnRobots` (robots.txt does not allow the page, which is not requested). " +
+		"Errors go to stderr, each with what went wrong and what to do about it; " +
+		"nothing is written and no request is sent before all arguments are valid.",
+	"The crawler is polite: at least the pause given by `-delay`, one second by default, " +
+		"separates the end of one request from the start of the next to the same host, " +
+		"and each host's robots.txt is obeyed. " +
+		"A shorter pause is allowed only when every connection goes to a loopback address, such as a local copy of a site.",
+	"A page is saved only if the server answers 200 with a non-empty body that is HTML: " +
+		"`Content-Type` `text/html` or `application/xhtml+xml`, or no `Content-Type` and a body that sniffs as HTML. " +
+		"A redirect is treated like a link found on the page: its target is crawled, if it is internal and new, " +
+		"at the same depth and under its own URL.",
+	"Ctrl-C (SIGINT) or SIGTERM stops the crawl at once, with every page saved whole, " +
+		"and the crawler prints the command that finishes the crawl: the same one with `-resume`. " +
+		"A second Ctrl-C kills it outright. " +
+		"A crawl stopped by a full disk, an outage of the network or even `kill -9` is finished the same way, " +
+		"and the finished directory is byte for byte the one an uninterrupted crawl gives.",
+	"A live status line shows on stderr when it is a terminal and the log is not already going there " +
+		"(with `-q`, or with stdout redirected). " +
+		"Any byte of a URL or a message that a terminal would obey is shown escaped, as `\\x1b`, " +
+		"on stderr, and in the log when stdout is a terminal.",
+}
+
+var arguments = []entry{
+	{"seedURL", "where the crawl starts. It must be *internal*: once normalized, it begins with " +
+		"`http://cs50tse.cs.dartmouth.edu/tse/` (or with a `-scope` prefix), and still does once a server decodes " +
+		"`%2E` and `%2F` in its path. Links and redirects are held to the same rule."},
+	{"pageDirectory", "an existing directory with no pages in it yet. " +
+		"The crawler refuses one that already holds numbered files, and names the one in the way."},
+	{"maxDepth", "an integer from 0 to 10: how many links away from the seed the crawl goes. " +
+		"The seed is at depth 0, so 0 saves the seed alone."},
+}
+
+var flagDocs = []flagDoc{
+	{"-delay D", "`1s`", "the least time between the end of one request and the start of the next to the same host, " +
+		"such as `1.5s` or `500ms`. Below `1s` only when every connection goes to a loopback address: " +
+		"the check is made on each connection, after DNS and through any proxy, and breaking it stops the crawl. " +
+		"robots.txt's `Crawl-delay` or `Request-rate` can lengthen it."},
+	{"-links reference|html", "`reference`", "`reference` finds links as the CS50 reference does, quirks included; " +
+		"`html` reads and resolves them as a browser does: the page by the HTML Standard, with the links of " +
+		"`<a>`, `<area>`, SVG `<a>`, `<iframe>`, `<frame>` and meta refresh, and every URL by the WHATWG URL Standard, " +
+		"which then names each page, so that `a b.html` and `a%20b.html` are one page. " +
+		"The seed and each `-scope` prefix are read the same way. " +
+		"See [How html mode reads links](#how-html-mode-reads-links)."},
+	{"-order lifo|bfs|priority", "`lifo`", "`lifo` crawls the most recently found link first, as the reference's bag does. " +
+		"`bfs` crawls breadth-first, so every page gets its shortest depth and every page within *maxDepth* is found. " +
+		"`priority` crawls first the page whose name carries the largest number " +
+		"(the last run of digits in the last path segment: `05678.html` is 5678); " +
+		"pages with no number come last, and ties go to the page found first."},
+	{"-scope PREFIX", "`http://cs50tse.cs.dartmouth.edu/tse/`", "a URL is internal when its normalized form begins with *PREFIX*. " +
+		"Repeat it for several prefixes. A host label `*` stands for one or more labels: " +
+		"`http://*.inf.ed.ac.uk/` takes in `ir.inf.ed.ac.uk` and `www.inf.ed.ac.uk`, but not `inf.ed.ac.uk` itself. " +
+		"The seed must be in scope."},
+	{"-links-from M", "none", "follow only the links after the first *M* in a page, such as `<!-- CONTENT -->`. " +
+		"A page without *M* is saved, but none of its links are followed. Works with both scanners."},
+	{"-links-until M", "none", "follow only the links before the first *M* after the `-links-from` marker " +
+		"(or after the top of the page), such as `<!-- /CONTENT -->`. " +
+		"A page without it is saved, but none of its links are followed."},
+	{"-stats", "off", "print statistics on stderr at the end: pages fetched, saved, failed (by reason) and redirected; " +
+		"URLs found, added and ignored (external, duplicate, disallowed by robots.txt); requests; bytes saved; " +
+		"elapsed time, mean and shortest pause, deepest depth."},
+	{"-stats-json FILE", "none", "write the same statistics to *FILE* as JSON, for scripts. " +
+		"*FILE* is opened before the first request, so a path that cannot be written is refused at once (exit 2)."},
+	{"-robots=false", "on", "ignore robots.txt, for sites you own. " +
+		"By default each host's `/robots.txt` is fetched (as a paced request) before its first page and obeyed as RFC 9309 says; " +
+		"a page it disallows is never requested and is logged `IgnRobots`. " +
+		"Its `Crawl-delay` or `Request-rate` lengthens the host's pause, to at most 60 s (with a warning). " +
+		"A robots.txt that answers 5xx, 429 or 1xx means nothing on that host is crawled; " +
+		"a server that cannot be connected to at all is an outage or a dead host (see exit status 8). " +
+		"Rules and URLs are compared after RFC 9309's percent-encoding, " +
+		"and a robots.txt over 500 KiB keeps every whole line within that limit."},
+	{"-retries N", "`2`", "how many times, at most 10, to retry a connection error, a timeout, 408, 429 or 5xx. " +
+		"Backoff starts at the pause (at least 100 ms) and doubles, or follows the server's `Retry-After` " +
+		"(seconds or a date), at most 60 s; the pause still applies. Other 4xx are never retried."},
+	{"-timeout D", "`30s`", "limit on one request, from connecting to the last byte of the body, whatever the status " +
+		"(a `101 Switching Protocols` that holds the connection open included), so no server can hang the crawl. " +
+		"Ctrl-C ends a request at once too."},
+	{"-max-size SIZE", "`10MiB`", "the largest page saved, in bytes or with `KiB`, `MiB` or `GiB`, such as `512KiB`. " +
+		"A larger page fails and is not saved at all: a page is never cut short."},
+	{"-user-agent S", "`tse-crawler/VERSION`", "the User-Agent header. " +
+		"Its product token (the part before `/`) picks the robots.txt group that applies."},
+	{"-resume", "off", "finish an interrupted crawl in the same *pageDirectory*, with the same *seedURL*, *maxDepth*, " +
+		"`-links`, `-order`, `-robots`, `-max-size`, `-scope`, `-links-from` and `-links-until` " +
+		"(anything else is refused with exit 7); other flags may change. " +
+		"The result is the same as if the crawl had never stopped, and no page already saved is fetched again. " +
+		"Resuming a finished crawl changes nothing; resuming in an empty directory is a fresh crawl. " +
+		"See [Interrupting and resuming](#interrupting-and-resuming)."},
+	{"-q", "off", "no progress log."},
+	{"-version", "", "print the version, the Go release and the VCS revision the crawler was built from, and exit, " +
+		"whatever else the command line holds."},
+	{"-h", "", "print the manual, as plain text, and exit."},
+}
+
+var exitStatus = []entry{
+	{"0", "the crawl finished (pages that could not be fetched are logged as `FAILED`, with the reason on stderr, and do not stop it)"},
+	{"1", "the crawl stopped: a page could not be saved, or `-delay` under 1s met an address that is not loopback"},
+	{"2", "wrong number of arguments, a bad flag, a `-stats-json` file that cannot be written, or a proxy variable that is not a proxy URL"},
+	{"3", "*seedURL* cannot be normalized, or is not internal"},
+	{"4", "*pageDirectory* does not exist, is not a writable directory, or already holds pages (without `-resume`)"},
+	{"5", "*maxDepth* is not an integer from 0 to 10"},
+	{"6", "no page was saved: the seed page could not be fetched, robots.txt forbids it, " +
+		"or it redirects out of the crawl (only `.crawler` is left)"},
+	{"7", "`-resume` does not match the crawl in *pageDirectory* (another seed, maxDepth or crawl-shaping flag)"},
+	{"8", "the crawl lost its network: a host it needed could not be connected to " +
+		"(no DNS answer, connection refused or timed out, or the proxy is down), and no other host it had crawled answered either. " +
+		"It stopped before its next request, marked no page `FAILED` for it, and `-resume` finishes it once the network is back: " +
+		"see [Interrupting and resuming](#interrupting-and-resuming). " +
+		"A single dead host among hosts that answer does not stop the crawl: it is reported once, and its pages fail."},
+	{"130, 143", "stopped by SIGINT (Ctrl-C) or SIGTERM; the pages saved are whole, and `-resume` finishes the crawl"},
+}
+
+var environment = []entry{
+	{"HTTP_PROXY, http_proxy", "the proxy that http requests go through, as `http://host:port` or `host:port`. " +
+		"The playground command serves a local copy of the CS50 site as such a proxy. " +
+		"A proxy variable that is set but is not a proxy URL is refused (exit 2) rather than ignored. " +
+		"Where both forms of a name are set, the upper-case one counts."},
+	{"HTTPS_PROXY, https_proxy", "the proxy that https requests go through, in the same form."},
+	{"NO_PROXY, no_proxy", "the hosts that bypass the proxy, separated by commas: a name, which takes in its subdomains " +
+		"(`example.edu`), a name after a dot, which takes in only its subdomains (`.example.edu`), " +
+		"an IP address or a CIDR range (`10.0.0.0/8`), each with an optional port, or `*` for every host. " +
+		"Requests to `localhost` and to loopback addresses never go through a proxy."},
+	{"GOMAXPROCS", "how many processors the crawler runs on. Unset, it is one, " +
+		"which serves a crawl of one request at a time best."},
+}
+
+var files = []entry{
+	{"pageDirectory/.crawler", "marks the directory as a crawler's. While a crawl runs it holds the crawl's journal, " +
+		"from which `-resume` finishes it; a finished crawl leaves it empty. " +
+		"Where the file system keeps extended attributes, the crawl's parameters stay on it in `user.tse-crawler.crawl`. " +
+		"One that is a symbolic link, a FIFO, a directory or a file with other hard links is refused (exit 4)."},
+	{"pageDirectory/1, 2, ...", "the pages, numbered in the order they were fetched: " +
+		"the page's normalized URL, a newline, its depth, a newline, the HTML exactly as the server sent it, and a newline. " +
+		"A page file appears whole or not at all, and an existing file is never overwritten."},
+	{"pageDirectory/.page-*", "a page being written. The next run removes one that a crash left behind."},
+}
+
+var examples = []example{
+	{"Crawl the CS50 letters two links deep:", []string{
+		"mkdir data",
+		"crawler http://cs50tse.cs.dartmouth.edu/tse/letters/index.html data 2",
+	}},
+	{"Crawl every host of a university, the pages with the largest numbers first, " +
+		"following only the links in each page's content, with statistics at the end:", []string{
+		"crawler -scope 'http://*.example.edu/' -order priority -stats \\",
+		"    -links-from '<!-- CONTENT -->' -links-until '<!-- /CONTENT -->' \\",
+		"    http://www.example.edu/index.html data 10",
+	}},
+	{"Crawl a local copy of the CS50 site, which the playground command serves on 127.0.0.1:8080, " +
+		"with no pause, reading links as a browser does, breadth-first:", []string{
+		"HTTP_PROXY=http://127.0.0.1:8080 crawler -delay 0 -links html -order bfs \\",
+		"    http://cs50tse.cs.dartmouth.edu/tse/wikipedia/index.html wiki 2",
+	}},
+	{"Finish that crawl once it has been interrupted:", []string{
+		"HTTP_PROXY=http://127.0.0.1:8080 crawler -delay=0s -links=html -order=bfs \\",
+		"    -resume http://cs50tse.cs.dartmouth.edu/tse/wikipedia/index.html wiki 2",
+	}},
+}
+
+const seeAlso = "README.md, DESIGN.md and REQUIREMENTS.md in the tse-crawler sources; " +
+	"the playground command, which serves a copy of the CS50 site on loopback, as a web server and as a proxy."
+
+// A span is a run of manual text: plain words, a `literal`, an *argument*
+// or a [section](#anchor) of README.md.
+type span struct {
+	kind byte // 0 for text, '`', '*' or '['
+	text string
+}
+
+// spans splits manual text into its runs. A marker without its closing
+// half is text.
+func spans(s string) []span {
+	var out []span
+	text := func(t string) {
+		if n := len(out); n > 0 && out[n-1].kind == 0 {
+			out[n-1].text += t
+		} else if t != "" {
+			out = append(out, span{0, t})
+		}
+	}
+	for s != "" {
+		i := strings.IndexAny(s, "`*[")
+		if i < 0 {
+			text(s)
+			break
+		}
+		text(s[:i])
+		s = s[i:]
+		switch s[0] {
+		case '`':
+			if j := strings.IndexByte(s[1:], '`'); j >= 0 {
+				out = append(out, span{'`', s[1 : 1+j]})
+				s = s[2+j:]
+				continue
+			}
+		case '*':
+			// *argument*, not a lone '*' as in "x * y".
+			if j := strings.IndexByte(s[1:], '*'); j > 0 && s[1] != ' ' && s[j] != ' ' {
+				out = append(out, span{'*', s[1 : 1+j]})
+				s = s[2+j:]
+				continue
+			}
+		case '[':
+			if j := strings.Index(s, "](#"); j > 0 {
+				if k := strings.IndexByte(s[j:], ')'); k > 0 {
+					out = append(out, span{'[', s[1:j]})
+					s = s[j+k+1:]
+					continue
+				}
+			}
+		}
+		text(s[:1])
+		s = s[1:]
+	}
+	return out
+}
+
+// plain renders manual text for a terminal. The spaces of a literal are
+// NULs, which wrap does not break a line at and turns back into spaces.
+func plain(s string) string {
+	var b strings.Builder
+	for _, sp := range spans(s) {
+		switch sp.kind {
+		case '[':
+			fmt.Fprintf(&b, "%q in README.md", sp.text)
+		case '`':
+			b.WriteString(strings.ReplaceAll(sp.text, " ", "\x00"))
+		default:
+			b.WriteString(sp.text)
+		}
+	}
+	return b.String()
+}
+
+// wrap fills text into lines of at most width columns, each after indent
+// spaces. A word longer than the line, such as a URL, gets a line of its
+// own.
+func wrap(text string, indent, width int) string {
+	var b strings.Builder
+	pad := strings.Repeat(" ", indent)
+	col := 0
+	for _, w := range strings.Fields(text) {
+		switch {
+		case col == 0:
+			b.WriteString(pad)
+			col = indent
+		case col+1+len(w) > width:
+			b.WriteString("\n" + pad)
+			col = indent
+		default:
+			b.WriteByte(' ')
+			col++
+		}
+		b.WriteString(w)
+		col += len(w)
+	}
+	return strings.ReplaceAll(b.String(), "\x00", " ") + "\n"
+}
+
+// helpWidth is the width of the -h text: a terminal's, less a column for
+// terminals that wrap a line that fills them.
+const helpWidth = 79
+
+// help renders the manual as the -h text.
+func help() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "Usage: %s\n       crawler -h | -version\n\n", synopsis)
+	for _, p := range description {
+		b.WriteString(wrap(plain(p), 0, helpWidth) + "\n")
+	}
+	// Entries: the term, then its text indented under it, or beside it if
+	// the term is short.
+	const indent = 8
+	list := func(title string, entries []entry) {
+		b.WriteString(title + ":\n")
+		for _, e := range entries {
+			text := wrap(plain(capitalize(e.text)), indent, helpWidth)
+			if len(e.term) < indent-3 {
+				fmt.Fprintf(&b, "  %-*s%s", indent-2, e.term, text[indent:])
+			} else {
+				fmt.Fprintf(&b, "  %s\n%s", e.term, text)
+			}
+		}
+		b.WriteString("\n")
+	}
+	list("Arguments", arguments)
+	var flags []entry
+	for _, f := range flagDocs {
+		text := capitalize(f.text)
+		if strings.HasPrefix(f.def, "`") {
+			text += " Default: " + f.def + "."
+		}
+		flags = append(flags, entry{f.syntax, text})
+	}
+	list("Flags", flags)
+	list("Exit status", exitStatus)
+	list("Environment", environment)
+	list("Files", files)
+	b.WriteString("Examples:\n")
+	for i, ex := range examples {
+		if i > 0 {
+			b.WriteString("\n")
+		}
+		b.WriteString(wrap(plain(ex.text), 2, helpWidth))
+		for _, l := range ex.lines {
+			b.WriteString("    " + l + "\n")
+		}
+	}
+	return b.String()
+}
+
+// capitalize makes a description a sentence, with a capital letter and a
+// full stop, where it stands on its own rather than in a table.
+func capitalize(s string) string {
+	if !strings.HasSuffix(s, ".") {
+		s += "."
+	}
+	if s[0] < 'a' || s[0] > 'z' {
+		return s
+	}
+	return strings.ToUpper(s[:1]) + s[1:]
+}
+
+// roffEscape escapes text for roff: a backslash is \e, a hyphen-minus \-
+// (else groff prints a hyphen, which breaks copied flags), and quotes and
+// accents the forms that copy as typed.
+var roffEscape = strings.NewReplacer(`\`, `\e`, "-", `\-`, "'", `\(aq`, "`", `\(ga`, "^", `\(ha`, "~", `\(ti`)
+
+// roff renders manual text for the man page.
+func roff(s string) string {
+	var b strings.Builder
+	for _, sp := range spans(s) {
+		t := roffEscape.Replace(sp.text)
+		switch sp.kind {
+		case '`':
+			// A literal is one word, which no line may break.
+			b.WriteString(`\fB` + strings.ReplaceAll(t, " ", `\~`) + `\fR`)
+		case '*':
+			b.WriteString(`\fI` + t + `\fR`)
+		case '[':
+			b.WriteString(`\fI` + t + `\fR in README.md`)
+		default:
+			b.WriteString(t)
+		}
+	}
+	return b.String()
+}
+
+// roffLines breaks rendered roff text into source lines, for a readable
+// diff of crawler.1, and guards each line that would begin with a control
+// character.
+func roffLines(s string) string {
+	var b strings.Builder
+	for _, line := range strings.Split(strings.TrimSuffix(wrap(s, 0, 72), "\n"), "\n") {
+		if strings.HasPrefix(line, ".") || strings.HasPrefix(line, "'") {
+			line = `\&` + line
+		}
+		b.WriteString(line + "\n")
+	}
+	return b.String()
+}
+
+// roffTerm renders a flag's syntax: the name and literal values in bold,
+// a placeholder in italics.
+func roffTerm(syntax string) string {
+	name, arg, ok := strings.Cut(syntax, " ")
+	out := `\fB` + roffEscape.Replace(name) + `\fR`
+	if ok {
+		if strings.ToUpper(arg) == arg {
+			out += ` \fI` + roffEscape.Replace(arg) + `\fR`
+		} else {
+			out += ` \fB` + roffEscape.Replace(arg) + `\fR`
+		}
+	}
+	return out
+}
+
+// manPage renders the manual as a man page, in man(7) macros.
+func manPage() string {
+	var b strings.Builder
+	b.WriteString(`.\" Generated from cmd/crawler/manual.go by go test ./cmd/crawler -update; do not edit.` + "\n")
+	fmt.Fprintf(&b, ".TH CRAWLER 1 %s \"tse-crawler %s\" \"User Commands\"\n", manualDate, buildinfo.Version)
+	// No hyphenation: a hyphen added in a URL or a flag would be copied.
+	b.WriteString(".nh\n")
+	b.WriteString(".SH NAME\n" + roffLines(`crawler \- `+roffEscape.Replace(summary)))
+	b.WriteString(".SH SYNOPSIS\n.B crawler\n[\\fIflags\\fR]\n.I seedURL pageDirectory maxDepth\n.br\n.B crawler\n\\fB\\-h\\fR | \\fB\\-version\\fR\n")
+	b.WriteString(".SH DESCRIPTION\n")
+	for i, p := range description {
+		if i > 0 {
+			b.WriteString(".PP\n")
+		}
+		b.WriteString(roffLines(roff(p)))
+	}
+	list := func(entries []entry, term func(string) string) {
+		for _, e := range entries {
+			b.WriteString(".TP\n" + term(e.term) + "\n")
+			b.WriteString(roffLines(roff(capitalize(e.text))))
+		}
+	}
+	italic := func(t string) string { return `\fI` + roffEscape.Replace(t) + `\fR` }
+	bold := func(t string) string { return `\fB` + roffEscape.Replace(t) + `\fR` }
+	b.WriteString(".PP\nThe arguments are:\n")
+	list(arguments, italic)
+	b.WriteString(".SH OPTIONS\n")
+	for _, f := range flagDocs {
+		b.WriteString(".TP\n" + roffTerm(f.syntax) + "\n")
+		text := capitalize(f.text)
+		if strings.HasPrefix(f.def, "`") {
+			text += " Default: " + f.def + "."
+		}
+		b.WriteString(roffLines(roff(text)))
+	}
+	b.WriteString(".SH \"EXIT STATUS\"\n")
+	list(exitStatus, bold)
+	b.WriteString(".SH ENVIRONMENT\n")
+	list(environment, func(t string) string {
+		names := strings.Split(t, ", ")
+		for i, n := range names {
+			names[i] = bold(n)
+		}
+		return strings.Join(names, ", ")
+	})
+	b.WriteString(".SH FILES\n")
+	list(files, func(t string) string {
+		dir, rest, _ := strings.Cut(t, "/")
+		return italic(dir) + bold("/"+rest)
+	})
+	b.WriteString(".SH EXAMPLES\n")
+	for i, ex := range examples {
+		if i > 0 {
+			b.WriteString(".PP\n")
+		}
+		b.WriteString(roffLines(roff(ex.text)))
+		b.WriteString(".PP\n.RS 4\n.nf\n")
+		for _, l := range ex.lines {
+			l = roffEscape.Replace(l)
+			if strings.HasPrefix(l, ".") || strings.HasPrefix(l, `\(aq`) {
+				l = `\&` + l
+			}
+			b.WriteString(l + "\n")
+		}
+		b.WriteString(".fi\n.RE\n")
+	}
+	b.WriteString(".SH \"SEE ALSO\"\n" + roffLines(roff(seeAlso)))
+	return b.String()
+}
+
+// markdownCell renders manual text for a cell of a Markdown table, where
+// '|' ends the cell even in a `literal`.
+func markdownCell(s string) string {
+	return strings.ReplaceAll(s, "|", `\|`)
+}
+
+// readmeFlags renders README's table of flags.
+func readmeFlags() string {
+	var b strings.Builder
+	b.WriteString("| flag | default | meaning |\n|---|---|---|\n")
+	for _, f := range flagDocs {
+		fmt.Fprintf(&b, "| %s | %s | %s |\n", markdownCell("`"+f.syntax+"`"), markdownCell(f.def), markdownCell(f.text))
+	}
+	return b.String()
+}
+
+// readmeExitStatus renders README's table of exit codes.
+func readmeExitStatus() string {
+	var b strings.Builder
+	b.WriteString("| code | meaning |\n|---|---|\n")
+	for _, e := range exitStatus {
+		fmt.Fprintf(&b, "| %s | %s |\n", e.term, markdownCell(e.text))
+	}
+	return b.String()
+}

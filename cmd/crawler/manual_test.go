@@ -1,0 +1,208 @@
+package main
+
+import (
+	"bytes"
+	"flag"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// TestManualFlags checks that the manual describes every flag the command
+// takes, and no other.
+func TestManualFlags(t *testing.T) {
+	documented := map[string]bool{}
+	for _, f := range flagDocs {
+		if documented[f.name()] {
+			t.Errorf("-%s is described twice", f.name())
+		}
+		documented[f.name()] = true
+	}
+	taken := map[string]bool{"h": true} // the flag package answers -h itself
+	new(config).flagSet().VisitAll(func(f *flag.Flag) { taken[f.Name] = true })
+	for name := range taken {
+		if !documented[name] {
+			t.Errorf("-%s is not in the manual: describe it in flagDocs", name)
+		}
+	}
+	for name := range documented {
+		if !taken[name] {
+			t.Errorf("the manual describes -%s, which the command does not take", name)
+		}
+	}
+}
+
+// TestManualExitStatus checks that the manual explains every exit status.
+func TestManualExitStatus(t *testing.T) {
+	var explained []string
+	for _, e := range exitStatus {
+		explained = append(explained, strings.Split(e.term, ", ")...)
+	}
+	for _, code := range []int{exitOK, exitFailure, exitUsage, exitSeedURL, exitPageDir, exitMaxDepth, exitSeedFetch, exitResume, exitOutage, 130, 143} {
+		if !slices.Contains(explained, fmt.Sprint(code)) {
+			t.Errorf("exit status %d is not in the manual", code)
+		}
+	}
+}
+
+func TestHelpWidth(t *testing.T) {
+	for i, line := range strings.Split(help(), "\n") {
+		if len(line) > helpWidth {
+			t.Errorf("-h line %d is %d columns wide, more than %d: %s", i+1, len(line), helpWidth, line)
+		}
+	}
+}
+
+func TestSpans(t *testing.T) {
+	tests := []struct {
+		in                  string
+		plain, roff, readme string
+	}{
+		{"a `-q` b", "a -q b", `a \fB\-q\fR b`, "a `-q` b"},
+		{"the *seedURL*", "the seedURL", `the \fIseedURL\fR`, "the *seedURL*"},
+		{"see [Usage](#usage).", `see "Usage" in README.md.`, `see \fIUsage\fR in README.md.`, "see [Usage](#usage)."},
+		{"`a b` and `x|y`", "a b and x|y", `\fBa\~b\fR and \fBx|y\fR`, "`a b` and `x\\|y`"},
+		{"a * b, 2*3", "a * b, 2*3", "a * b, 2*3", "a * b, 2*3"},
+		{"`open", "`open", `\(gaopen`, "`open"},
+		{`it's \x1b ~/x ^`, `it's \x1b ~/x ^`, `it\(aqs \ex1b \(ti/x \(ha`, `it's \x1b ~/x ^`},
+	}
+	for _, tt := range tests {
+		if got := strings.TrimSuffix(wrap(plain(tt.in), 0, 80), "\n"); got != tt.plain {
+			t.Errorf("plain(%q) = %q, want %q", tt.in, got, tt.plain)
+		}
+		if got := roff(tt.in); got != tt.roff {
+			t.Errorf("roff(%q) = %q, want %q", tt.in, got, tt.roff)
+		}
+		if got := markdownCell(tt.in); got != tt.readme {
+			t.Errorf("markdownCell(%q) = %q, want %q", tt.in, got, tt.readme)
+		}
+	}
+}
+
+func TestRoffLines(t *testing.T) {
+	got := roffLines(".crawler is " + strings.Repeat("x ", 40) + ".a \\(aqb")
+	for _, line := range strings.Split(strings.TrimSuffix(got, "\n"), "\n") {
+		if strings.HasPrefix(line, ".") || strings.HasPrefix(line, "'") {
+			t.Errorf("roff line %q would be read as a request", line)
+		}
+	}
+}
+
+// checkGenerated compares a file that the manual is rendered into with
+// the rendering, or with -update writes it.
+func checkGenerated(t *testing.T, name, got string) {
+	t.Helper()
+	if *update {
+		if err := os.WriteFile(name, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(name)
+	if err != nil {
+		t.Fatalf("%v: run go test ./cmd/crawler -update", err)
+	}
+	if got != string(want) {
+		t.Errorf("%s is not what cmd/crawler/manual.go renders: run go test ./cmd/crawler -update\n%s", name, lineDiff(string(want), got))
+	}
+}
+
+func TestManPage(t *testing.T) {
+	checkGenerated(t, "crawler.1", manPage())
+}
+
+// TestManPageRenders formats crawler.1 with the man page formatters that
+// are installed, which must have nothing to say about it.
+func TestManPageRenders(t *testing.T) {
+	checkers := [][]string{
+		{"groff", "-man", "-Tutf8", "-ww", "-z", "crawler.1"},
+		{"mandoc", "-Tlint", "-Wwarning", "crawler.1"},
+	}
+	ran := 0
+	for _, args := range checkers {
+		if _, err := exec.LookPath(args[0]); err != nil {
+			continue
+		}
+		ran++
+		out, err := exec.Command(args[0], args[1:]...).CombinedOutput()
+		if err != nil || len(out) > 0 {
+			t.Errorf("%s: %v\n%s", strings.Join(args, " "), err, out)
+		}
+	}
+	if ran == 0 {
+		t.Skip("skipping: neither groff nor mandoc is installed")
+	}
+}
+
+// The tables in README.md that are rendered from the manual, each between
+// a line that begins with its marker and the marker's end line.
+var readmeTables = []struct {
+	name   string
+	render func() string
+}{
+	{"flags", readmeFlags},
+	{"exit-status", readmeExitStatus},
+}
+
+func TestReadme(t *testing.T) {
+	const name = "../../README.md"
+	data, err := os.ReadFile(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := data
+	for _, table := range readmeTables {
+		begin := []byte(fmt.Sprintf("<!-- %s: generated from cmd/crawler/manual.go by go test ./cmd/crawler -update; do not edit -->\n", table.name))
+		end := []byte(fmt.Sprintf("<!-- /%s -->\n", table.name))
+		i := bytes.Index(got, begin)
+		j := bytes.Index(got, end)
+		if i < 0 || j < i {
+			t.Fatalf("README.md lacks the lines %q and %q around the table the manual renders", begin, end)
+		}
+		i += len(begin)
+		got = slices.Concat(got[:i], []byte("\n"+table.render()+"\n"), got[j:])
+	}
+	if *update {
+		if !bytes.Equal(got, data) {
+			if err := os.WriteFile(name, got, 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		return
+	}
+	if !bytes.Equal(got, data) {
+		t.Errorf("README.md's tables are not what cmd/crawler/manual.go renders: run go test ./cmd/crawler -update\n%s", lineDiff(string(data), string(got)))
+	}
+}
+
+// TestManualInstalls checks that man finds and formats the page as an
+// installed one, where man is installed.
+func TestManualInstalls(t *testing.T) {
+	if _, err := exec.LookPath("man"); err != nil {
+		t.Skip("skipping: no man command")
+	}
+	dir := filepath.Join(t.TempDir(), "man1")
+	if err := os.Mkdir(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "crawler.1"), []byte(manPage()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command("man", "-M", filepath.Dir(dir), "crawler")
+	cmd.Env = append(os.Environ(), "MANPAGER=cat", "PAGER=cat", "MANWIDTH=80")
+	out, err := cmd.Output()
+	if err != nil {
+		t.Skipf("skipping: man cannot format pages here: %v", err)
+	}
+	// man fills and justifies lines, so words are compared, not spaces.
+	words := strings.Join(strings.Fields(string(out)), " ")
+	for _, want := range []string{"crawler - " + summary, "-delay D", "-robots=false", "EXIT STATUS", "HTTPS_PROXY", "<!-- CONTENT -->"} {
+		if !strings.Contains(words, want) {
+			t.Errorf("man crawler lacks %q:\n%s", want, out)
+		}
+	}
+}
