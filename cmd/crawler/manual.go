@@ -3,23 +3,19 @@ package main
 import (
 	"fmt"
 	"strings"
-
-	"tse-crawler/internal/buildinfo"
 )
 
 // The manual is written once, here, and rendered three ways: as the -h
 // text, as the man page crawler.1, and as README's tables of flags and
-// exit codes. The tests check that crawler.1 and README.md hold what is
-// rendered now (go test ./cmd/crawler -update rewrites them), so a flag
-// cannot be described in one place and not another.
+// exit codes. The last two are rendered by manual_test.go, which checks
+// that crawler.1 and README.md hold what it renders now (go test
+// ./cmd/crawler -update rewrites them), so a flag cannot be described in
+// one place and not another. A change to the manual should move
+// manualDate, the man page's date, there too.
 //
 // The text is in a small subset of Markdown, which each rendering reads:
 // `literal`, *argument*, and [section](#anchor) for a section of
 // README.md.
-
-// manualDate is the date of the man page, which man prints at the foot of
-// each page: change it with the manual.
-const manualDate = "2026-11-23"
 
 // A flagDoc describes one flag.
 type flagDoc struct {
@@ -379,154 +375,4 @@ func capitalize(s string) string {
 		return s
 	}
 	return strings.ToUpper(s[:1]) + s[1:]
-}
-
-// roffEscape escapes text for roff: a backslash is \e, a hyphen-minus \-
-// (else groff prints a hyphen, which breaks copied flags), and quotes and
-// accents the forms that copy as typed.
-var roffEscape = strings.NewReplacer(`\`, `\e`, "-", `\-`, "'", `\(aq`, "`", `\(ga`, "^", `\(ha`, "~", `\(ti`)
-
-// roff renders manual text for the man page.
-func roff(s string) string {
-	var b strings.Builder
-	for _, sp := range spans(s) {
-		t := roffEscape.Replace(sp.text)
-		switch sp.kind {
-		case '`':
-			// A literal is one word, which no line may break.
-			b.WriteString(`\fB` + strings.ReplaceAll(t, " ", `\~`) + `\fR`)
-		case '*':
-			b.WriteString(`\fI` + t + `\fR`)
-		case '[':
-			b.WriteString(`\fI` + t + `\fR in README.md`)
-		default:
-			b.WriteString(t)
-		}
-	}
-	return b.String()
-}
-
-// roffLines breaks rendered roff text into source lines, for a readable
-// diff of crawler.1, and guards each line that would begin with a control
-// character.
-func roffLines(s string) string {
-	var b strings.Builder
-	for _, line := range strings.Split(strings.TrimSuffix(wrap(s, 0, 72), "\n"), "\n") {
-		if strings.HasPrefix(line, ".") || strings.HasPrefix(line, "'") {
-			line = `\&` + line
-		}
-		b.WriteString(line + "\n")
-	}
-	return b.String()
-}
-
-// roffTerm renders a flag's syntax: the name and literal values in bold,
-// a placeholder in italics.
-func roffTerm(syntax string) string {
-	name, arg, ok := strings.Cut(syntax, " ")
-	out := `\fB` + roffEscape.Replace(name) + `\fR`
-	if ok {
-		if strings.ToUpper(arg) == arg {
-			out += ` \fI` + roffEscape.Replace(arg) + `\fR`
-		} else {
-			out += ` \fB` + roffEscape.Replace(arg) + `\fR`
-		}
-	}
-	return out
-}
-
-// manPage renders the manual as a man page, in man(7) macros.
-func manPage() string {
-	var b strings.Builder
-	b.WriteString(`.\" Generated from cmd/crawler/manual.go by go test ./cmd/crawler -update; do not edit.` + "\n")
-	fmt.Fprintf(&b, ".TH CRAWLER 1 %s \"tse-crawler %s\" \"User Commands\"\n", manualDate, buildinfo.Version)
-	// No hyphenation: a hyphen added in a URL or a flag would be copied.
-	b.WriteString(".nh\n")
-	b.WriteString(".SH NAME\n" + roffLines(`crawler \- `+roffEscape.Replace(summary)))
-	b.WriteString(".SH SYNOPSIS\n.B crawler\n[\\fIflags\\fR]\n.I seedURL pageDirectory maxDepth\n.br\n.B crawler\n\\fB\\-h\\fR | \\fB\\-version\\fR\n")
-	b.WriteString(".SH DESCRIPTION\n")
-	for i, p := range description {
-		if i > 0 {
-			b.WriteString(".PP\n")
-		}
-		b.WriteString(roffLines(roff(p)))
-	}
-	list := func(entries []entry, term func(string) string) {
-		for _, e := range entries {
-			b.WriteString(".TP\n" + term(e.term) + "\n")
-			b.WriteString(roffLines(roff(capitalize(e.text))))
-		}
-	}
-	italic := func(t string) string { return `\fI` + roffEscape.Replace(t) + `\fR` }
-	bold := func(t string) string { return `\fB` + roffEscape.Replace(t) + `\fR` }
-	b.WriteString(".PP\nThe arguments are:\n")
-	list(arguments, italic)
-	b.WriteString(".SH OPTIONS\n")
-	for _, f := range flagDocs {
-		b.WriteString(".TP\n" + roffTerm(f.syntax) + "\n")
-		text := capitalize(f.text)
-		if strings.HasPrefix(f.def, "`") {
-			text += " Default: " + f.def + "."
-		}
-		b.WriteString(roffLines(roff(text)))
-	}
-	b.WriteString(".SH \"EXIT STATUS\"\n")
-	list(exitStatus, bold)
-	b.WriteString(".SH ENVIRONMENT\n")
-	list(environment, func(t string) string {
-		names := strings.Split(t, ", ")
-		for i, n := range names {
-			names[i] = bold(n)
-		}
-		return strings.Join(names, ", ")
-	})
-	b.WriteString(".SH FILES\n")
-	list(files, func(t string) string {
-		dir, rest, _ := strings.Cut(t, "/")
-		return italic(dir) + bold("/"+rest)
-	})
-	b.WriteString(".SH EXAMPLES\n")
-	for i, ex := range examples {
-		if i > 0 {
-			b.WriteString(".PP\n")
-		}
-		b.WriteString(roffLines(roff(ex.text)))
-		b.WriteString(".PP\n.RS 4\n.nf\n")
-		for _, l := range ex.lines {
-			l = roffEscape.Replace(l)
-			if strings.HasPrefix(l, ".") || strings.HasPrefix(l, `\(aq`) {
-				l = `\&` + l
-			}
-			b.WriteString(l + "\n")
-		}
-		b.WriteString(".fi\n.RE\n")
-	}
-	b.WriteString(".SH \"SEE ALSO\"\n" + roffLines(roff(seeAlso)))
-	return b.String()
-}
-
-// markdownCell renders manual text for a cell of a Markdown table, where
-// '|' ends the cell even in a `literal`.
-func markdownCell(s string) string {
-	return strings.ReplaceAll(s, "|", `\|`)
-}
-
-// readmeFlags renders README's table of flags.
-func readmeFlags() string {
-	var b strings.Builder
-	b.WriteString("| flag | default | meaning |\n|---|---|---|\n")
-	for _, f := range flagDocs {
-		fmt.Fprintf(&b, "| %s | %s | %s |\n", markdownCell("`"+f.syntax+"`"), markdownCell(f.def), markdownCell(f.text))
-	}
-	return b.String()
-}
-
-// readmeExitStatus renders README's table of exit codes.
-func readmeExitStatus() string {
-	var b strings.Builder
-	b.WriteString("| code | meaning |\n|---|---|\n")
-	for _, e := range exitStatus {
-		fmt.Fprintf(&b, "| %s | %s |\n", e.term, markdownCell(e.text))
-	}
-	return b.String()
 }

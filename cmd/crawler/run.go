@@ -62,7 +62,10 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, getenv fu
 	stderr = msgs
 	argv0 := "crawler"
 	if len(args) > 0 {
-		argv0, args = args[0], args[1:]
+		if args[0] != "" { // as exec can leave it
+			argv0 = args[0]
+		}
+		args = args[1:]
 	}
 	if wantsVersion(args) {
 		fmt.Fprintln(stdout, buildinfo.String("crawler"))

@@ -926,3 +926,17 @@ func TestSeedSchemeHints(t *testing.T) {
 		}
 	}
 }
+
+// TestResumeHintNoName: a process started with an empty argv[0] still
+// gets a command it can run.
+func TestResumeHintNoName(t *testing.T) {
+	p := newProxy(t, testdataSite(t))
+	ctx, cancel := context.WithCancelCause(t.Context())
+	cancel(stopSignal{syscall.SIGINT})
+	var stdout, stderr bytes.Buffer
+	dir := t.TempDir()
+	code := run(ctx, []string{"", "-delay", "0", zooSeed, dir, "2"}, &stdout, &stderr, p.getenv)
+	if want := "run: HTTP_PROXY=" + p.URL + " crawler -delay=0s -resume "; code != 130 || !strings.Contains(stderr.String(), want) {
+		t.Errorf("exit %d, stderr %q; want 130 and %q", code, &stderr, want)
+	}
+}
