@@ -1,9 +1,16 @@
-# Every target is a thin wrapper over the go command and testing.sh;
-# nothing here installs anything.
+# Every target is a thin wrapper over the go command and testing.sh, and
+# only install and uninstall write outside this directory.
 GO       ?= go
 FUZZTIME ?= 30s
 
-.PHONY: all build demo test vet unit system fuzz bench clean
+# Where install puts things: $(DESTDIR)$(PREFIX)/bin and .../share/man/man1.
+# DESTDIR is for packagers, who stage the files under it.
+PREFIX  ?= /usr/local
+DESTDIR ?=
+BINDIR   = $(DESTDIR)$(PREFIX)/bin
+MAN1DIR  = $(DESTDIR)$(PREFIX)/share/man/man1
+
+.PHONY: all build demo install uninstall test vet unit system fuzz bench clean
 
 all: build
 
@@ -35,9 +42,33 @@ demo: build
 	echo && echo "The server saw these requests, at least a second apart:" && cat server.log && \
 	echo && echo "(The demo removes $$tmp, which it made, as it ends.)"
 
-# The whole suite: static checks, the Go tests under the race detector,
-# then the binary's regression tests.
-test: vet unit system
+install: build
+	install -d "$(BINDIR)" "$(MAN1DIR)"
+	install -m 755 crawler playground "$(BINDIR)"
+	install -m 644 cmd/crawler/crawler.1 "$(MAN1DIR)/crawler.1"
+
+uninstall:
+	rm -f "$(BINDIR)/crawler" "$(BINDIR)/playground" "$(MAN1DIR)/crawler.1"
+
+# The whole suite: static checks, then the Go tests under the race detector
+# and the binary's regression tests, the second run even when the first
+# fails, and last one line that adds up both. unit and system leave their
+# counts, "passed failed skipped", in COUNTS when it names a directory.
+test: vet
+	@counts=$$(mktemp -d "$${TMPDIR:-/tmp}/crawler-test.XXXXXX") || exit 1; \
+	trap 'rm -rf "$$counts"' EXIT; \
+	$(MAKE) --no-print-directory -j1 -k unit system COUNTS="$$counts"; status=$$?; \
+	passed=0; failed=0; skipped=0; \
+	echo "== go test and testing.sh together"; \
+	for part in unit system; do \
+		if [ -f "$$counts/$$part" ] && read p f s <"$$counts/$$part"; then \
+			passed=$$((passed + p)); failed=$$((failed + f)); skipped=$$((skipped + s)); \
+		else \
+			echo "$$part stopped before it counted its tests"; failed=$$((failed + 1)); \
+		fi; \
+	done; \
+	echo "$$passed passed, $$failed failed, $$skipped skipped"; \
+	[ "$$failed" -eq 0 ] && [ "$$status" -eq 0 ]
 
 # staticcheck at a pinned version, fetched by the go command like any module.
 STATICCHECK = honnef.co/go/tools/cmd/staticcheck@v0.8.2
@@ -46,11 +77,16 @@ vet:
 	$(GO) run $(STATICCHECK) ./...
 	@out=$$(gofmt -l cmd internal); if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
 
+# -count=1, because the test cache does not know about ../shared: a test
+# that skipped without it would be replayed as "ok (cached)" once it is
+# there, without running.
+# testsum prints each package's result, failed tests and skips, not the
+# whole -json stream.
 unit:
-	$(GO) test -race ./...
+	$(GO) run ./internal/testsum $(if $(COUNTS),-counts "$(COUNTS)/unit") $(GO) test -race -count=1 -json ./...
 
 system: build
-	bash testing.sh
+	$(if $(COUNTS),TESTING_COUNTS="$(COUNTS)/system") bash testing.sh
 
 # The micro-benchmarks, then whole crawls timed as processes: the crawler
 # against wget on the playground's wikipedia, and a synthetic site of

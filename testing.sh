@@ -8,10 +8,15 @@
 #
 # It needs Go, and ../shared/playground for the reference crawls; without
 # them it runs what it can and says what it skipped (under CI=true, a skip
-# is a failure). It ends with "N passed, M failed" and exits non-zero if
-# anything failed.
+# is a failure). It ends with "N passed, M failed, K skipped" and exits
+# non-zero if anything failed. If TESTING_COUNTS names a file, "N M K" is
+# written there too, for make test to add to the Go tests' counts.
 
 set -u
+case ${TESTING_COUNTS:-} in
+'' | /*) ;;
+*) TESTING_COUNTS=$PWD/$TESTING_COUNTS ;;
+esac
 cd "$(dirname "$0")" || exit 2
 
 SHARED=${SHARED:-../shared/playground}
@@ -44,6 +49,28 @@ bad() {
 skip() {
 	skipped+=("$*")
 	echo "SKIP: $*"
+}
+
+# finish: say what was skipped, print the counts and exit, non-zero if
+# anything failed.
+finish() {
+	if [ ${#skipped[@]} -gt 0 ]; then
+		printf 'skipped: %s\n' "${skipped[@]}"
+		if [ "${CI:-}" = true ]; then
+			bad "under CI nothing may be skipped"
+		fi
+	fi
+	if [ -n "${TESTING_COUNTS:-}" ]; then
+		echo "$pass $fail ${#skipped[@]}" >"$TESTING_COUNTS"
+	fi
+	echo "$pass passed, $fail failed, ${#skipped[@]} skipped"
+	exit $((fail > 0))
+}
+
+# abort MESSAGE: a failure that leaves nothing more to test.
+abort() {
+	bad "$*"
+	finish
 }
 
 # show COMMAND...: print a command, then run it. The command's own output
@@ -197,16 +224,38 @@ all_whole() {
 }
 
 echo "== building"
-go build -o crawler ./cmd/crawler && go build -o playground ./cmd/playground || {
-	echo "build failed"
-	exit 1
-}
+go build -o crawler ./cmd/crawler && go build -o playground ./cmd/playground || abort "the build failed"
+
+echo "== the playground server"
+# The project's own test site stands in for the CS50 playground here and in
+# sections 1 and 2, so these run even without ../shared.
+start_server own testdata/playground || abort "the playground server did not start"
+OWN=$PROXY
+if [ "$(wc -l <"$tmp/own.addr")" -eq 1 ] && [ "$(cat "$tmp/own.err")" = "playground: serving testdata/playground on $OWN" ]; then
+	ok "playground -addr 127.0.0.1:0: stdout is one line, its URL $OWN, and stderr says what it serves"
+else
+	bad "playground -addr 127.0.0.1:0: stdout \"$(cat "$tmp/own.addr")\", stderr \"$(cat "$tmp/own.err")\""
+fi
+port=${OWN##*:}
+next=$((port + 1))
+[ $next -le 65535 ] || next=8080
+show ./playground -addr "127.0.0.1:$port" testdata/playground >"$tmp/out" 2>"$tmp/err"
+code=$?
+want="playground: cannot listen on 127.0.0.1:$port: address already in use: give another port, such as -addr 127.0.0.1:$next, or -addr 127.0.0.1:0 for a free one"
+if [ $code -eq 1 ] && [ ! -s "$tmp/out" ] && [ "$(cat "$tmp/err")" = "$want" ]; then
+	ok "a port in use: exit 1, nothing on stdout, and another port suggested: $want"
+else
+	bad "a port in use: exit $code, stdout \"$(cat "$tmp/out")\", stderr \"$(cat "$tmp/err")\"; want exit 1 and \"$want\""
+fi
+for flag in -version --version; do
+	if show ./playground $flag >"$tmp/out" 2>&1 && grep -q "^playground [0-9][0-9.]* (go" "$tmp/out"; then
+		ok "playground $flag: $(cat "$tmp/out")"
+	else
+		bad "playground $flag: $(cat "$tmp/out")"
+	fi
+done
 
 echo "== 1. bad arguments"
-# The project's own test site stands in for the playground here, so these
-# run even without ../shared.
-start_server own testdata/playground || exit 1
-OWN=$PROXY
 zoo=$CS50/zoo/index.html
 echo "not a directory" >"$tmp/file"
 mkdir "$tmp/full" && echo "an old page" >"$tmp/full/1"
@@ -323,7 +372,7 @@ for links in reference html; do
 done
 
 echo "== other sites: the university of testdata/vhosts, crawled as seed 004's crawler did"
-start_server vhosts "-vhosts testdata/vhosts" || exit 1
+start_server vhosts "-vhosts testdata/vhosts" || abort "the playground server did not start"
 dir=$(newdir)
 if show env HTTP_PROXY="$PROXY" ./crawler -delay 0 -scope 'http://*.example.edu/' -order priority \
 	-links-from '<!-- CONTENT -->' -links-until '<!-- /CONTENT -->' -stats \
@@ -357,11 +406,11 @@ else
 fi
 
 if [ ! -f "$SHARED/cs50tse-site.tar.gz" ]; then
-	skip "sections 3-6: no shared playground at $SHARED"
+	skip "3. letters, 4. toscrape, 5. wikipedia, 6. politeness and 7. interrupted and resumed: no shared playground at $SHARED; put the shared folder beside the project"
 else
 	echo "== unpacking the playground"
-	mkdir "$tmp/site" && show tar -xzf "$SHARED/cs50tse-site.tar.gz" -C "$tmp/site" || exit 1
-	start_server shared "$tmp/site" || exit 1
+	mkdir "$tmp/site" && show tar -xzf "$SHARED/cs50tse-site.tar.gz" -C "$tmp/site" || abort "cannot unpack $SHARED/cs50tse-site.tar.gz"
+	start_server shared "$tmp/site" || abort "the playground server did not start"
 
 	echo "== 3. letters"
 	for name in letters-depth-0 letters-depth-1 letters-depth-2 letters-10; do
@@ -440,6 +489,51 @@ else
 	fi
 fi
 
+echo "== make install and uninstall"
+# Into a staging root, as a packager runs it. Nothing may be written outside
+# DESTDIR: not to PREFIX, checked with a PREFIX no one has made, and not to
+# /usr, checked by the time of the files there.
+if command -v make >/dev/null; then
+	root=$tmp/root
+	installed="usr/bin/crawler 755
+usr/bin/playground 755
+usr/share/man/man1/crawler.1 644"
+	touch "$tmp/before-install"
+	if show make -s install DESTDIR="$root" PREFIX=/usr >"$tmp/install.out" 2>&1; then
+		got=$(cd "$root" && find . -type f | sort | xargs stat -c '%n %a' | sed 's|^\./||')
+		if [ "$got" = "$installed" ] && cmp -s "$root/usr/share/man/man1/crawler.1" cmd/crawler/crawler.1; then
+			ok "make install DESTDIR=… PREFIX=/usr: $(echo $got)"
+		else
+			bad "make install DESTDIR=… PREFIX=/usr installed: $(echo $got); want $(echo $installed)"
+		fi
+		if show "$root/usr/bin/crawler" -h >"$tmp/out" 2>&1 && grep -q "Exit status" "$tmp/out" &&
+			"$root/usr/bin/playground" -version >/dev/null; then
+			ok "the installed crawler runs: -h exits 0 with the usage"
+		else
+			bad "the installed crawler -h: $(head -3 "$tmp/out")"
+		fi
+		newer=
+		for f in /usr/bin/crawler /usr/bin/playground /usr/share/man/man1/crawler.1; do
+			[ "$f" -nt "$tmp/before-install" ] && newer+=" $f"
+		done
+		if show make -s install DESTDIR="$tmp/root2" PREFIX="$tmp/prefix" >"$tmp/install.out" 2>&1 &&
+			[ ! -e "$tmp/prefix" ] && [ -x "$tmp/root2$tmp/prefix/bin/crawler" ] && [ -z "$newer" ]; then
+			ok "make install wrote nothing outside DESTDIR"
+		else
+			bad "make install wrote outside DESTDIR:$newer $(ls -d "$tmp/prefix" 2>/dev/null) $(cat "$tmp/install.out")"
+		fi
+		if show make -s uninstall DESTDIR="$root" PREFIX=/usr >"$tmp/install.out" 2>&1 && [ -z "$(find "$root" -type f)" ]; then
+			ok "make uninstall removed the three files"
+		else
+			bad "make uninstall left: $(find "$root" -type f) $(cat "$tmp/install.out")"
+		fi
+	else
+		bad "make install DESTDIR=… PREFIX=/usr: $(cat "$tmp/install.out")"
+	fi
+else
+	skip "make install (no make)"
+fi
+
 echo "== make demo leaves data/ alone"
 # data/ is where README's examples put their crawls, so the demo must not
 # touch it. A marker file of this run's own stands for a user's crawl.
@@ -459,11 +553,4 @@ fi
 rm -f "$keep"
 [ -z "$made_data" ] || rmdir data 2>/dev/null
 
-if [ ${#skipped[@]} -gt 0 ]; then
-	echo "skipped: ${skipped[*]}"
-	if [ "${CI:-}" = true ]; then
-		bad "under CI nothing may be skipped"
-	fi
-fi
-echo "$pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+finish
