@@ -55,7 +55,7 @@ var description = []string{
 	"Flags come before the three arguments. " +
 		"Progress goes to stdout, one line per event in the reference format: " +
 		"`Fetched`, `Scanning`, `Found`, `Added`, `IgnExtrn` (external or not normalizable), `IgnDupl` (seen before), " +
-		"and three of our own, `FAILED` (the reason is on stderr), `Redirect` (its target follows as `Found`) " +
+		"and three of our own, `FAILED` (the reason is on stderr, or under `-q` summed up at the end), `Redirect` (its target follows as `Found`) " +
 		"and `IgnRobots` (robots.txt does not allow the page, which is not requested). " +
 		"Errors go to stderr, each with what went wrong and what to do about it; " +
 		"nothing is written and no request is sent before all arguments are valid.",
@@ -73,7 +73,8 @@ var description = []string{
 		"A crawl stopped by a full disk, an outage of the network or even `kill -9` is finished the same way, " +
 		"and the finished directory is byte for byte the one an uninterrupted crawl gives.",
 	"A live status line shows on stderr when it is a terminal and the log is not already going there " +
-		"(with `-q`, or with stdout redirected). " +
+		"(with `-q`, or with stdout redirected), cut to the terminal's width: " +
+		"`saved 12 · 40 pages waiting · depth 2 · 1m05s · pause 1s`. " +
 		"Any byte of a URL or a message that a terminal would obey is shown escaped, as `\\x1b`, " +
 		"on stderr, and in the log when stdout is a terminal.",
 }
@@ -113,11 +114,13 @@ var flagDocs = []flagDoc{
 	{"-links-until M", "none", "follow only the links before the first *M* after the `-links-from` marker " +
 		"(or after the top of the page), such as `<!-- /CONTENT -->`. " +
 		"A page without it is saved, but none of its links are followed."},
-	{"-stats", "off", "print statistics on stderr at the end: pages fetched, saved, failed (by reason) and redirected; " +
-		"URLs found, added and ignored (external, duplicate, disallowed by robots.txt); requests; bytes saved; " +
+	{"-stats", "off", "print statistics on stderr at the end: pages fetched (as many as the log's `Fetched` lines), saved, failed (by reason) and redirected, " +
+		"and the pages tried (fetched, failed or redirected); " +
+		"URLs found, added and ignored (external, duplicate, disallowed by robots.txt); requests; bytes saved, exactly and in KiB, MiB or GiB; " +
 		"elapsed time, mean and shortest pause, deepest depth."},
 	{"-stats-json FILE", "none", "write the same statistics to *FILE* as JSON, for scripts. " +
-		"*FILE* is opened before the first request, so a path that cannot be written is refused at once (exit 2)."},
+		"*FILE* is opened before the first request, so a path that cannot be written is refused at once (exit 2). " +
+		"`pages.fetched` counts the pages logged `Fetched`, and `pages.tried` the pages fetched, failed or redirected."},
 	{"-robots=false", "on", "ignore robots.txt, for sites you own. " +
 		"By default each host's `/robots.txt` is fetched (as a paced request) before its first page and obeyed as RFC 9309 says; " +
 		"a page it disallows is never requested and is logged `IgnRobots`. " +
@@ -142,14 +145,16 @@ var flagDocs = []flagDoc{
 		"The result is the same as if the crawl had never stopped, and no page already saved is fetched again. " +
 		"Resuming a finished crawl changes nothing; resuming in an empty directory is a fresh crawl. " +
 		"See [Interrupting and resuming](#interrupting-and-resuming)."},
-	{"-q", "off", "no progress log."},
+	{"-q", "off", "no progress log, and no line for each page that could not be fetched: " +
+		"one line at the end sums them up by reason (`crawler: 2 pages could not be fetched: 2 HTTP 404`). " +
+		"Other errors still print."},
 	{"-version", "", "print the version, the Go release and the VCS revision the crawler was built from, and exit, " +
 		"whatever else the command line holds."},
 	{"-h", "", "print the manual, as plain text, and exit."},
 }
 
 var exitStatus = []entry{
-	{"0", "the crawl finished (pages that could not be fetched are logged as `FAILED`, with the reason on stderr, and do not stop it)"},
+	{"0", "the crawl finished (pages that could not be fetched are logged as `FAILED`, with the reason on stderr (under `-q`, summed up in one line at the end), and do not stop it)"},
 	{"1", "the crawl stopped: a page could not be saved, or `-delay` under 1s met an address that is not loopback"},
 	{"2", "wrong number of arguments, a bad flag, a `-stats-json` file that cannot be written, or a proxy variable that is not a proxy URL"},
 	{"3", "*seedURL* cannot be normalized, or is not internal"},
