@@ -154,7 +154,7 @@ var flagDocs = []flagDoc{
 }
 
 var exitStatus = []entry{
-	{"0", "the crawl finished (pages that could not be fetched are logged as `FAILED`, with the reason on stderr (under `-q`, summed up in one line at the end), and do not stop it)"},
+	{"0", "the crawl finished (pages that could not be fetched are logged as `FAILED`, with the reason on stderr, or under `-q` summed up in one line at the end, and do not stop it)"},
 	{"1", "the crawl stopped: a page could not be saved, or `-delay` under 1s met an address that is not loopback"},
 	{"2", "wrong number of arguments, a bad flag, a `-stats-json` file that cannot be written, or a proxy variable that is not a proxy URL"},
 	{"3", "*seedURL* cannot be normalized, or is not internal"},
