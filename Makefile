@@ -1,5 +1,6 @@
-# Every target is a thin wrapper over the go command and testing.sh, and
-# only install and uninstall write outside this directory.
+# Every target is a thin wrapper over the go command and testing.sh. Only
+# install and uninstall write outside this directory and the temporary
+# directories that demo and test make and remove.
 GO       ?= go
 FUZZTIME ?= 30s
 
