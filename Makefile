@@ -15,9 +15,11 @@ MAN1DIR  = $(DESTDIR)$(PREFIX)/share/man/man1
 
 all: build
 
+# -buildvcs=auto stamps the git revision that -version prints, even where
+# GOFLAGS says -buildvcs=false; outside a git checkout it stamps nothing.
 build:
-	$(GO) build -o crawler ./cmd/crawler
-	$(GO) build -o playground ./cmd/playground
+	$(GO) build -buildvcs=auto -o crawler ./cmd/crawler
+	$(GO) build -buildvcs=auto -o playground ./cmd/playground
 
 # A real crawl, with the default one-second pause, of the zoo site bundled
 # in testdata/, served on a free loopback port by the playground server.

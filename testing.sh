@@ -224,7 +224,7 @@ all_whole() {
 }
 
 echo "== building"
-go build -o crawler ./cmd/crawler && go build -o playground ./cmd/playground || abort "the build failed"
+go build -buildvcs=auto -o crawler ./cmd/crawler && go build -buildvcs=auto -o playground ./cmd/playground || abort "the build failed"
 
 echo "== the playground server"
 # The project's own test site stands in for the CS50 playground here and in
@@ -254,6 +254,17 @@ for flag in -version --version; do
 		bad "playground $flag: $(cat "$tmp/out")"
 	fi
 done
+
+# make build stamps the revision of a git checkout into the binary.
+if rev=$(git rev-parse --short=12 HEAD 2>/dev/null); then
+	if show ./crawler -version >"$tmp/out" 2>&1 && grep -q "^crawler [0-9][0-9.]* (go[0-9.]*, revision $rev" "$tmp/out"; then
+		ok "crawler -version names this checkout's revision: $(cat "$tmp/out")"
+	else
+		bad "crawler -version: \"$(cat "$tmp/out")\", want the revision $rev"
+	fi
+else
+	skip "crawler -version's revision: this is not a git checkout"
+fi
 
 echo "== 1. bad arguments"
 zoo=$CS50/zoo/index.html
