@@ -135,6 +135,11 @@ func TestCountsAgreeWithLog(t *testing.T) {
 	// Fetched.
 	for n := range len(r.journ) + 1 {
 		for _, killed := range []bool{false, true} {
+			// A killed crawl leaves a page unjournaled only where the next
+			// entry saves one.
+			if killed && (n == len(r.journ) || r.journ[n].Kind != journal.Saved) {
+				continue
+			}
 			t.Run(fmt.Sprintf("resumed after %d entries, killed %t", n, killed), func(t *testing.T) {
 				pages := map[int]saved{}
 				for _, e := range r.journ[:n] {
@@ -143,9 +148,6 @@ func TestCountsAgreeWithLog(t *testing.T) {
 					}
 				}
 				if killed {
-					if n == len(r.journ) || r.journ[n].Kind != journal.Saved {
-						t.Skip("a killed crawl leaves a page unjournaled only where the next entry saves one")
-					}
 					pages[r.journ[n].DocID] = r.pages[r.journ[n].DocID]
 				}
 				q := newCountsRun(t, pages)

@@ -971,7 +971,7 @@ func FuzzHTMLRoundTrip(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, href string) {
 		if strings.ContainsRune(href, 0) {
-			t.Skip()
+			return // nothing to check: see above
 		}
 		page := `<p><a class=x href="` + escape(href) + `">link</a></p>`
 		got := scan(new(pagescan.HTML), index, []byte(page))
