@@ -86,7 +86,7 @@ vet:
 # testsum prints each package's result, failed tests and skips, not the
 # whole -json stream.
 unit:
-	$(GO) run ./internal/testsum $(if $(COUNTS),-counts "$(COUNTS)/unit") $(GO) test -race -count=1 -json ./...
+	$(GO) run ./internal/testbed/testsum $(if $(COUNTS),-counts "$(COUNTS)/unit") $(GO) test -race -count=1 -json ./...
 
 system: build
 	$(if $(COUNTS),TESTING_COUNTS="$(COUNTS)/system") bash testing.sh

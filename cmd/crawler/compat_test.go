@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"tse-crawler/internal/playgroundtest"
+	"tse-crawler/internal/testbed/playgroundtest"
 )
 
 // TestReferenceCrawls runs every crawl the course publishes a reference

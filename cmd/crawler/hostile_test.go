@@ -15,8 +15,8 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"tse-crawler/internal/hostile"
 	"tse-crawler/internal/pagesave"
+	"tse-crawler/internal/testbed/hostile"
 	"tse-crawler/internal/urlnorm"
 	"tse-crawler/internal/weburl"
 )

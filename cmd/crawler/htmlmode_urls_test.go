@@ -10,7 +10,7 @@ import (
 	"testing"
 	"testing/fstest"
 
-	"tse-crawler/internal/playground"
+	"tse-crawler/internal/testbed/playground"
 )
 
 // A targetProxy serves a site as the playground does and records the

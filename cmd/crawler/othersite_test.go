@@ -13,7 +13,7 @@ import (
 	"testing"
 	"time"
 
-	"tse-crawler/internal/playground"
+	"tse-crawler/internal/testbed/playground"
 )
 
 // TestOtherSite crawls the project's second playground, a university in the

@@ -18,7 +18,7 @@ import (
 	"testing"
 
 	"tse-crawler/internal/pagesave"
-	"tse-crawler/internal/playground"
+	"tse-crawler/internal/testbed/playground"
 )
 
 // The crawls the resume tests interrupt: between them they have failed

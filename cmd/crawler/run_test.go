@@ -22,10 +22,10 @@ import (
 	"testing"
 
 	"tse-crawler/internal/buildinfo"
-	"tse-crawler/internal/hostile"
 	"tse-crawler/internal/pagesave"
-	"tse-crawler/internal/playground"
-	"tse-crawler/internal/playgroundtest"
+	"tse-crawler/internal/testbed/hostile"
+	"tse-crawler/internal/testbed/playground"
+	"tse-crawler/internal/testbed/playgroundtest"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata/golden, and crawler.1 and README's tables from the manual")

@@ -15,7 +15,7 @@ import (
 
 	"golang.org/x/sys/unix"
 
-	"tse-crawler/internal/hostile"
+	"tse-crawler/internal/testbed/hostile"
 )
 
 // openPTY returns the two ends of a new pseudo-terminal: what is written

@@ -14,8 +14,8 @@ import (
 	"time"
 
 	"tse-crawler/internal/buildinfo"
-	"tse-crawler/internal/playground"
-	"tse-crawler/internal/synthsite"
+	"tse-crawler/internal/testbed/playground"
+	"tse-crawler/internal/testbed/synthsite"
 )
 
 const (

@@ -22,9 +22,9 @@ import (
 	"tse-crawler/internal/pace"
 	"tse-crawler/internal/pagefetch"
 	"tse-crawler/internal/pagescan"
-	"tse-crawler/internal/playground"
 	"tse-crawler/internal/scope"
-	"tse-crawler/internal/synthsite"
+	"tse-crawler/internal/testbed/playground"
+	"tse-crawler/internal/testbed/synthsite"
 )
 
 const site = "http://cs50tse.cs.dartmouth.edu/tse/t/"

@@ -4,7 +4,7 @@ import (
 	"testing"
 
 	"tse-crawler/internal/pagescan"
-	"tse-crawler/internal/playgroundtest"
+	"tse-crawler/internal/testbed/playgroundtest"
 )
 
 // playgroundPages are real pages the reference crawls scan: every page of

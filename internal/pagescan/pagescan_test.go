@@ -10,7 +10,7 @@ import (
 	"testing"
 
 	"tse-crawler/internal/pagescan"
-	"tse-crawler/internal/playgroundtest"
+	"tse-crawler/internal/testbed/playgroundtest"
 	"tse-crawler/internal/urlnorm"
 	"tse-crawler/internal/weburl"
 )

@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"tse-crawler/internal/pagescan"
-	"tse-crawler/internal/playgroundtest"
+	"tse-crawler/internal/testbed/playgroundtest"
 )
 
 // linkSet returns links sorted, without duplicates: the tree walk and the

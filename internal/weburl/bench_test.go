@@ -6,7 +6,7 @@ import (
 
 	"golang.org/x/net/html"
 
-	"tse-crawler/internal/playgroundtest"
+	"tse-crawler/internal/testbed/playgroundtest"
 	"tse-crawler/internal/urlnorm"
 )
 

@@ -13,7 +13,7 @@ import (
 	"testing"
 	"time"
 
-	"tse-crawler/internal/hostile"
+	"tse-crawler/internal/testbed/hostile"
 )
 
 func start(t *testing.T, opt hostile.Options) *hostile.Server {
