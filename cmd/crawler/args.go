@@ -46,6 +46,11 @@ type config struct {
 	until     string // -links-until
 	stats     bool
 	statsJSON string
+	// Built as the flags are checked, so that the crawl uses the very
+	// values that were checked; links, order, from and until stay for the
+	// journal and the command that resumes the crawl.
+	scanner  pagescan.Scanner // -links, within -links-from and -links-until
+	frontier bag.Bag          // -order, empty
 }
 
 // params names the crawl for its journal: the seed, the depth, and every
@@ -169,10 +174,15 @@ func parseArgs(args []string) (*config, error) {
 	if strings.TrimSpace(cfg.userAgent) == "" || strings.ContainsAny(cfg.userAgent, "\r\n") {
 		return nil, &usageError{exitUsage, fmt.Sprintf("-user-agent %q is not a usable User-Agent: give one line such as mybot/1.0", cfg.userAgent)}
 	}
-	if _, err := pagescan.New(cfg.links); err != nil {
+	scanner, err := pagescan.New(cfg.links)
+	if err != nil {
 		return nil, &usageError{exitUsage, "-links: " + err.Error()}
 	}
-	if _, err := bag.New(cfg.order); err != nil {
+	if cfg.from != "" || cfg.until != "" {
+		scanner = &pagescan.Region{From: []byte(cfg.from), Until: []byte(cfg.until), Scanner: scanner}
+	}
+	cfg.scanner = scanner
+	if cfg.frontier, err = bag.New(cfg.order); err != nil {
 		return nil, &usageError{exitUsage, "-order: " + err.Error()}
 	}
 	cfg.scope = scope.Default()

@@ -16,14 +16,12 @@ import (
 	"syscall"
 	"time"
 
-	"tse-crawler/internal/bag"
 	"tse-crawler/internal/buildinfo"
 	"tse-crawler/internal/crawler"
 	"tse-crawler/internal/journal"
 	"tse-crawler/internal/pace"
 	"tse-crawler/internal/pagefetch"
 	"tse-crawler/internal/pagesave"
-	"tse-crawler/internal/pagescan"
 	"tse-crawler/internal/progress"
 	"tse-crawler/internal/scope"
 	"tse-crawler/internal/termsafe"
@@ -243,11 +241,6 @@ func start(dir *pagesave.Dir, cfg *config, stderr io.Writer) (replay []journal.E
 // newCrawler builds the crawler and its collaborators from the command
 // line.
 func newCrawler(cfg *config, dir *pagesave.Dir, proxy func(*http.Request) (*url.URL, error), stderr io.Writer) (*crawler.Crawler, *pagefetch.Fetcher) {
-	scanner, _ := pagescan.New(cfg.links) // parseArgs checked the names
-	if cfg.from != "" || cfg.until != "" {
-		scanner = &pagescan.Region{From: []byte(cfg.from), Until: []byte(cfg.until), Scanner: scanner}
-	}
-	frontier, _ := bag.New(cfg.order)
 	fetcher := &pagefetch.Fetcher{
 		Client: pagefetch.NewClient(pagefetch.ClientOptions{
 			Proxy:        proxy,
@@ -266,10 +259,10 @@ func newCrawler(cfg *config, dir *pagesave.Dir, proxy func(*http.Request) (*url.
 	return &crawler.Crawler{
 		Fetch:     fetcher.Fetch,
 		Save:      dir.Save,
-		Scanner:   scanner,
+		Scanner:   cfg.scanner,
 		Normalize: cfg.normalizer(),
 		Internal:  cfg.scope.Contains,
-		Bag:       frontier,
+		Bag:       cfg.frontier,
 		MaxDepth:  cfg.maxDepth,
 		Errors:    stderr,
 		Journal:   func(e journal.Entry) error { return dir.Record(journal.Line(e)) },
