@@ -59,15 +59,6 @@ func ExampleRules_Delay() {
 	// 10s
 }
 
-func ExampleDisallowAll() {
-	// A robots.txt that could not be fetched because the server failed
-	// forbids everything but itself (RFC 9309 §2.3.1.4).
-	r := robots.DisallowAll()
-	fmt.Println(r.Allowed("/index.html"), r.Allowed("/robots.txt"))
-	// Output:
-	// false true
-}
-
 func ExampleTruncate() {
 	// A file whose lines end in CR alone, cut to its first 40 bytes: the
 	// third line does not fit whole, so it is not read at all.

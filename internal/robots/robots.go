@@ -123,13 +123,6 @@ func Truncate(body []byte, limit int) []byte {
 // unavailable (a 4xx status, RFC 9309 §2.3.1.3).
 func AllowAll() *Rules { return &Rules{} }
 
-// DisallowAll returns rules that allow nothing but /robots.txt, for a
-// robots.txt that is unreachable (a 5xx status or a network failure, RFC
-// 9309 §2.3.1.4).
-func DisallowAll() *Rules {
-	return &Rules{rules: []rule{{allow: false, pat: compile("/")}}}
-}
-
 // Allowed reports whether the crawler may fetch the URL whose path and query
 // (e.g. "/a/b.html?x=1", always starting with "/") is given. The path should
 // be as it is sent on the wire, percent-encoded or not; see the package

@@ -784,8 +784,7 @@ func TestDelay(t *testing.T) {
 	}
 }
 
-// TestFixedRules checks the zero value, a nil *Rules, AllowAll and
-// DisallowAll.
+// TestFixedRules checks the zero value, a nil *Rules and AllowAll.
 func TestFixedRules(t *testing.T) {
 	tests := []struct {
 		name   string
@@ -795,8 +794,6 @@ func TestFixedRules(t *testing.T) {
 		{"zero value", &Rules{}, []check{{"/", true}, {"/a?b", true}, {"/robots.txt", true}}},
 		{"nil", nil, []check{{"/", true}, {"/a?b", true}}},
 		{"AllowAll", AllowAll(), []check{{"/", true}, {"/a/b.html?x=1", true}, {"/robots.txt", true}}},
-		{"DisallowAll", DisallowAll(), []check{
-			{"/", false}, {"/a/b.html?x=1", false}, {"/robots.txt", true}, {"/robots.txt?x", false}, {"", false}}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
