@@ -15,7 +15,7 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"tse-crawler/internal/pagesave"
+	"tse-crawler/internal/pagedir"
 	"tse-crawler/internal/testbed/hostile"
 	"tse-crawler/internal/urlnorm"
 	"tse-crawler/internal/weburl"
@@ -568,7 +568,7 @@ func TestHostileMarkerNotAFile(t *testing.T) {
 					t.Fatal(err)
 				}
 			}
-			if err := tt.link(target, filepath.Join(dir, pagesave.Marker)); err != nil {
+			if err := tt.link(target, filepath.Join(dir, pagedir.Marker)); err != nil {
 				t.Skipf("skipping: %v", err)
 			}
 			code, _, stderr := crawl(t.Context(), proxyEnv(s.URL), "-delay", "0", hostile.PlainSeed, dir, "1")
@@ -586,7 +586,7 @@ func TestHostileMarkerNotAFile(t *testing.T) {
 	}
 	t.Run("FIFO", func(t *testing.T) {
 		dir := t.TempDir()
-		if err := syscall.Mkfifo(filepath.Join(dir, pagesave.Marker), 0o644); err != nil {
+		if err := syscall.Mkfifo(filepath.Join(dir, pagedir.Marker), 0o644); err != nil {
 			t.Skipf("skipping: %v", err)
 		}
 		// A process of its own, for opening a FIFO to write can block until

@@ -12,7 +12,7 @@ import (
 	"time"
 
 	"tse-crawler/internal/journal"
-	"tse-crawler/internal/pagesave"
+	"tse-crawler/internal/pagedir"
 )
 
 // TestPageDirSymlinkedMarker: a .crawler that is a symbolic link stops the
@@ -34,7 +34,7 @@ func TestPageDirSymlinkedMarker(t *testing.T) {
 			if err := os.Chtimes(target, old, old); err != nil {
 				t.Fatal(err)
 			}
-			marker := filepath.Join(dir, pagesave.Marker)
+			marker := filepath.Join(dir, pagedir.Marker)
 			if err := os.Symlink(target, marker); err != nil {
 				t.Skipf("skipping: cannot make a symbolic link here: %v", err)
 			}
@@ -77,7 +77,7 @@ func TestPageDirResumeTornTwice(t *testing.T) {
 	first := t.TempDir()
 	stopAfter(t, p, 4, withDir(args, first)...)
 	stopped := snapshot(t, first)
-	data := []byte(stopped[pagesave.Marker])
+	data := []byte(stopped[pagedir.Marker])
 	last := bytes.LastIndexByte(data[:len(data)-1], '\n') + 1
 	for cut := last + 1; cut < len(data); cut++ {
 		t.Run(fmt.Sprintf("torn at byte %d of %q", cut-last, data[last:]), func(t *testing.T) {
@@ -87,12 +87,12 @@ func TestPageDirResumeTornTwice(t *testing.T) {
 					t.Fatal(err)
 				}
 			}
-			if err := os.Truncate(filepath.Join(dir, pagesave.Marker), int64(cut)); err != nil {
+			if err := os.Truncate(filepath.Join(dir, pagedir.Marker), int64(cut)); err != nil {
 				t.Fatal(err)
 			}
 			_, before, _ := journal.Read(bytes.NewReader(data[:cut]))
 			stopAfter(t, p, 3, withDir(resume, dir)...)
-			j, err := os.ReadFile(filepath.Join(dir, pagesave.Marker))
+			j, err := os.ReadFile(filepath.Join(dir, pagedir.Marker))
 			if err != nil {
 				t.Fatal(err)
 			}

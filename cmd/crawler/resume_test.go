@@ -17,7 +17,7 @@ import (
 	"syscall"
 	"testing"
 
-	"tse-crawler/internal/pagesave"
+	"tse-crawler/internal/pagedir"
 	"tse-crawler/internal/testbed/playground"
 )
 
@@ -145,10 +145,10 @@ func resumeMatches(t *testing.T, p *stepProxy, args []string, dir string, want m
 func checkWhole(t *testing.T, got, want map[string]string) {
 	t.Helper()
 	for name, data := range got {
-		if name == pagesave.Marker {
+		if name == pagedir.Marker {
 			continue
 		}
-		if _, ok := pagesave.DocID(name); !ok {
+		if _, ok := pagedir.DocID(name); !ok {
 			t.Errorf("%s left in the directory", name)
 		} else if data != want[name] {
 			t.Errorf("page %s is not the finished crawl's page %s", name, name)
@@ -210,7 +210,7 @@ func TestResumeEveryStep(t *testing.T) {
 // middle of writing it would, and leaves a half-written temporary page.
 func tearJournal(t *testing.T, dir string) {
 	t.Helper()
-	name := filepath.Join(dir, pagesave.Marker)
+	name := filepath.Join(dir, pagedir.Marker)
 	data, err := os.ReadFile(name)
 	if err != nil {
 		t.Fatal(err)
@@ -307,7 +307,7 @@ func TestResumeFinished(t *testing.T) {
 	}
 	// The crawl's parameters outlive its journal where the file system
 	// keeps extended attributes.
-	if d, err := pagesave.Open(dir, true); err == nil {
+	if d, err := pagedir.Open(dir, true); err == nil {
 		_, ok := d.Label()
 		d.Close()
 		if !ok {
@@ -342,7 +342,7 @@ func TestResumeAfterSeedFailed(t *testing.T) {
 		t.Fatalf("exit %d, want %d", code, exitSeedFetch)
 	}
 	assertOnlyMarker(t, dir)
-	if data, _ := os.ReadFile(filepath.Join(dir, pagesave.Marker)); len(data) != 0 {
+	if data, _ := os.ReadFile(filepath.Join(dir, pagedir.Marker)); len(data) != 0 {
 		t.Errorf(".crawler holds %q after the seed failed, want nothing", data)
 	}
 	down.Store(false)
@@ -383,7 +383,7 @@ func TestFileAppears(t *testing.T) {
 func TestDiskFull(t *testing.T) {
 	dir := t.TempDir()
 	if out, err := exec.Command("mount", "-t", "tmpfs", "-o", "size=256k", "tmpfs", dir).CombinedOutput(); err != nil {
-		t.Skipf("skipping: cannot mount a tmpfs here (%v: %s); internal/pagesave injects a full disk instead", err, out)
+		t.Skipf("skipping: cannot mount a tmpfs here (%v: %s); internal/pagedir injects a full disk instead", err, out)
 	}
 	t.Cleanup(func() { exec.Command("umount", dir).Run() })
 	p := newStepProxy(t, testdataSite(t))

@@ -20,8 +20,8 @@ import (
 	"tse-crawler/internal/crawler"
 	"tse-crawler/internal/journal"
 	"tse-crawler/internal/pace"
+	"tse-crawler/internal/pagedir"
 	"tse-crawler/internal/pagefetch"
-	"tse-crawler/internal/pagesave"
 	"tse-crawler/internal/progress"
 	"tse-crawler/internal/scope"
 	"tse-crawler/internal/termsafe"
@@ -97,7 +97,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, getenv fu
 		}
 		defer statsFile.discard() // unless the statistics were written
 	}
-	dir, err := pagesave.Open(cfg.dir, cfg.resume)
+	dir, err := pagedir.Open(cfg.dir, cfg.resume)
 	if err != nil {
 		fmt.Fprintf(stderr, "crawler: %v\n", err)
 		return exitPageDir
@@ -177,7 +177,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, getenv fu
 // new crawl, or, with -resume, the journal of the crawl to go on with. It
 // returns the outcomes to replay and whether the crawl is resumed, or an
 // exit status (-1 to go on).
-func start(dir *pagesave.Dir, cfg *config, stderr io.Writer) (replay []journal.Entry, resumed bool, code int) {
+func start(dir *pagedir.Dir, cfg *config, stderr io.Writer) (replay []journal.Entry, resumed bool, code int) {
 	params := cfg.params()
 	header := journal.Header(params)
 	fresh := func() ([]journal.Entry, bool, int) {
@@ -229,7 +229,7 @@ func start(dir *pagesave.Dir, cfg *config, stderr io.Writer) (replay []journal.E
 		// before its first page): start afresh.
 		return fresh()
 	case err != nil:
-		fmt.Fprintf(stderr, "crawler: cannot resume: %s in %s is not a journal of a crawl: %v\n", pagesave.Marker, cfg.dir, err)
+		fmt.Fprintf(stderr, "crawler: cannot resume: %s in %s is not a journal of a crawl: %v\n", pagedir.Marker, cfg.dir, err)
 		return nil, false, exitResume
 	}
 	if code := mismatch(was); code >= 0 {
@@ -240,7 +240,7 @@ func start(dir *pagesave.Dir, cfg *config, stderr io.Writer) (replay []journal.E
 
 // newCrawler builds the crawler and its collaborators from the command
 // line.
-func newCrawler(cfg *config, dir *pagesave.Dir, proxy func(*http.Request) (*url.URL, error), stderr io.Writer) (*crawler.Crawler, *pagefetch.Fetcher) {
+func newCrawler(cfg *config, dir *pagedir.Dir, proxy func(*http.Request) (*url.URL, error), stderr io.Writer) (*crawler.Crawler, *pagefetch.Fetcher) {
 	fetcher := &pagefetch.Fetcher{
 		Client: pagefetch.NewClient(pagefetch.ClientOptions{
 			Proxy:        proxy,
@@ -274,7 +274,7 @@ func newCrawler(cfg *config, dir *pagesave.Dir, proxy func(*http.Request) (*url.
 // finish closes the page directory as the crawl's outcome requires, tells
 // the user what happened, and how to go on with resume, the command that
 // finishes the crawl, and returns the exit status.
-func finish(dir *pagesave.Dir, cfg *config, resume string, res crawler.Result, err error, proxy func(*http.Request) (*url.URL, error), stderr io.Writer) int {
+func finish(dir *pagedir.Dir, cfg *config, resume string, res crawler.Result, err error, proxy func(*http.Request) (*url.URL, error), stderr io.Writer) int {
 	if err == nil || errors.Is(err, crawler.ErrSeedFailed) {
 		// Done, one way or the other: the marker goes back to empty.
 		if ferr := dir.Finish(); ferr != nil {

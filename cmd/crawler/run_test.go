@@ -22,7 +22,7 @@ import (
 	"testing"
 
 	"tse-crawler/internal/buildinfo"
-	"tse-crawler/internal/pagesave"
+	"tse-crawler/internal/pagedir"
 	"tse-crawler/internal/testbed/hostile"
 	"tse-crawler/internal/testbed/playground"
 	"tse-crawler/internal/testbed/playgroundtest"
@@ -336,8 +336,8 @@ func assertOnlyMarker(t *testing.T, dir string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(entries) != 1 || entries[0].Name() != pagesave.Marker {
-		t.Errorf("%s holds %v, want only %s", dir, entries, pagesave.Marker)
+	if len(entries) != 1 || entries[0].Name() != pagedir.Marker {
+		t.Errorf("%s holds %v, want only %s", dir, entries, pagedir.Marker)
 	}
 }
 
@@ -481,13 +481,13 @@ func readPages(t *testing.T, dir string) []page {
 	var pages []page
 	for _, e := range entries {
 		name := e.Name()
-		if name == pagesave.Marker {
+		if name == pagedir.Marker {
 			if fi, err := e.Info(); err != nil || fi.Size() != 0 {
 				t.Errorf(".crawler is not empty")
 			}
 			continue
 		}
-		id, ok := pagesave.DocID(name)
+		id, ok := pagedir.DocID(name)
 		if !ok {
 			t.Errorf("unexpected file %s in the page directory", name)
 			continue

@@ -13,7 +13,7 @@
 // leaves at most a torn last line, which [Read] ignores. A crawl that goes
 // on with such a journal must cut the torn line off before it appends, or
 // the next line would run into it and make an entry Read rejects; the page
-// directory (package pagesave) does so at a resumed crawl's first record.
+// directory (package pagedir) does so at a resumed crawl's first record.
 package journal
 
 import (

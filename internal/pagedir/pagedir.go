@@ -1,4 +1,4 @@
-// Package pagesave writes a crawl's page directory: the .crawler marker and
+// Package pagedir writes a crawl's page directory: the .crawler marker and
 // one file per page, named by its docID, that holds the page's URL, its
 // depth and its HTML.
 //
@@ -22,7 +22,7 @@
 // as graders expect. The crawl's parameters are also kept, where the file
 // system allows, in an extended attribute of the marker, which outlives the
 // journal and so lets a finished crawl be recognized.
-package pagesave
+package pagedir
 
 import (
 	"bytes"

@@ -1,4 +1,4 @@
-package pagesave
+package pagedir
 
 import (
 	"bytes"

@@ -1,4 +1,4 @@
-package pagesave_test
+package pagedir_test
 
 import (
 	"bytes"
@@ -13,7 +13,7 @@ import (
 	"strings"
 	"testing"
 
-	"tse-crawler/internal/pagesave"
+	"tse-crawler/internal/pagedir"
 )
 
 // writeFile creates a file in dir, failing the test on an error.
@@ -148,7 +148,7 @@ func TestOpenErrors(t *testing.T) {
 			if fi, err := os.Stat(path); err == nil && fi.IsDir() {
 				before = names(t, path)
 			}
-			d, err := pagesave.Open(path, false)
+			d, err := pagedir.Open(path, false)
 			if err == nil {
 				t.Fatalf("Open(%q) = %v, nil, want an error", path, d)
 			}
@@ -172,7 +172,7 @@ func TestOpenErrors(t *testing.T) {
 func TestOpenNamesTheFileInTheWay(t *testing.T) {
 	dir := t.TempDir()
 	writeFile(t, dir, "7", "")
-	_, err := pagesave.Open(dir, false)
+	_, err := pagedir.Open(dir, false)
 	if want := filepath.Join(dir, "7"); err == nil || !strings.Contains(err.Error(), want) {
 		t.Errorf("Open(dir holding 7) = %v, want an error naming %s", err, want)
 	}
@@ -205,12 +205,12 @@ func TestOpen(t *testing.T) {
 			for name, content := range tt.files {
 				writeFile(t, dir, name, content)
 			}
-			d, err := pagesave.Open(dir, false)
+			d, err := pagedir.Open(dir, false)
 			if err != nil {
 				t.Fatalf("Open(%q) error: %v", dir, err)
 			}
 			defer d.Close()
-			marker := filepath.Join(dir, pagesave.Marker)
+			marker := filepath.Join(dir, pagedir.Marker)
 			fi, err := os.Stat(marker)
 			if err != nil {
 				t.Fatalf("Open did not create the marker: %v", err)
@@ -219,7 +219,7 @@ func TestOpen(t *testing.T) {
 				t.Errorf("%s is %v of %d bytes, want an empty regular file", marker, fi.Mode(), fi.Size())
 			}
 			for name, content := range tt.files {
-				if name == pagesave.Marker {
+				if name == pagedir.Marker {
 					continue
 				}
 				if b, err := os.ReadFile(filepath.Join(dir, name)); err != nil || string(b) != content {
@@ -231,8 +231,8 @@ func TestOpen(t *testing.T) {
 }
 
 func TestMarker(t *testing.T) {
-	if pagesave.Marker != ".crawler" {
-		t.Errorf("Marker = %q, want %q", pagesave.Marker, ".crawler")
+	if pagedir.Marker != ".crawler" {
+		t.Errorf("Marker = %q, want %q", pagedir.Marker, ".crawler")
 	}
 }
 
@@ -268,7 +268,7 @@ func TestDocID(t *testing.T) {
 		{"99999999999999999999", 0, false},
 	}
 	for _, tt := range tests {
-		got, ok := pagesave.DocID(tt.name)
+		got, ok := pagedir.DocID(tt.name)
 		if ok != tt.wantOK || (ok && got != tt.want) {
 			t.Errorf("DocID(%q) = %d, %t, want %d, %t", tt.name, got, ok, tt.want, tt.wantOK)
 		}
@@ -322,7 +322,7 @@ func TestSave(t *testing.T) {
 		},
 	}
 	dir := t.TempDir()
-	d, err := pagesave.Open(dir, false)
+	d, err := pagedir.Open(dir, false)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -361,7 +361,7 @@ func TestSave(t *testing.T) {
 
 func TestSaveRefusesToOverwrite(t *testing.T) {
 	dir := t.TempDir()
-	d, err := pagesave.Open(dir, false)
+	d, err := pagedir.Open(dir, false)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -404,7 +404,7 @@ func TestSaveRefusesToOverwrite(t *testing.T) {
 
 func TestSaveTwice(t *testing.T) {
 	dir := t.TempDir()
-	d, err := pagesave.Open(dir, false)
+	d, err := pagedir.Open(dir, false)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -425,7 +425,7 @@ func TestSaveDirectoryGone(t *testing.T) {
 	if err := os.Mkdir(dir, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	d, err := pagesave.Open(dir, false)
+	d, err := pagedir.Open(dir, false)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -452,10 +452,10 @@ func TestOpenRemovesLeftovers(t *testing.T) {
 			writeFile(t, dir, ".page-other", "")
 			writeFile(t, dir, "notes.txt", "mine")
 			if resume {
-				writeFile(t, dir, pagesave.Marker, "")
+				writeFile(t, dir, pagedir.Marker, "")
 				writeFile(t, dir, "1", "http://x/\n0\n<html></html>\n")
 			}
-			d, err := pagesave.Open(dir, resume)
+			d, err := pagedir.Open(dir, resume)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -480,15 +480,15 @@ func TestOpenResume(t *testing.T) {
 	t.Run("pages without a marker", func(t *testing.T) {
 		dir := t.TempDir()
 		writeFile(t, dir, "1", "x")
-		if _, err := pagesave.Open(dir, true); err == nil || !strings.Contains(err.Error(), "no .crawler") {
+		if _, err := pagedir.Open(dir, true); err == nil || !strings.Contains(err.Error(), "no .crawler") {
 			t.Errorf("Open(resume) of pages with no marker: %v, want an error", err)
 		}
 	})
 	t.Run("keeps the journal", func(t *testing.T) {
 		dir := t.TempDir()
-		writeFile(t, dir, pagesave.Marker, "the journal\n")
+		writeFile(t, dir, pagedir.Marker, "the journal\n")
 		writeFile(t, dir, "1", "http://x/\n0\n<html></html>\n")
-		d, err := pagesave.Open(dir, true)
+		d, err := pagedir.Open(dir, true)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -504,14 +504,14 @@ func TestOpenResume(t *testing.T) {
 		if err := d.Finish(); err != nil {
 			t.Fatal(err)
 		}
-		if got, _ := os.ReadFile(filepath.Join(dir, pagesave.Marker)); len(got) != 0 {
+		if got, _ := os.ReadFile(filepath.Join(dir, pagedir.Marker)); len(got) != 0 {
 			t.Errorf("after Finish the marker holds %q, want nothing", got)
 		}
 	})
 	t.Run("a fresh crawl empties the marker", func(t *testing.T) {
 		dir := t.TempDir()
-		writeFile(t, dir, pagesave.Marker, "an old journal\n")
-		d, err := pagesave.Open(dir, false)
+		writeFile(t, dir, pagedir.Marker, "an old journal\n")
+		d, err := pagedir.Open(dir, false)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -527,7 +527,7 @@ func TestOpenResume(t *testing.T) {
 
 func TestLoadAndCount(t *testing.T) {
 	dir := t.TempDir()
-	d, err := pagesave.Open(dir, false)
+	d, err := pagedir.Open(dir, false)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -559,7 +559,7 @@ func TestLoadAndCount(t *testing.T) {
 
 func TestLabel(t *testing.T) {
 	dir := t.TempDir()
-	d, err := pagesave.Open(dir, false)
+	d, err := pagedir.Open(dir, false)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -571,7 +571,7 @@ func TestLabel(t *testing.T) {
 		t.Fatal(err)
 	}
 	// The label is read from the open marker, as a -resume reads it.
-	d, err = pagesave.Open(dir, true)
+	d, err = pagedir.Open(dir, true)
 	if err != nil {
 		t.Fatal(err)
 	}

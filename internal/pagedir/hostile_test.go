@@ -1,6 +1,6 @@
 //go:build unix
 
-package pagesave_test
+package pagedir_test
 
 import (
 	"errors"
@@ -13,7 +13,7 @@ import (
 	"testing"
 	"time"
 
-	"tse-crawler/internal/pagesave"
+	"tse-crawler/internal/pagedir"
 )
 
 // old is the modification time given to the files a test must not touch,
@@ -64,15 +64,15 @@ func plant(t *testing.T, path, content string) victim {
 
 // openWithin calls Open, failing the test instead of hanging if Open
 // blocks, as it would on a FIFO opened for writing.
-func openWithin(t *testing.T, dir string, resume bool) (*pagesave.Dir, error) {
+func openWithin(t *testing.T, dir string, resume bool) (*pagedir.Dir, error) {
 	t.Helper()
 	type result struct {
-		d   *pagesave.Dir
+		d   *pagedir.Dir
 		err error
 	}
 	done := make(chan result, 1)
 	go func() {
-		d, err := pagesave.Open(dir, resume)
+		d, err := pagedir.Open(dir, resume)
 		done <- result{d, err}
 	}()
 	select {
@@ -99,7 +99,7 @@ func TestOpenRefusesMarker(t *testing.T) {
 			name: "link to a file outside",
 			setup: func(t *testing.T, dir, outside string) []victim {
 				v := plant(t, filepath.Join(outside, "precious"), "someone's work\n")
-				symlink(t, v.path, filepath.Join(dir, pagesave.Marker))
+				symlink(t, v.path, filepath.Join(dir, pagedir.Marker))
 				return []victim{v}
 			},
 			want: []string{"is a symbolic link", "never writes through a link it did not make", "rm DIR/.crawler"},
@@ -108,7 +108,7 @@ func TestOpenRefusesMarker(t *testing.T) {
 			name: "dangling link",
 			setup: func(t *testing.T, dir, outside string) []victim {
 				v := victim{path: filepath.Join(outside, "new"), missing: true}
-				symlink(t, v.path, filepath.Join(dir, pagesave.Marker))
+				symlink(t, v.path, filepath.Join(dir, pagedir.Marker))
 				return []victim{v}
 			},
 			want: []string{"is a symbolic link"},
@@ -117,7 +117,7 @@ func TestOpenRefusesMarker(t *testing.T) {
 			name: "link to a file inside",
 			setup: func(t *testing.T, dir, outside string) []victim {
 				v := plant(t, filepath.Join(dir, "notes.txt"), "my notes\n")
-				symlink(t, "notes.txt", filepath.Join(dir, pagesave.Marker))
+				symlink(t, "notes.txt", filepath.Join(dir, pagedir.Marker))
 				return []victim{v}
 			},
 			want: []string{"is a symbolic link"},
@@ -125,7 +125,7 @@ func TestOpenRefusesMarker(t *testing.T) {
 		{
 			name: "dangling link inside",
 			setup: func(t *testing.T, dir, outside string) []victim {
-				symlink(t, "5", filepath.Join(dir, pagesave.Marker))
+				symlink(t, "5", filepath.Join(dir, pagedir.Marker))
 				return []victim{{path: filepath.Join(dir, "5"), missing: true}}
 			},
 			want: []string{"is a symbolic link"},
@@ -133,7 +133,7 @@ func TestOpenRefusesMarker(t *testing.T) {
 		{
 			name: "link to a directory",
 			setup: func(t *testing.T, dir, outside string) []victim {
-				symlink(t, outside, filepath.Join(dir, pagesave.Marker))
+				symlink(t, outside, filepath.Join(dir, pagedir.Marker))
 				return nil
 			},
 			want: []string{"is a symbolic link"},
@@ -142,7 +142,7 @@ func TestOpenRefusesMarker(t *testing.T) {
 			name: "hard link",
 			setup: func(t *testing.T, dir, outside string) []victim {
 				v := plant(t, filepath.Join(outside, "precious"), "someone's work\n")
-				if err := os.Link(v.path, filepath.Join(dir, pagesave.Marker)); err != nil {
+				if err := os.Link(v.path, filepath.Join(dir, pagedir.Marker)); err != nil {
 					t.Skipf("skipping: no hard links here: %v", err)
 				}
 				return []victim{v}
@@ -152,7 +152,7 @@ func TestOpenRefusesMarker(t *testing.T) {
 		{
 			name: "FIFO",
 			setup: func(t *testing.T, dir, outside string) []victim {
-				if err := syscall.Mkfifo(filepath.Join(dir, pagesave.Marker), 0o644); err != nil {
+				if err := syscall.Mkfifo(filepath.Join(dir, pagedir.Marker), 0o644); err != nil {
 					t.Skipf("skipping: cannot make a FIFO here: %v", err)
 				}
 				return nil
@@ -162,7 +162,7 @@ func TestOpenRefusesMarker(t *testing.T) {
 		{
 			name: "socket",
 			setup: func(t *testing.T, dir, outside string) []victim {
-				ln, err := net.Listen("unix", filepath.Join(dir, pagesave.Marker))
+				ln, err := net.Listen("unix", filepath.Join(dir, pagedir.Marker))
 				if err != nil {
 					t.Skipf("skipping: cannot make a socket here: %v", err)
 				}
@@ -175,7 +175,7 @@ func TestOpenRefusesMarker(t *testing.T) {
 		{
 			name: "directory",
 			setup: func(t *testing.T, dir, outside string) []victim {
-				if err := os.Mkdir(filepath.Join(dir, pagesave.Marker), 0o755); err != nil {
+				if err := os.Mkdir(filepath.Join(dir, pagedir.Marker), 0o755); err != nil {
 					t.Fatal(err)
 				}
 				return nil
@@ -235,7 +235,7 @@ func TestDirectoryMoved(t *testing.T) {
 	if err := os.Mkdir(dir, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	d, err := pagesave.Open(dir, false)
+	d, err := pagedir.Open(dir, false)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -261,7 +261,7 @@ func TestDirectoryMoved(t *testing.T) {
 	if got, err := os.ReadFile(filepath.Join(moved, "2")); err != nil || string(got) != "http://x/2.html\n1\ntwo\n" {
 		t.Errorf("page 2 in the moved directory = %q, %v; want it saved there", got, err)
 	}
-	if got, err := os.ReadFile(filepath.Join(moved, pagesave.Marker)); err != nil || string(got) != "header\nline\n" {
+	if got, err := os.ReadFile(filepath.Join(moved, pagedir.Marker)); err != nil || string(got) != "header\nline\n" {
 		t.Errorf("the moved directory's journal = %q, %v; want it appended to", got, err)
 	}
 	if n, err := d.Count(); n != 2 || err != nil {
@@ -280,11 +280,11 @@ func TestDirectoryMoved(t *testing.T) {
 func TestLoadRefusesLink(t *testing.T) {
 	dir := t.TempDir()
 	outside := plant(t, filepath.Join(t.TempDir(), "page"), "http://x/\n0\n<html>\n")
-	writeFile(t, dir, pagesave.Marker, "")
+	writeFile(t, dir, pagedir.Marker, "")
 	writeFile(t, dir, "1", "http://x/\n0\n<html>\n")
 	symlink(t, "1", filepath.Join(dir, "2"))
 	symlink(t, outside.path, filepath.Join(dir, "3"))
-	d, err := pagesave.Open(dir, true)
+	d, err := pagedir.Open(dir, true)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -303,7 +303,7 @@ func TestLoadRefusesLink(t *testing.T) {
 // crawl runs is neither followed nor replaced.
 func TestSaveOverLink(t *testing.T) {
 	dir := t.TempDir()
-	d, err := pagesave.Open(dir, false)
+	d, err := pagedir.Open(dir, false)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -327,7 +327,7 @@ func TestOpenLeftoverLinks(t *testing.T) {
 	if err := os.Mkdir(filepath.Join(dir, ".page-dir"), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	d, err := pagesave.Open(dir, false)
+	d, err := pagedir.Open(dir, false)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -342,7 +342,7 @@ func TestOpenLeftoverLinks(t *testing.T) {
 // acting on whatever file now has its descriptor.
 func TestClosedDir(t *testing.T) {
 	dir := t.TempDir()
-	d, err := pagesave.Open(dir, false)
+	d, err := pagedir.Open(dir, false)
 	if err != nil {
 		t.Fatal(err)
 	}

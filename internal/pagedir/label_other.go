@@ -1,6 +1,6 @@
 //go:build !linux
 
-package pagesave
+package pagedir
 
 // SetLabel would store data in an extended attribute of the marker; this
 // system has no portable way to, so it reports false.

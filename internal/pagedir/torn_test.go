@@ -1,4 +1,4 @@
-package pagesave_test
+package pagedir_test
 
 import (
 	"bytes"
@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"tse-crawler/internal/journal"
-	"tse-crawler/internal/pagesave"
+	"tse-crawler/internal/pagedir"
 )
 
 // tornJournal is a journal whose last entry a test tears.
@@ -36,9 +36,9 @@ func TestResumeAfterTornLine(t *testing.T) {
 	next := journal.Entry{Kind: journal.Saved, URL: "http://x/next.html", DocID: 2}
 	for cut := last; cut < len(full); cut++ {
 		dir := t.TempDir()
-		writeFile(t, dir, pagesave.Marker, string(full[:cut]))
+		writeFile(t, dir, pagedir.Marker, string(full[:cut]))
 		writeFile(t, dir, "1", "http://x/index.html\n0\n<html>\n")
-		d, err := pagesave.Open(dir, true)
+		d, err := pagedir.Open(dir, true)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -48,7 +48,7 @@ func TestResumeAfterTornLine(t *testing.T) {
 		if err := d.Close(); err != nil {
 			t.Fatal(err)
 		}
-		data, err := os.ReadFile(filepath.Join(dir, pagesave.Marker))
+		data, err := os.ReadFile(filepath.Join(dir, pagedir.Marker))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -67,8 +67,8 @@ func TestRefusedResumeKeepsTornLine(t *testing.T) {
 	full, _ := tornJournal()
 	dir := t.TempDir()
 	torn := string(full[:len(full)-5])
-	writeFile(t, dir, pagesave.Marker, torn)
-	d, err := pagesave.Open(dir, true)
+	writeFile(t, dir, pagedir.Marker, torn)
+	d, err := pagedir.Open(dir, true)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -76,7 +76,7 @@ func TestRefusedResumeKeepsTornLine(t *testing.T) {
 		t.Errorf("Journal() = %q, %v; want %q", got, err, torn)
 	}
 	d.Close()
-	if got, _ := os.ReadFile(filepath.Join(dir, pagesave.Marker)); string(got) != torn {
+	if got, _ := os.ReadFile(filepath.Join(dir, pagedir.Marker)); string(got) != torn {
 		t.Errorf("after a resume that recorded nothing the marker holds %q, want %q", got, torn)
 	}
 }
@@ -85,8 +85,8 @@ func TestRefusedResumeKeepsTornLine(t *testing.T) {
 // header does, replaces the journal whole.
 func TestBeginAfterTornLine(t *testing.T) {
 	dir := t.TempDir()
-	writeFile(t, dir, pagesave.Marker, "tse-crawler journal 1\nseed \"http://x/ind")
-	d, err := pagesave.Open(dir, true)
+	writeFile(t, dir, pagedir.Marker, "tse-crawler journal 1\nseed \"http://x/ind")
+	d, err := pagedir.Open(dir, true)
 	if err != nil {
 		t.Fatal(err)
 	}
