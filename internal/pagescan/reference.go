@@ -16,7 +16,7 @@ type Reference struct {
 }
 
 // Scan calls found with each link in page, in document order, resolved
-// against pageURL by the reference's own rules (see [urlnorm.ResolveCS50]).
+// against pageURL by the reference's own rules (see [urlnorm.CS50Bases]).
 // An absolute link is passed on verbatim.
 func (r *Reference) Scan(pageURL string, page []byte, found func(link string)) {
 	r.strip(page)

@@ -2,6 +2,7 @@ package urlnorm_test
 
 import (
 	"fmt"
+	"strings"
 
 	"tse-crawler/internal/urlnorm"
 )
@@ -23,10 +24,14 @@ func ExampleNormalize() {
 	// "" false
 }
 
-func ExampleResolveCS50() {
-	const page = "http://cs50tse.cs.dartmouth.edu/tse/letters/index.html"
+func ExampleCS50Bases() {
+	root, dir := urlnorm.CS50Bases("http://cs50tse.cs.dartmouth.edu/tse/letters/index.html")
 	for _, link := range []string{"A.html", "../K.html", "//host/x", ""} {
-		fmt.Println(urlnorm.ResolveCS50(page, link))
+		if strings.HasPrefix(link, "/") {
+			fmt.Println(root + link)
+		} else {
+			fmt.Println(dir + link)
+		}
 	}
 	// Output:
 	// http://cs50tse.cs.dartmouth.edu/tse/letters/A.html

@@ -112,26 +112,17 @@ func merge(base parts, ref string) string {
 	return base.path[:i+1] + ref
 }
 
-// ResolveCS50 resolves a relative link against pageURL the way the
-// reference crawler does, which is not RFC 3986:
-//   - a link starting with '/' follows the page's scheme, user-info and host;
-//   - any other link follows the page URL's path up to its last '/', except
-//     that a '/' at the very start of the path is dropped and then put back,
-//     so both "/x.html" and "" give a bare "/".
+// CS50Bases returns what the reference crawler puts before a relative link
+// on pageURL to resolve it, which is not RFC 3986:
+//   - root goes before a link starting with '/': the page's scheme,
+//     user-info and host;
+//   - dir goes before any other link: the page URL up to the last '/' of
+//     its path, except that a '/' at the very start of the path is dropped
+//     and then put back, so that both "/x.html" and "" give a bare "/".
 //
 // The page's query never matters, and dot segments are left for the
-// normalizer to remove.
-func ResolveCS50(pageURL, link string) string {
-	root, dir := CS50Bases(pageURL)
-	if strings.HasPrefix(link, "/") {
-		return root + link
-	}
-	return dir + link
-}
-
-// CS50Bases returns what [ResolveCS50] puts before a link on pageURL: root
-// before a link that starts with '/', dir before any other. A scanner that
-// resolves many links on one page computes them once.
+// normalizer to remove. Bases rather than a resolved link, so that a
+// scanner computes them once per page, not once per link.
 func CS50Bases(pageURL string) (root, dir string) {
 	// The origin is the scheme, "//", user-info and host, lower-cased except
 	// for the user-info, as the reference copies them.
