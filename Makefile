@@ -11,7 +11,7 @@ DESTDIR ?=
 BINDIR   = $(DESTDIR)$(PREFIX)/bin
 MAN1DIR  = $(DESTDIR)$(PREFIX)/share/man/man1
 
-.PHONY: all build demo install uninstall test vet unit system fuzz bench clean
+.PHONY: all build demo install uninstall test lint vet unit system fuzz bench clean
 
 all: build
 
@@ -57,7 +57,7 @@ uninstall:
 # and the binary's regression tests, the second run even when the first
 # fails, and last one line that adds up both. unit and system leave their
 # counts, "passed failed skipped", in COUNTS when it names a directory.
-test: vet
+test: lint
 	@counts=$$(mktemp -d "$${TMPDIR:-/tmp}/crawler-test.XXXXXX") || exit 1; \
 	trap 'rm -rf "$$counts"' EXIT; \
 	$(MAKE) --no-print-directory -j1 -k unit system COUNTS="$$counts"; status=$$?; \
@@ -73,12 +73,22 @@ test: vet
 	echo "$$passed passed, $$failed failed, $$skipped skipped"; \
 	[ "$$failed" -eq 0 ] && [ "$$status" -eq 0 ]
 
-# staticcheck at a pinned version, fetched by the go command like any module.
+# staticcheck and deadcode at pinned versions, fetched by the go command
+# like any module, and installed nowhere. deadcode -test counts what tests
+# call as live, so that it names only what nothing calls; it exits 0
+# whatever it finds, so its output is the verdict.
 STATICCHECK = honnef.co/go/tools/cmd/staticcheck@v0.8.2
-vet:
+DEADCODE    = golang.org/x/tools/cmd/deadcode@v0.52.0
+lint:
 	$(GO) vet ./...
 	$(GO) run $(STATICCHECK) ./...
+	@echo '$(GO) run $(DEADCODE) -test ./...'; \
+	out=$$($(GO) run $(DEADCODE) -test ./...) || exit 1; \
+	if [ -n "$$out" ]; then echo "dead code:"; echo "$$out"; exit 1; fi
 	@out=$$(gofmt -l cmd internal); if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
+
+# lint's former name, which DESIGN.md still uses.
+vet: lint
 
 # -count=1, because the test cache does not know about ../shared: a test
 # that skipped without it would be replayed as "ok (cached)" once it is
