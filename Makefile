@@ -110,15 +110,19 @@ bench: build
 	$(GO) test -run '^$$' -bench . -benchmem ./internal/...
 	$(GO) run ./cmd/crawlbench -dir $(BENCHDIR)
 
-# go test -fuzz runs one target of one package at a time.
+# go test -fuzz runs one target of one package at a time, so fuzz asks
+# go test -list for every package's targets, which it prints before the
+# package's "ok" line, and runs each in turn for FUZZTIME, stopping at the
+# first that fails.
 fuzz:
-	$(GO) test ./internal/urlnorm -run '^$$' -fuzz '^FuzzNormalize$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 5s
-	$(GO) test ./internal/urlnorm -run '^$$' -fuzz '^FuzzResolve$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 5s
-	$(GO) test ./internal/pagescan -run '^$$' -fuzz '^FuzzReference$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 5s
-	$(GO) test ./internal/pagescan -run '^$$' -fuzz '^FuzzHTML$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 5s
-	$(GO) test ./internal/pagescan -run '^$$' -fuzz '^FuzzHTMLRoundTrip$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 5s
-	$(GO) test ./internal/robots -run '^$$' -fuzz '^FuzzParse$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 5s
-	$(GO) test ./internal/robots -run '^$$' -fuzz '^FuzzMatch$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 5s
+	@out=$$($(GO) test -list '^Fuzz' ./...) || { printf '%s\n' "$$out"; exit 1; }; \
+	targets=$$(printf '%s\n' "$$out" | awk '/^Fuzz[A-Za-z0-9_]*$$/ { t[n++] = $$1; next } $$1 == "ok" { for (i = 0; i < n; i++) print $$2 ":" t[i]; n = 0 }'); \
+	[ -n "$$targets" ] || { echo "go test -list found no fuzz targets"; exit 1; }; \
+	for t in $$targets; do \
+		pkg=$${t%:*} name=$${t##*:}; \
+		echo "$(GO) test $$pkg -run '^\$$' -fuzz '^$$name\$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 5s"; \
+		$(GO) test $$pkg -run '^$$' -fuzz "^$$name\$$" -fuzztime $(FUZZTIME) -fuzzminimizetime 5s || exit 1; \
+	done
 
 # Only what the build makes: data/ and other page directories are the
 # user's.
