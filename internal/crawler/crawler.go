@@ -172,215 +172,301 @@ func (c *Crawler) Crawl(ctx context.Context, seed string) (Result, error) {
 type outcome struct {
 	kind   journal.Kind
 	html   []byte // Saved
-	onDisk bool   // Saved already, by an earlier run
 	target string // Redirected
-	err    error  // Failed, if known
+	err    error  // Failed, if known: a replayed failure has no reason
 	quiet  bool   // Failed, and its reason has been told already
+}
+
+// A source is where the outcome of a page comes from. It decides whether
+// this run tells the outcome (logs and counts it) and has the scribe
+// record it.
+type source int
+
+const (
+	// fromJournal replays an outcome of an earlier run, which told it: the
+	// page, if saved, is on disk, and its outcome in the journal.
+	fromJournal source = iota
+	// fromDisk adopts a page that a killed run saved without journaling
+	// it: this run tells it and journals it, but does not save it again.
+	fromDisk
+	// fromWeb fetches the page: this run tells it, saves it and journals
+	// it.
+	fromWeb
+)
+
+// A run is one run of a crawl, which a resumed crawl begins by replaying
+// the runs before it: the crawl's state beside the bag, and the figures
+// of this run.
+type run struct {
+	c         *Crawler
+	log       *logWriter
+	scribe    *scribe
+	normalize func(link string) (string, bool)
+
+	res   Result
+	urls  seen.Set
+	hops  map[string]int // for each page in the bag that a redirect put there, the redirects that led to it
+	hosts hostWatch
+
+	replay   []journal.Entry // the outcomes still to replay
+	adopting bool            // a killed run may have saved the next page without journaling it
+	onDisk   int             // the pages saved by earlier runs, replayed
+	// seedFailure says why the last page that failed did; if no page is
+	// ever saved, it says why the seed (or the page it redirects to) gave
+	// nothing.
+	seedFailure string
 }
 
 // crawl runs the crawl with a scribe that saves and journals behind it, and
 // waits for the scribe before it returns. A failure to write is the crawl's
 // error, whatever else happened.
 func (c *Crawler) crawl(ctx context.Context, seed string, log *logWriter) (Result, error) {
-	sc := startScribe(c)
-	res, onDisk, err := c.loop(ctx, seed, log, sc)
-	saved, serr := sc.finish()
+	r := &run{
+		c:         c,
+		log:       log,
+		scribe:    startScribe(c),
+		normalize: c.Normalize,
+		hops:      make(map[string]int),
+		replay:    c.Replay,
+		adopting:  c.Load != nil,
+	}
+	if r.normalize == nil {
+		r.normalize = urlnorm.Normalize
+	}
+	err := r.loop(ctx, seed)
+	saved, serr := r.scribe.finish()
 	if serr != nil {
 		// Pages after the one that failed were never written.
-		res.Saved = max(saved, onDisk)
-		return res, serr
+		r.res.Saved = max(saved, r.onDisk)
+		return r.res, serr
 	}
-	return res, err
+	return r.res, err
 }
 
-// loop is the crawl itself. It also returns how many pages were on disk
-// before it began writing: the pages of a replayed journal.
-func (c *Crawler) loop(ctx context.Context, seed string, log *logWriter, sc *scribe) (Result, int, error) {
-	var res Result
-	onDisk := 0
-	var urls seen.Set
-	urls.Add(seed)
-	c.Bag.Push(bag.Item{URL: seed, Depth: 0})
-	// Why the last page that failed did; if no page is ever saved, it says
-	// why the seed (or the page it redirects to) gave nothing.
-	var seedFailure string
-	replay := c.Replay
-	adopt := c.Load != nil // a killed crawl may have saved a page it never journaled
-	// hops counts the redirects that led to each page in the bag, for
-	// those reached by a redirect.
-	hops := make(map[string]int)
-	var hosts hostWatch
-
-	// count counts an event of this run: a replay repeats what an earlier
-	// run counted.
-	count := func(n *int) {
-		if !log.muted {
-			*n++
-		}
-	}
-	normalize := c.Normalize
-	if normalize == nil {
-		normalize = urlnorm.Normalize
-	}
-	// consider logs a link found on a page at depth, or a redirect's target,
-	// and puts it in the bag at pushDepth if it is internal and new. It
-	// returns the URL it put in the bag, or "".
-	consider := func(depth, pushDepth int, link string) (added string) {
-		log.line(depth, "Found", link)
-		count(&res.Found)
-		norm, ok := normalize(link)
-		switch {
-		case !ok:
-			log.line(depth, "IgnExtrn", link)
-			count(&res.External)
-		case !c.Internal(norm):
-			log.line(depth, "IgnExtrn", norm)
-			count(&res.External)
-		case !urls.Add(norm):
-			log.line(depth, "IgnDupl", norm)
-			count(&res.Duplicate)
-		default:
-			c.Bag.Push(bag.Item{URL: norm, Depth: pushDepth})
-			log.line(depth, "Added", norm)
-			count(&res.Added)
-			return norm
-		}
-		return ""
-	}
-
+// loop takes pages from the bag, from the seed on, until the bag is empty
+// or a page cannot be crawled past.
+func (r *run) loop(ctx context.Context, seed string) error {
+	r.urls.Add(seed)
+	r.c.Bag.Push(bag.Item{URL: seed, Depth: 0})
 	for {
-		page, ok := c.Bag.Pop()
+		page, ok := r.c.Bag.Pop()
 		if !ok {
+			return r.end()
+		}
+		if err := r.take(ctx, page); err != nil {
+			r.res.Current, r.res.Pending = page.URL, r.c.Bag.Len()+1
+			return err
+		}
+	}
+}
+
+// take crawls one page taken from the bag: it gets what came of the page,
+// tells it unless an earlier run did, applies it to the crawl (a saved
+// page's links and a redirect's target go in the bag), and has the scribe
+// record it unless it is recorded already.
+func (r *run) take(ctx context.Context, page bag.Item) error {
+	hop := r.hops[page.URL]
+	delete(r.hops, page.URL)
+	// Checked here too, for a long replay, which fetches nothing.
+	if cause := context.Cause(ctx); cause != nil {
+		return cause
+	}
+	src, out, err := r.outcome(ctx, page, hop)
+	if err != nil {
+		return err
+	}
+	if src != fromJournal {
+		if err := r.tell(page, out); err != nil {
+			return err
+		}
+	}
+	r.apply(src, page, hop, out)
+	if src == fromJournal {
+		return nil
+	}
+	return r.record(src, page, out)
+}
+
+// outcome gets what came of page, and where from: from the journal while
+// there are outcomes to replay, then from disk while a killed run left
+// pages it had not journaled, then from the web. Its error is one that
+// stops the crawl.
+func (r *run) outcome(ctx context.Context, page bag.Item, hop int) (source, outcome, error) {
+	if len(r.replay) > 0 {
+		out, err := r.replayed(page)
+		return fromJournal, out, err
+	}
+	if r.adopting {
+		out, found, err := r.adopted(page)
+		if err != nil || found {
+			return fromDisk, out, err
+		}
+		r.adopting = false // pages are saved in order: there is no later one
+	}
+	out, err := r.fetched(ctx, page, hop)
+	return fromWeb, out, err
+}
+
+// tell logs an outcome that this run decided, and counts it; for a page
+// that failed, it also tells why on Errors, unless that is to wait for the
+// end (QuietFailures) or has been told.
+func (r *run) tell(page bag.Item, out outcome) error {
+	switch out.kind {
+	case journal.Saved:
+		r.log.line(page.Depth, "Fetched", page.URL)
+		r.res.Fetched++
+		r.res.Bytes += int64(len(out.html))
+		if r.scans(page) {
+			r.log.line(page.Depth, "Scanning", page.URL)
+		}
+	case journal.Redirected:
+		r.log.line(page.Depth, "Redirect", page.URL)
+		r.res.Redirects++
+	case journal.Disallowed:
+		r.log.line(page.Depth, "IgnRobots", page.URL)
+		r.res.Disallowed++
+	case journal.Failed:
+		r.log.line(page.Depth, "FAILED", page.URL)
+		r.res.Failed++
+		if out.err == nil {
 			break
 		}
-		var out outcome
-		var err error
-		hop := hops[page.URL]
-		delete(hops, page.URL)
-		log.muted = len(replay) > 0
-		if cause := context.Cause(ctx); cause != nil {
-			// Checked here too, for a long replay, which fetches nothing.
-			res.Current, res.Pending = page.URL, c.Bag.Len()+1
-			return res, onDisk, cause
+		if r.res.FailedBy == nil {
+			r.res.FailedBy = make(map[string]int)
 		}
-		switch {
-		case len(replay) > 0:
-			out, err = c.replayed(replay[0], page, res.Saved+1)
-			replay = replay[1:]
-			res.Replayed++
-			if out.kind == journal.Saved || out.kind == journal.Redirected {
-				hosts.answered(page.URL)
+		r.res.FailedBy[reason(out.err)]++
+		// The seed's reason is Crawl's error.
+		if r.res.Saved > 0 && !out.quiet && !r.c.QuietFailures {
+			if err := r.log.flush(); err != nil {
+				return fmt.Errorf("writing the log: %w", err)
 			}
-		default:
-			if adopt {
-				out, adopt, err = c.adopted(page, res.Saved+1)
-				if err != nil || adopt {
-					break // the page is on disk already, or the crawl stops
-				}
-			}
-			// A page that failed to be written stops the crawl before
-			// another request, not only at the next page handed over.
-			if err := sc.failure(); err != nil {
-				return res, onDisk, err
-			}
-			if c.Progress != nil {
-				c.Progress(Progress{Saved: res.Saved, Waiting: c.Bag.Len(), Depth: page.Depth, URL: page.URL})
-			}
-			out, err = c.fetch(ctx, page, log, &hosts)
-			if err == nil && out.kind == journal.Redirected && hop >= maxRedirects {
-				out = outcome{kind: journal.Failed, err: fmt.Errorf("%w: %d in a row, the last to %s", errTooManyRedirects, hop+1, out.target)}
-			}
+			fmt.Fprintf(r.c.Errors, "crawler: %s: %v\n", page.URL, out.err)
 		}
-		if err != nil {
-			res.Current, res.Pending = page.URL, c.Bag.Len()+1
-			return res, onDisk, err
-		}
+	}
+	return nil
+}
 
-		switch out.kind {
-		case journal.Saved:
-			log.line(page.Depth, "Fetched", page.URL)
-			count(&res.Fetched)
-			if log.muted {
-				onDisk++
-			}
-			res.Saved++
-			res.Last = page.URL
-			res.Deepest = max(res.Deepest, page.Depth)
-			if !log.muted {
-				res.Bytes += int64(len(out.html))
-			}
-		case journal.Redirected:
-			count(&res.Redirects)
-			log.line(page.Depth, "Redirect", page.URL)
-			if next := consider(page.Depth, page.Depth, out.target); next != "" {
-				hops[next] = hop + 1
-			} else {
-				seedFailure = fmt.Sprintf("%s redirects to %s, which is outside the crawl or already seen", page.URL, out.target)
-			}
-		case journal.Disallowed:
-			count(&res.Disallowed)
-			log.line(page.Depth, "IgnRobots", page.URL)
-			seedFailure = page.URL + ": robots.txt does not allow it"
-		case journal.Failed:
-			count(&res.Failed)
-			log.line(page.Depth, "FAILED", page.URL)
-			seedFailure = page.URL + ": could not be fetched"
-			if out.err != nil {
-				if res.FailedBy == nil {
-					res.FailedBy = make(map[string]int)
-				}
-				res.FailedBy[reason(out.err)]++
-				seedFailure = fmt.Sprintf("%s: %v", page.URL, out.err)
-				// The seed's reason is Crawl's error.
-				if res.Saved > 0 && !out.quiet && !c.QuietFailures {
-					if err := log.flush(); err != nil {
-						return res, onDisk, fmt.Errorf("writing the log: %w", err)
-					}
-					fmt.Fprintf(c.Errors, "crawler: %s\n", seedFailure)
-				}
-			}
+// apply makes an outcome's changes to the crawl: a saved page takes the
+// next docID and, unless it is at maxDepth, puts its links in the bag at
+// the next depth; a redirect puts its target in the bag at the page's own.
+// A replayed outcome changes the bag and the seen-set as it did the first
+// time, so that a resumed crawl rebuilds them exactly, but is not told
+// again.
+func (r *run) apply(src source, page bag.Item, hop int, out outcome) {
+	switch out.kind {
+	case journal.Saved:
+		r.res.Saved++
+		r.res.Last = page.URL
+		r.res.Deepest = max(r.res.Deepest, page.Depth)
+		if src == fromJournal {
+			r.onDisk++
 		}
-		if out.kind == journal.Saved && page.Depth < c.MaxDepth {
-			log.line(page.Depth, "Scanning", page.URL)
-			c.Scanner.Scan(page.URL, out.html, func(link string) {
-				consider(page.Depth, page.Depth+1, link)
+		if r.scans(page) {
+			r.c.Scanner.Scan(page.URL, out.html, func(link string) {
+				r.consider(src, page.Depth, page.Depth+1, link)
 			})
 		}
-		if !log.muted { // a replayed outcome is on disk and in the journal already
-			job := scribeJob{entry: journal.Entry{Kind: out.kind, URL: page.URL, Target: out.target}, depth: page.Depth}
-			if out.kind == journal.Saved {
-				job.entry.DocID = res.Saved
-				if !out.onDisk {
-					job.html = out.html // the scribe saves it, then recycles it
-				}
-			}
-			if err := sc.put(job); err != nil {
-				return res, onDisk, err
-			}
+	case journal.Redirected:
+		if next := r.consider(src, page.Depth, page.Depth, out.target); next != "" {
+			r.hops[next] = hop + 1
+		} else {
+			r.seedFailure = fmt.Sprintf("%s redirects to %s, which is outside the crawl or already seen", page.URL, out.target)
+		}
+	case journal.Disallowed:
+		r.seedFailure = page.URL + ": robots.txt does not allow it"
+	case journal.Failed:
+		r.seedFailure = page.URL + ": could not be fetched"
+		if out.err != nil {
+			r.seedFailure = fmt.Sprintf("%s: %v", page.URL, out.err)
 		}
 	}
-	if len(replay) > 0 {
-		return res, onDisk, fmt.Errorf("%w: the journal goes on after the crawl ends, at %s", ErrDiverged, replay[0].URL)
+}
+
+// scans reports whether a saved page is scanned for links: whether it is
+// above the maximum depth.
+func (r *run) scans(page bag.Item) bool { return page.Depth < r.c.MaxDepth }
+
+// consider puts link, found on a page at depth or the target of its
+// redirect, in the bag at pushDepth if it is internal and new, and, unless
+// the page's outcome is replayed, logs and counts what it made of it. It
+// returns the URL it put in the bag, or "".
+func (r *run) consider(src source, depth, pushDepth int, link string) (added string) {
+	word, shown, n := "IgnExtrn", link, &r.res.External
+	if norm, ok := r.normalize(link); ok {
+		shown = norm
+		switch {
+		case !r.c.Internal(norm):
+		case !r.urls.Add(norm):
+			word, n = "IgnDupl", &r.res.Duplicate
+		default:
+			r.c.Bag.Push(bag.Item{URL: norm, Depth: pushDepth})
+			word, n, added = "Added", &r.res.Added, norm
+		}
 	}
-	if res.Saved == 0 {
-		return res, onDisk, fmt.Errorf("%w: %s", ErrSeedFailed, seedFailure)
+	if src != fromJournal {
+		r.log.line(depth, "Found", link)
+		r.log.line(depth, word, shown)
+		r.res.Found++
+		*n++
 	}
-	return res, onDisk, nil
+	return added
+}
+
+// record has the scribe write an outcome behind the crawl: the page, if it
+// is new, then its journal line.
+func (r *run) record(src source, page bag.Item, out outcome) error {
+	job := scribeJob{entry: journal.Entry{Kind: out.kind, URL: page.URL, Target: out.target}, depth: page.Depth}
+	if out.kind == journal.Saved {
+		job.entry.DocID = r.res.Saved
+		if src == fromWeb {
+			job.html = out.html // the scribe saves it, then recycles it
+		}
+	}
+	return r.scribe.put(job)
+}
+
+// end says how a crawl whose bag is empty ended.
+func (r *run) end() error {
+	if len(r.replay) > 0 {
+		return fmt.Errorf("%w: the journal goes on after the crawl ends, at %s", ErrDiverged, r.replay[0].URL)
+	}
+	if r.res.Saved == 0 {
+		return fmt.Errorf("%w: %s", ErrSeedFailed, r.seedFailure)
+	}
+	return nil
+}
+
+// fetched gets the outcome of page from the web. A page reached by
+// maxRedirects redirects in a row that redirects once more fails.
+func (r *run) fetched(ctx context.Context, page bag.Item, hop int) (outcome, error) {
+	// A page that failed to be written stops the crawl before another
+	// request, not only at the next page handed over.
+	if err := r.scribe.failure(); err != nil {
+		return outcome{}, err
+	}
+	if r.c.Progress != nil {
+		r.c.Progress(Progress{Saved: r.res.Saved, Waiting: r.c.Bag.Len(), Depth: page.Depth, URL: page.URL})
+	}
+	out, err := r.fetch(ctx, page)
+	if err == nil && out.kind == journal.Redirected && hop >= maxRedirects {
+		out = outcome{kind: journal.Failed, err: fmt.Errorf("%w: %d in a row, the last to %s", errTooManyRedirects, hop+1, out.target)}
+	}
+	return out, err
 }
 
 // fetch fetches a page and says what came of it. Its error is one that
 // stops the crawl.
-func (c *Crawler) fetch(ctx context.Context, page bag.Item, log *logWriter, hosts *hostWatch) (outcome, error) {
+func (r *run) fetch(ctx context.Context, page bag.Item) (outcome, error) {
 	// Show the log so far before a fetch that may wait.
-	if err := log.flush(); err != nil {
+	if err := r.log.flush(); err != nil {
 		return outcome{}, fmt.Errorf("writing the log: %w", err)
 	}
-	if dead := hosts.dead[hostOf(page.URL)]; dead != nil {
+	if dead := r.hosts.dead[hostOf(page.URL)]; dead != nil {
 		return outcome{kind: journal.Failed, err: dead, quiet: true}, nil
 	}
-	html, err := c.Fetch(ctx, page.URL)
+	html, err := r.c.Fetch(ctx, page.URL)
 	if err == nil {
-		hosts.answered(page.URL)
+		r.hosts.answered(page.URL)
 		return outcome{kind: journal.Saved, html: html}, nil
 	}
 	if cause := context.Cause(ctx); cause != nil {
@@ -391,9 +477,9 @@ func (c *Crawler) fetch(ctx context.Context, page bag.Item, log *logWriter, host
 	}
 	var unreachable *pagefetch.UnreachableError
 	if errors.As(err, &unreachable) {
-		return c.unreachable(ctx, unreachable, log, hosts)
+		return r.unreachable(ctx, unreachable)
 	}
-	hosts.answered(page.URL)
+	r.hosts.answered(page.URL)
 	var redirect *pagefetch.RedirectError
 	switch {
 	case errors.As(err, &redirect):
@@ -404,35 +490,42 @@ func (c *Crawler) fetch(ctx context.Context, page bag.Item, log *logWriter, host
 	return outcome{kind: journal.Failed, err: err}, nil
 }
 
-// replayed turns a journal entry into the outcome of page, checking that
-// the entry is about that page and, for a saved page, that the page file
-// is the one expected under docID next.
-func (c *Crawler) replayed(e journal.Entry, page bag.Item, next int) (outcome, error) {
+// replayed takes the next journal entry as the outcome of page, checking
+// that the entry is about that page and, for a saved page, that the page
+// file is the one expected under the next docID, and reads it back.
+func (r *run) replayed(page bag.Item) (outcome, error) {
+	e := r.replay[0]
+	r.replay = r.replay[1:]
+	r.res.Replayed++ // taken, even if it turns out not to match
 	if e.URL != page.URL {
 		return outcome{}, fmt.Errorf("%w: the journal has %s where this crawl has %s", ErrDiverged, e.URL, page.URL)
 	}
 	out := outcome{kind: e.Kind, target: e.Target}
-	if e.Kind != journal.Saved {
-		return out, nil
+	if e.Kind == journal.Saved {
+		next := r.res.Saved + 1
+		if e.DocID != next {
+			return outcome{}, fmt.Errorf("%w: the journal saved %s as page %d, where this crawl is at page %d", ErrDiverged, e.URL, e.DocID, next)
+		}
+		url, depth, html, err := r.c.Load(next)
+		if err != nil {
+			return outcome{}, fmt.Errorf("%w: reading page %d: %v", ErrDiverged, next, err)
+		}
+		if url != page.URL || depth != page.Depth {
+			return outcome{}, fmt.Errorf("%w: page %d is depth %d %s, where this crawl has depth %d %s", ErrDiverged, next, depth, url, page.Depth, page.URL)
+		}
+		out.html = html
 	}
-	if e.DocID != next {
-		return outcome{}, fmt.Errorf("%w: the journal saved %s as page %d, where this crawl is at page %d", ErrDiverged, e.URL, e.DocID, next)
+	if e.Kind == journal.Saved || e.Kind == journal.Redirected {
+		r.hosts.answered(page.URL) // as it did when the outcome was decided
 	}
-	url, depth, html, err := c.Load(next)
-	if err != nil {
-		return outcome{}, fmt.Errorf("%w: reading page %d: %v", ErrDiverged, next, err)
-	}
-	if url != page.URL || depth != page.Depth {
-		return outcome{}, fmt.Errorf("%w: page %d is depth %d %s, where this crawl has depth %d %s", ErrDiverged, next, depth, url, page.Depth, page.URL)
-	}
-	out.html, out.onDisk = html, true
 	return out, nil
 }
 
-// adopted looks for page next, saved by a crawl that was killed before it
-// could journal it. It reports false once there is no such page.
-func (c *Crawler) adopted(page bag.Item, next int) (outcome, bool, error) {
-	url, depth, html, err := c.Load(next)
+// adopted looks for page under the next docID, saved by a crawl that was
+// killed before it could journal it. It reports false if there is none.
+func (r *run) adopted(page bag.Item) (outcome, bool, error) {
+	next := r.res.Saved + 1
+	url, depth, html, err := r.c.Load(next)
 	if errors.Is(err, fs.ErrNotExist) {
 		return outcome{}, false, nil
 	}
@@ -442,7 +535,7 @@ func (c *Crawler) adopted(page bag.Item, next int) (outcome, bool, error) {
 	if url != page.URL || depth != page.Depth {
 		return outcome{}, false, fmt.Errorf("%w: page %d is depth %d %s, where this crawl has depth %d %s", ErrDiverged, next, depth, url, page.Depth, page.URL)
 	}
-	return outcome{kind: journal.Saved, html: html, onDisk: true}, true, nil
+	return outcome{kind: journal.Saved, html: html}, true, nil
 }
 
 // unreachable decides what it means that a host could not be connected to,
@@ -451,25 +544,25 @@ func (c *Crawler) adopted(page bag.Item, next int) (outcome, bool, error) {
 // from now on without a request. Otherwise the crawl has lost its network
 // (or its proxy), which is no verdict on any page: it stops with
 // [ErrOutage], to be resumed once the network is back.
-func (c *Crawler) unreachable(ctx context.Context, ue *pagefetch.UnreachableError, log *logWriter, hosts *hostWatch) (outcome, error) {
-	witness := hosts.witness(ue.Host)
-	if witness == "" || c.Reach == nil {
+func (r *run) unreachable(ctx context.Context, ue *pagefetch.UnreachableError) (outcome, error) {
+	witness := r.hosts.witness(ue.Host)
+	if witness == "" || r.c.Reach == nil {
 		return outcome{}, fmt.Errorf("%w: %w", ErrOutage, ue)
 	}
-	if err := c.Reach(ctx, witness); err != nil {
+	if err := r.c.Reach(ctx, witness); err != nil {
 		if cause := context.Cause(ctx); cause != nil {
 			return outcome{}, cause
 		}
 		return outcome{}, fmt.Errorf("%w: %w; %s does not answer either", ErrOutage, ue, witness)
 	}
-	if hosts.dead == nil {
-		hosts.dead = make(map[string]error)
+	if r.hosts.dead == nil {
+		r.hosts.dead = make(map[string]error)
 	}
-	hosts.dead[ue.Host] = ue
-	if err := log.flush(); err != nil {
+	r.hosts.dead[ue.Host] = ue
+	if err := r.log.flush(); err != nil {
 		return outcome{}, fmt.Errorf("writing the log: %w", err)
 	}
-	fmt.Fprintf(c.Errors, "crawler: %v; %s answers, so that host alone is down: its pages fail from now on, with no more requests\n", ue, witness)
+	fmt.Fprintf(r.c.Errors, "crawler: %v; %s answers, so that host alone is down: its pages fail from now on, with no more requests\n", ue, witness)
 	return outcome{kind: journal.Failed, err: ue, quiet: true}, nil
 }
 

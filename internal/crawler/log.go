@@ -13,15 +13,14 @@ import (
 // Write errors are remembered and reported by flush, so that a log line
 // never needs its own error check.
 type logWriter struct {
-	w     *bufio.Writer
-	buf   []byte
-	err   error
-	off   bool // no log at all (-q): nothing is even formatted
-	muted bool // while a resumed crawl replays its journal
+	w   *bufio.Writer
+	buf []byte
+	err error
+	off bool // no log at all (-q): nothing is even formatted
 }
 
 func (l *logWriter) line(depth int, word, url string) {
-	if l.muted || l.off {
+	if l.off {
 		return
 	}
 	l.buf = appendLine(l.buf[:0], depth, word, url)
