@@ -26,22 +26,21 @@ func statusLine(stdout, stderr io.Writer, quiet bool) *progress.Line {
 	return progress.Start(se, 250*time.Millisecond, time.Now)
 }
 
-// report gathers a crawl's figures.
+// report gathers a crawl's figures: the crawler's counts of pages and
+// URLs, as they are, and the fetcher's and the pacer's.
 func report(res crawler.Result, fetcher *pagefetch.Fetcher, elapsed time.Duration) *stats.Report {
-	r := new(stats.Report)
-	r.Pages.Fetched, r.Pages.Saved, r.Pages.Replayed = res.Fetched, res.Saved, res.Replayed
-	r.Pages.Tried = res.Fetched + res.Failed + res.Redirects
-	r.Pages.Failed, r.Pages.FailedBy, r.Pages.Redirects = res.Failed, res.FailedBy, res.Redirects
-	if r.Pages.FailedBy == nil {
-		r.Pages.FailedBy = map[string]int{} // {} rather than null, for scripts
-	}
-	r.URLs.Found, r.URLs.Added, r.URLs.External = res.Found, res.Added, res.External
-	r.URLs.Duplicate, r.URLs.Disallowed = res.Duplicate, res.Disallowed
-	r.Requests, r.BytesSaved, r.Elapsed = fetcher.Requests(), res.Bytes, stats.Duration(elapsed)
 	p := fetcher.Pacer.Pauses()
-	r.Pauses, r.MeanPause, r.ShortestPause = p.Count, stats.Duration(p.Mean()), stats.Duration(p.Shortest)
-	r.DeepestDepth = res.Deepest
-	return r
+	return &stats.Report{
+		Pages:         res.Pages,
+		URLs:          res.URLs,
+		Requests:      fetcher.Requests(),
+		BytesSaved:    res.Bytes,
+		Elapsed:       stats.Duration(elapsed),
+		Pauses:        p.Count,
+		MeanPause:     stats.Duration(p.Mean()),
+		ShortestPause: stats.Duration(p.Shortest),
+		DeepestDepth:  res.Deepest,
+	}
 }
 
 // failureSummary sums up the pages of a crawl that could not be fetched,

@@ -133,12 +133,11 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, getenv fu
 	// each would be the very log -q asks to be spared.
 	c.QuietFailures = cfg.quiet
 	if line != nil {
-		c.Progress = func(p crawler.Progress) {
-			var pause time.Duration
-			if u, err := url.Parse(p.URL); err == nil {
-				pause = fetcher.Pacer.Delay(u.Host)
+		c.Progress = func(s progress.Status) {
+			if u, err := url.Parse(s.URL); err == nil {
+				s.Pause = fetcher.Pacer.Delay(u.Host)
 			}
-			line.Set(progress.Status{Saved: p.Saved, Waiting: p.Waiting, Depth: p.Depth, Pause: pause})
+			line.Set(s)
 		}
 	}
 	if resumed {

@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"io/fs"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -13,6 +14,7 @@ import (
 	"tse-crawler/internal/pagefetch"
 	"tse-crawler/internal/pagescan"
 	"tse-crawler/internal/scope"
+	"tse-crawler/internal/stats"
 )
 
 // countsSite has a page of each outcome: saved, 404, a redirect, one
@@ -97,6 +99,9 @@ func checkCounts(t *testing.T, res Result, log string) {
 			t.Errorf("the log has %d %s lines, the Result counts %d\n%s", got, c.word, c.n, log)
 		}
 	}
+	if tried := res.Fetched + res.Failed + res.Redirects; res.Tried != tried {
+		t.Errorf("Result counts %d tried, want %d: fetched, failed and redirected", res.Tried, tried)
+	}
 }
 
 // TestCountsAgreeWithLog: the Result counts a page as fetched when, and
@@ -109,9 +114,9 @@ func TestCountsAgreeWithLog(t *testing.T) {
 		t.Fatal(err)
 	}
 	checkCounts(t, res, r.log.String())
-	want := Result{Saved: 3, Fetched: 3, Failed: 3, Redirects: 1, Disallowed: 1}
-	if res.Saved != want.Saved || res.Fetched != want.Fetched || res.Failed != want.Failed || res.Redirects != want.Redirects || res.Disallowed != want.Disallowed {
-		t.Errorf("Result %+v, want %+v", res, want)
+	want := stats.Pages{Saved: 3, Fetched: 3, Failed: 3, Redirects: 1, Tried: 7, FailedBy: res.FailedBy}
+	if !reflect.DeepEqual(res.Pages, want) || res.Disallowed != 1 {
+		t.Errorf("Result %+v, want %+v and 1 disallowed", res, want)
 	}
 	if res.FailedBy["HTTP 404"] != 1 || res.FailedBy["host unreachable"] != 2 {
 		t.Errorf("FailedBy = %v, want 1 HTTP 404 and 2 host unreachable", res.FailedBy)

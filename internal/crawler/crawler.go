@@ -20,7 +20,9 @@ import (
 	"tse-crawler/internal/journal"
 	"tse-crawler/internal/pagefetch"
 	"tse-crawler/internal/pagescan"
+	"tse-crawler/internal/progress"
 	"tse-crawler/internal/seen"
+	"tse-crawler/internal/stats"
 	"tse-crawler/internal/urlnorm"
 )
 
@@ -91,8 +93,9 @@ type Crawler struct {
 	// adopt a page that a killed crawl saved but did not journal. It must
 	// wrap fs.ErrNotExist for a page that does not exist.
 	Load func(id int) (url string, depth int, html []byte, err error)
-	// Progress, if set, is told where the crawl stands before each fetch.
-	Progress func(Progress)
+	// Progress, if set, is told where the crawl stands before each fetch:
+	// everything but the pause, which is the fetcher's to tell.
+	Progress func(progress.Status)
 	// Recycle, if set, is given back each page's HTML once it is saved and
 	// scanned, for Fetch to reuse (see pagefetch.Fetcher.Recycle).
 	Recycle func([]byte)
@@ -104,42 +107,17 @@ type Crawler struct {
 	Reach func(ctx context.Context, origin string) error
 }
 
-// Progress is where a crawl stands.
-type Progress struct {
-	Saved   int    // pages saved
-	Waiting int    // pages waiting in the bag
-	Depth   int    // the depth of the page about to be fetched
-	URL     string // the page about to be fetched
-}
-
-// Result sums up a crawl, or the part of it done before an error. Saved
-// counts every page in the directory; the other counts are this run's, not
-// those replayed from a journal.
-//
-// Every page whose outcome this run decided is Fetched, Failed, a redirect
-// or Disallowed, so Fetched+Failed+Redirects counts the pages it tried to
-// fetch.
+// Result sums up a crawl, or the part of it done before an error: the
+// figures of its pages and links, counted once here for -stats and the
+// status line to format, and where the crawl stopped.
 type Result struct {
-	Saved int // pages saved, and so the last docID
-	// Fetched counts the pages this run logged "Fetched", with or without a
-	// log (-q): those it fetched whole, to be saved, and those a killed run
-	// had saved without journaling, which it adopts. It leaves out the
-	// failures and redirects, which are tries, not pages fetched.
-	Fetched    int
-	Failed     int            // pages that could not be fetched
-	FailedBy   map[string]int // failures by reason (see pagefetch.Reason)
-	Redirects  int            // pages that redirected
-	Disallowed int            // pages robots.txt did not allow
-	Found      int            // links found on pages, and redirect targets
-	Added      int            // of them, new internal URLs put in the bag
-	External   int            // of them, not internal or not normalizable
-	Duplicate  int            // of them, already seen
-	Bytes      int64          // the HTML saved, in bytes
-	Deepest    int            // the greatest depth of a page saved
-	Replayed   int            // pages whose outcome came from the journal
-	Last       string         // the URL of the last page saved
-	Current    string         // the page being fetched when the crawl stopped early
-	Pending    int            // pages left in the bag when the crawl stopped early
+	stats.Pages
+	stats.URLs
+	Bytes   int64  // the HTML saved by this run, in bytes
+	Deepest int    // the greatest depth of a page saved
+	Last    string // the URL of the last page saved
+	Current string // the page being crawled when the crawl stopped early
+	Pending int    // pages left in the bag when the crawl stopped early, Current's included
 }
 
 // Crawl crawls from seed, which must be normalized and internal.
@@ -315,6 +293,7 @@ func (r *run) tell(page bag.Item, out outcome) error {
 	case journal.Saved:
 		r.log.line(page.Depth, "Fetched", page.URL)
 		r.res.Fetched++
+		r.res.Tried++
 		r.res.Bytes += int64(len(out.html))
 		if r.scans(page) {
 			r.log.line(page.Depth, "Scanning", page.URL)
@@ -322,12 +301,14 @@ func (r *run) tell(page bag.Item, out outcome) error {
 	case journal.Redirected:
 		r.log.line(page.Depth, "Redirect", page.URL)
 		r.res.Redirects++
+		r.res.Tried++
 	case journal.Disallowed:
 		r.log.line(page.Depth, "IgnRobots", page.URL)
 		r.res.Disallowed++
 	case journal.Failed:
 		r.log.line(page.Depth, "FAILED", page.URL)
 		r.res.Failed++
+		r.res.Tried++
 		if out.err == nil {
 			break
 		}
@@ -445,7 +426,7 @@ func (r *run) fetched(ctx context.Context, page bag.Item, hop int) (outcome, err
 		return outcome{}, err
 	}
 	if r.c.Progress != nil {
-		r.c.Progress(Progress{Saved: r.res.Saved, Waiting: r.c.Bag.Len(), Depth: page.Depth, URL: page.URL})
+		r.c.Progress(progress.Status{Saved: r.res.Saved, Waiting: r.c.Bag.Len(), Depth: page.Depth, URL: page.URL})
 	}
 	out, err := r.fetch(ctx, page)
 	if err == nil && out.kind == journal.Redirected && hop >= maxRedirects {

@@ -26,11 +26,14 @@ import (
 	"unicode/utf8"
 )
 
-// Status is what the line shows.
+// Status is where a crawl stands, as the line shows it. The crawler fills
+// it in before each fetch, all but the pause, which is the fetcher's to
+// tell.
 type Status struct {
 	Saved   int           // pages saved so far
 	Waiting int           // pages waiting in the bag
 	Depth   int           // depth of the page being crawled
+	URL     string        // the page being crawled: not shown, but Pause is its host's
 	Pause   time.Duration // the pause before the next request to its host
 }
 

@@ -24,24 +24,8 @@ import (
 // A Report holds a crawl's figures. The JSON names are part of the
 // crawler's interface: scripts read them.
 type Report struct {
-	Pages struct {
-		// Fetched counts the pages this run logged "Fetched": fetched and
-		// saved. (It counted Tried's pages until Tried was added.)
-		Fetched   int            `json:"fetched"`
-		Tried     int            `json:"tried"`     // pages this run tried to fetch: fetched, failed or redirected
-		Saved     int            `json:"saved"`     // pages in the directory
-		Replayed  int            `json:"replayed"`  // outcomes taken from an earlier run's journal
-		Failed    int            `json:"failed"`    // pages that could not be fetched
-		FailedBy  map[string]int `json:"failed_by"` // failures by reason
-		Redirects int            `json:"redirects"` // pages that redirected
-	} `json:"pages"`
-	URLs struct {
-		Found      int `json:"found"`      // links found on pages, and redirect targets
-		Added      int `json:"added"`      // new internal URLs put in the bag
-		External   int `json:"external"`   // ignored as external or not normalizable
-		Duplicate  int `json:"duplicate"`  // ignored as already seen
-		Disallowed int `json:"disallowed"` // not fetched because robots.txt says no
-	} `json:"urls"`
+	Pages         Pages    `json:"pages"`
+	URLs          URLs     `json:"urls"`
 	Requests      int64    `json:"requests"`       // HTTP requests, robots.txt and retries included
 	BytesSaved    int64    `json:"bytes_saved"`    // HTML saved by this run
 	Elapsed       Duration `json:"elapsed"`        // the whole run
@@ -49,6 +33,38 @@ type Report struct {
 	MeanPause     Duration `json:"mean_pause"`     // their mean
 	ShortestPause Duration `json:"shortest_pause"` // the shortest of them
 	DeepestDepth  int      `json:"deepest_depth"`  // the greatest depth of a page saved
+}
+
+// Pages counts what came of the pages a crawl took from its bag. The
+// crawler counts them as it goes, and a Report only formats them. Saved
+// counts every page in the directory; the other counts are this run's,
+// not those of outcomes replayed from an earlier run's journal.
+//
+// Every page whose outcome a run decided is fetched, failed, redirected or
+// disallowed ([URLs.Disallowed]), so Tried is Fetched+Failed+Redirects.
+type Pages struct {
+	// Fetched counts the pages this run logged "Fetched", with or without
+	// a log (-q): those it fetched whole, to be saved, and those a killed
+	// run had saved without journaling, which this run adopts. (It counted
+	// Tried's pages until Tried was added.)
+	Fetched   int            `json:"fetched"`
+	Tried     int            `json:"tried"`     // pages this run tried to fetch: fetched, failed or redirected
+	Saved     int            `json:"saved"`     // pages in the directory, and so the last docID
+	Replayed  int            `json:"replayed"`  // outcomes taken from an earlier run's journal
+	Failed    int            `json:"failed"`    // pages that could not be fetched
+	FailedBy  map[string]int `json:"failed_by"` // failures by reason, as pagefetch.Reason gives them
+	Redirects int            `json:"redirects"` // pages that redirected
+}
+
+// URLs counts the links a crawl found, and the redirect targets, and what
+// it made of them; and the pages robots.txt kept it from. Like [Pages],
+// they are the counts of this run.
+type URLs struct {
+	Found      int `json:"found"`      // links found on pages, and redirect targets
+	Added      int `json:"added"`      // new internal URLs put in the bag
+	External   int `json:"external"`   // ignored as external or not normalizable
+	Duplicate  int `json:"duplicate"`  // ignored as already seen
+	Disallowed int `json:"disallowed"` // not fetched because robots.txt says no
 }
 
 // A Duration is a time.Duration that JSON writes as seconds, a number.
@@ -151,9 +167,15 @@ func round(d Duration) time.Duration {
 	return time.Duration(d).Round(time.Millisecond)
 }
 
-// JSON returns the report as indented JSON, ending in a newline.
+// JSON returns the report as indented JSON, ending in a newline. A crawl
+// with no failures has failed_by {}, never null, so that scripts can index
+// it.
 func (r *Report) JSON() ([]byte, error) {
-	b, err := json.MarshalIndent(r, "", "  ")
+	out := *r
+	if out.Pages.FailedBy == nil {
+		out.Pages.FailedBy = map[string]int{}
+	}
+	b, err := json.MarshalIndent(&out, "", "  ")
 	if err != nil {
 		return nil, err
 	}

@@ -82,6 +82,24 @@ func TestJSON(t *testing.T) {
 	}
 }
 
+// TestJSONNoFailures: a crawl with no failures has failed_by {}, not
+// null, and JSON leaves the report as it was.
+func TestJSONNoFailures(t *testing.T) {
+	t.Parallel()
+	r := sample()
+	r.Pages.FailedBy = nil
+	data, err := r.JSON()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Contains(data, []byte(`"failed_by": {},`)) {
+		t.Errorf("JSON of a crawl without failures:\n%s\nwant \"failed_by\": {}", data)
+	}
+	if r.Pages.FailedBy != nil {
+		t.Errorf("JSON set the report's FailedBy to %v", r.Pages.FailedBy)
+	}
+}
+
 func TestReasons(t *testing.T) {
 	t.Parallel()
 	tests := []struct {
