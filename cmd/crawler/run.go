@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"flag"
@@ -18,7 +17,6 @@ import (
 
 	"tse-crawler/internal/buildinfo"
 	"tse-crawler/internal/crawler"
-	"tse-crawler/internal/journal"
 	"tse-crawler/internal/pace"
 	"tse-crawler/internal/pagedir"
 	"tse-crawler/internal/pagefetch"
@@ -99,13 +97,12 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, getenv fu
 	}
 	dir, err := pagedir.Open(cfg.dir, cfg.resume)
 	if err != nil {
-		fmt.Fprintf(stderr, "crawler: %v\n", err)
-		return exitPageDir
+		return refused(err, stderr)
 	}
-	replay, resumed, code := start(dir, cfg, stderr)
-	if code >= 0 {
+	replay, err := dir.Begin(cfg.params())
+	if err != nil {
 		dir.Close()
-		return code
+		return refused(err, stderr)
 	}
 
 	began := time.Now()
@@ -140,15 +137,9 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, getenv fu
 			line.Set(s)
 		}
 	}
-	if resumed {
-		c.Replay, c.Load = replay, dir.Load
-		saved := 0
-		for _, e := range replay {
-			if e.Kind == journal.Saved {
-				saved++
-			}
-		}
-		fmt.Fprintf(stderr, "crawler: resuming the crawl in %s: replaying what came of its first %d pages, %d of them saved\n", cfg.dir, len(replay), saved)
+	if replay != nil {
+		c.Replay, c.Load = replay.Entries, dir.Load
+		fmt.Fprintf(stderr, "crawler: resuming the crawl in %s: replaying what came of its first %d pages, %d of them saved\n", cfg.dir, len(replay.Entries), replay.Saved)
 	}
 	res, err := c.Crawl(ctx, cfg.seed)
 	if log != nil {
@@ -162,7 +153,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, getenv fu
 	if c.QuietFailures && res.Failed > 0 && !errors.Is(err, crawler.ErrSeedFailed) {
 		fmt.Fprintf(stderr, "crawler: %s\n", failureSummary(res))
 	}
-	code = finish(dir, cfg, resumeCommand(argv0, cfg, getenv), res, err, proxy, stderr)
+	code := finish(dir, cfg, resumeCommand(argv0, cfg, getenv), res, err, proxy, stderr)
 	if cfg.stats || statsFile != nil {
 		if err := writeStats(cfg, report(res, fetcher, time.Since(began)), statsFile, stderr); err != nil {
 			fmt.Fprintf(stderr, "crawler: %v\n", err)
@@ -172,69 +163,33 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, getenv fu
 	return code
 }
 
-// start prepares the page directory for the crawl: a fresh journal for a
-// new crawl, or, with -resume, the journal of the crawl to go on with. It
-// returns the outcomes to replay and whether the crawl is resumed, or an
-// exit status (-1 to go on).
-func start(dir *pagedir.Dir, cfg *config, stderr io.Writer) (replay []journal.Entry, resumed bool, code int) {
-	params := cfg.params()
-	header := journal.Header(params)
-	fresh := func() ([]journal.Entry, bool, int) {
-		if err := dir.Begin(header); err != nil {
-			fmt.Fprintf(stderr, "crawler: %v\n", err)
-			return nil, false, exitPageDir
-		}
-		dir.SetLabel(header) // where the file system allows, to recognize the crawl once finished
-		return nil, false, -1
-	}
-	if !cfg.resume {
-		return fresh()
-	}
-	pages, err := dir.Count()
-	if err != nil {
-		fmt.Fprintf(stderr, "crawler: cannot resume the crawl in %s: %v\n", cfg.dir, err)
-		return nil, false, exitResume
-	}
-	data, err := dir.Journal()
-	if err != nil {
+// refused tells why the crawl cannot begin in its page directory, with
+// the advice about flags that package pagedir leaves to the command, and
+// returns the exit status. A finished crawl is no failure: there is simply
+// nothing left to do.
+func refused(err error, stderr io.Writer) int {
+	if _, ok := errors.AsType[*pagedir.FinishedError](err); ok {
 		fmt.Fprintf(stderr, "crawler: %v\n", err)
-		return nil, false, exitPageDir
+		return exitOK
 	}
-	mismatch := func(was journal.Params) int {
-		diffs := was.Diff(params)
-		if diffs == nil {
-			return -1
-		}
-		fmt.Fprintf(stderr, "crawler: cannot resume: the crawl in %s has %s: resume it with the seedURL, maxDepth and flags it was started with, or start a new crawl in an empty directory\n",
-			cfg.dir, strings.Join(diffs, ", "))
+	if _, ok := errors.AsType[*pagedir.HoldsPagesError](err); ok {
+		fmt.Fprintf(stderr, "crawler: %v: use an empty directory, or -resume to finish the crawl in it\n", err)
+		return exitPageDir
+	}
+	if _, ok := errors.AsType[*pagedir.MismatchError](err); ok {
+		fmt.Fprintf(stderr, "crawler: cannot resume: %v: resume it with the seedURL, maxDepth and flags it was started with, or start a new crawl in an empty directory\n", err)
 		return exitResume
 	}
-	was, entries, err := journal.Read(bytes.NewReader(data))
-	switch {
-	case len(data) == 0 && pages > 0:
-		// Finished: the journal was emptied. The label, if the file system
-		// kept it, still says which crawl this was.
-		if label, ok := dir.Label(); ok {
-			if was, _, err := journal.Read(bytes.NewReader(label)); err == nil {
-				if code := mismatch(was); code >= 0 {
-					return nil, false, code
-				}
-			}
-		}
-		fmt.Fprintf(stderr, "crawler: the crawl in %s is finished, with %d pages: nothing to resume\n", cfg.dir, pages)
-		return nil, false, exitOK
-	case len(data) == 0 || errors.Is(err, journal.ErrNotJournal) && pages == 0:
-		// Nothing was saved (the seed failed, or the crawl was stopped
-		// before its first page): start afresh.
-		return fresh()
-	case err != nil:
-		fmt.Fprintf(stderr, "crawler: cannot resume: %s in %s is not a journal of a crawl: %v\n", pagedir.Marker, cfg.dir, err)
-		return nil, false, exitResume
+	if pe, ok := errors.AsType[*pagedir.PagesError](err); ok {
+		fmt.Fprintf(stderr, "crawler: cannot resume the crawl in %s: %v\n", pe.Dir, pe.Err)
+		return exitResume
 	}
-	if code := mismatch(was); code >= 0 {
-		return nil, false, code
+	if _, ok := errors.AsType[*pagedir.NotJournalError](err); ok {
+		fmt.Fprintf(stderr, "crawler: cannot resume: %v\n", err)
+		return exitResume
 	}
-	return entries, true, -1
+	fmt.Fprintf(stderr, "crawler: %v\n", err)
+	return exitPageDir
 }
 
 // newCrawler builds the crawler and its collaborators from the command
@@ -264,7 +219,7 @@ func newCrawler(cfg *config, dir *pagedir.Dir, proxy func(*http.Request) (*url.U
 		Bag:       cfg.frontier,
 		MaxDepth:  cfg.maxDepth,
 		Errors:    stderr,
-		Journal:   func(e journal.Entry) error { return dir.Record(journal.Line(e)) },
+		Journal:   dir.Record,
 		Recycle:   fetcher.Recycle,
 		Reach:     fetcher.Reach,
 	}, fetcher

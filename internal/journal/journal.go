@@ -1,19 +1,20 @@
-// Package journal records what happened to each page of a crawl, so that an
-// interrupted crawl can be resumed exactly where it stopped.
+// Package journal is the format of a crawl's journal: what came of each
+// page of a crawl, written as the crawl goes, so that it can be resumed.
 //
 // A journal is a text file: a header that names the crawl (its seed, its
 // maximum depth and the options that shape it), then one line for each page
 // taken from the bag, saying what came of it: saved under a docID, failed,
-// disallowed by robots.txt, or redirected. Replaying those outcomes in order
-// rebuilds the crawler's bag and seen-set exactly, without fetching
-// anything, so the resumed crawl gives the same docIDs as one that was never
-// interrupted.
+// disallowed by robots.txt, or redirected.
 //
-// Lines are appended one write at a time, so a crawl killed at any moment
-// leaves at most a torn last line, which [Read] ignores. A crawl that goes
-// on with such a journal must cut the torn line off before it appends, or
-// the next line would run into it and make an entry Read rejects; the page
-// directory (package pagedir) does so at a resumed crawl's first record.
+// [Read] ignores a torn last line, the one a crawl killed in the middle of
+// a write leaves. A writer that goes on with such a journal must cut that
+// line off first, or the next line would run into it and make an entry
+// Read rejects.
+//
+// This package only reads and writes the format. Package pagedir keeps the
+// journal, in the page directory's marker, decides when a crawl may resume
+// from it, and states why a resumed crawl is the same as one never
+// stopped.
 package journal
 
 import (

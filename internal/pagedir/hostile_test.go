@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"tse-crawler/internal/journal"
 	"tse-crawler/internal/pagedir"
 )
 
@@ -240,7 +241,7 @@ func TestDirectoryMoved(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer d.Close()
-	if err := d.Begin([]byte("header\n")); err != nil {
+	if _, err := d.Begin(params); err != nil {
 		t.Fatal(err)
 	}
 	if err := d.Save(1, "http://x/1.html", 0, []byte("one")); err != nil {
@@ -255,14 +256,16 @@ func TestDirectoryMoved(t *testing.T) {
 	if err := d.Save(2, "http://x/2.html", 1, []byte("two")); err != nil {
 		t.Fatalf("Save after the directory moved: %v", err)
 	}
-	if err := d.Record([]byte("line\n")); err != nil {
+	line := journal.Entry{Kind: journal.Saved, URL: "http://x/2.html", DocID: 2}
+	if err := d.Record(line); err != nil {
 		t.Fatal(err)
 	}
 	if got, err := os.ReadFile(filepath.Join(moved, "2")); err != nil || string(got) != "http://x/2.html\n1\ntwo\n" {
 		t.Errorf("page 2 in the moved directory = %q, %v; want it saved there", got, err)
 	}
-	if got, err := os.ReadFile(filepath.Join(moved, pagedir.Marker)); err != nil || string(got) != "header\nline\n" {
-		t.Errorf("the moved directory's journal = %q, %v; want it appended to", got, err)
+	want := string(journal.Header(params)) + string(journal.Line(line))
+	if got, err := os.ReadFile(filepath.Join(moved, pagedir.Marker)); err != nil || string(got) != want {
+		t.Errorf("the moved directory's journal = %q, %v; want %q", got, err, want)
 	}
 	if n, err := d.Count(); n != 2 || err != nil {
 		t.Errorf("Count() = %d, %v; want the moved directory's 2 pages", n, err)

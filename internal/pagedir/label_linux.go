@@ -9,19 +9,20 @@ import (
 // labelAttr is the extended attribute of the marker that holds the label.
 const labelAttr = "user.tse-crawler.crawl"
 
-// SetLabel stores data with the marker, in an extended attribute, which
-// diff -r and the indexer never see and which outlives the journal. It
-// reports whether the file system allowed it. The attribute is set on the
-// open marker, not by its name, so it cannot land on another file.
-func (d *Dir) SetLabel(data []byte) bool {
-	return withFd(d.marker, func(fd int) error {
+// setLabel stores data with the marker, in an extended attribute, which
+// diff -r and the indexer never see and which outlives the journal, where
+// the file system allows; where it does not, a finished crawl is simply
+// finished, whatever crawl resumes it. The attribute is set on the open
+// marker, not by its name, so it cannot land on another file.
+func (d *Dir) setLabel(data []byte) {
+	withFd(d.marker, func(fd int) error {
 		return unix.Fsetxattr(fd, labelAttr, data, 0)
-	}) == nil
+	})
 }
 
-// Label returns what SetLabel stored, if anything. The directory must be
+// label returns what setLabel stored, if anything. The directory must be
 // open: the label is read from the open marker.
-func (d *Dir) Label() ([]byte, bool) {
+func (d *Dir) label() ([]byte, bool) {
 	var buf []byte
 	err := withFd(d.marker, func(fd int) error {
 		n, err := unix.Fgetxattr(fd, labelAttr, nil)

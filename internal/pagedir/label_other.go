@@ -2,9 +2,9 @@
 
 package pagedir
 
-// SetLabel would store data in an extended attribute of the marker; this
-// system has no portable way to, so it reports false.
-func (d *Dir) SetLabel(data []byte) bool { return false }
+// setLabel would store data in an extended attribute of the marker; this
+// system has no portable way to, so a finished crawl is simply finished.
+func (d *Dir) setLabel(data []byte) {}
 
-// Label returns nothing: see SetLabel.
-func (d *Dir) Label() ([]byte, bool) { return nil, false }
+// label returns nothing: see setLabel.
+func (d *Dir) label() ([]byte, bool) { return nil, false }

@@ -1,27 +1,3 @@
-// Package pagedir writes a crawl's page directory: the .crawler marker and
-// one file per page, named by its docID, that holds the page's URL, its
-// depth and its HTML.
-//
-// A page file appears whole or not at all. It is written under a temporary
-// name that starts with a dot, so no later stage mistakes it for a page,
-// and then linked into place. The link fails if the name is taken, so an
-// existing page is never overwritten, even by a file that appears while the
-// crawl runs. Temporary files left by a crawl that was killed are removed
-// when the directory is next opened.
-//
-// The directory is opened once, and every later operation names its files
-// relative to that handle, never through the directory's path, so a
-// directory renamed or swapped for another while the crawl runs cannot
-// redirect a write. No operation follows a symbolic link at a name in the
-// directory: the crawler writes only to files it made and to the marker,
-// which must be a regular file with no other name. A marker that is a link,
-// a FIFO, a directory or a hard link is refused before anything is written.
-//
-// While a crawl runs, the marker holds its journal (package journal), so
-// that the crawl can be resumed; when the crawl ends, the marker is emptied,
-// as graders expect. The crawl's parameters are also kept, where the file
-// system allows, in an extended attribute of the marker, which outlives the
-// journal and so lets a finished crawl be recognized.
 package pagedir
 
 import (
@@ -35,6 +11,8 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+
+	"tse-crawler/internal/journal"
 )
 
 // Marker is the name of the file that marks a directory as a crawler's.
@@ -52,6 +30,7 @@ type Dir struct {
 	path   string   // as given to Open, for messages: the directory may have moved since
 	root   *root    // the directory itself, in which every name is looked up
 	marker *os.File // open for reading the journal and appending to it
+	resume bool     // as given to Open: Begin may go on with the crawl in the directory
 	// tornTail is set while a journal kept for a resumed crawl may end in
 	// a line torn by a crash, which the first Record cuts off.
 	tornTail bool
@@ -72,9 +51,10 @@ type tempFile interface {
 // existing, writable directory, that the marker, if there is one, is a
 // regular file that the crawler may write to, removes temporary files a
 // killed crawl may have left, and creates the marker if it is missing.
-// Unless resume is set, the directory must hold no page yet, and the
-// marker is emptied. Each failure gets a message that says what to do
-// about it.
+// Unless resume is set, the directory must hold no page yet
+// ([HoldsPagesError]), and the marker is emptied; with resume, [Dir.Begin]
+// decides what to go on with. Each other failure gets a message that says
+// what to do about the directory.
 func Open(path string, resume bool) (*Dir, error) {
 	if path == "" {
 		return nil, errors.New("pageDirectory is empty: give the path of an existing directory")
@@ -117,7 +97,7 @@ func open(r *root, path string, resume bool) (*Dir, error) {
 	}
 	switch {
 	case page != "" && !resume:
-		return nil, fmt.Errorf("pageDirectory %s already holds pages (%s is in the way): use an empty directory, or -resume to finish the crawl in it", path, page)
+		return nil, &HoldsPagesError{Dir: path, Page: page}
 	case page != "" && !hasMarker:
 		return nil, fmt.Errorf("pageDirectory %s holds pages (%s) but no %s, so no crawler made it: use an empty directory", path, page, Marker)
 	}
@@ -141,7 +121,7 @@ func open(r *root, path string, resume bool) (*Dir, error) {
 			return nil, fmt.Errorf("emptying %s in pageDirectory %s: %w", Marker, path, err)
 		}
 	}
-	d := &Dir{path: path, root: r, marker: marker, tornTail: resume && hasMarker}
+	d := &Dir{path: path, root: r, marker: marker, resume: resume, tornTail: resume && hasMarker}
 	d.createTemp = d.newTemp
 	return d, nil
 }
@@ -323,9 +303,9 @@ func (d *Dir) Load(id int) (url string, depth int, html []byte, err error) {
 	return string(u), depth, rest[:len(rest)-1], nil
 }
 
-// Count returns how many pages the directory holds. The pages must be
+// count returns how many pages the directory holds. The pages must be
 // numbered 1 to the count, with no gap.
-func (d *Dir) Count() (int, error) {
+func (d *Dir) count() (int, error) {
 	entries, err := d.root.readDir()
 	if err != nil {
 		return 0, err
@@ -346,9 +326,9 @@ func (d *Dir) Count() (int, error) {
 	return top, nil
 }
 
-// Journal returns what the marker holds: the journal of an unfinished
+// readJournal returns what the marker holds: the journal of an unfinished
 // crawl, or nothing.
-func (d *Dir) Journal() ([]byte, error) {
+func (d *Dir) readJournal() ([]byte, error) {
 	fi, err := d.marker.Stat()
 	if err != nil {
 		return nil, fmt.Errorf("reading the journal: %w", err)
@@ -361,20 +341,32 @@ func (d *Dir) Journal() ([]byte, error) {
 	return data[:n], nil
 }
 
-// Begin starts a new journal in the marker, replacing whatever was there.
-func (d *Dir) Begin(header []byte) error {
+// begin starts a new journal for crawl p in the marker, replacing
+// whatever was there, and labels the marker with its header.
+func (d *Dir) begin(p journal.Params) error {
 	if err := d.marker.Truncate(0); err != nil {
 		return fmt.Errorf("writing the journal: %w", err)
 	}
 	d.tornTail = false
-	return d.Record(header)
+	header := journal.Header(p)
+	if err := d.write(header); err != nil {
+		return err
+	}
+	d.setLabel(header)
+	return nil
 }
 
-// Record appends to the journal, in one write, so that a crawl killed at any
-// moment leaves at most a torn last line. The first Record of a resumed
-// crawl cuts such a line off, for a line appended to it would run into it
-// and make an entry that the next -resume could not read.
-func (d *Dir) Record(line []byte) error {
+// Record appends what came of a page to the journal, in one write, so that
+// a crawl killed at any moment leaves at most a torn last line. The page,
+// if saved, must be saved first. The first Record of a resumed crawl cuts
+// a torn line off, for a line appended to it would run into it and make an
+// entry that the next resume could not read.
+func (d *Dir) Record(e journal.Entry) error {
+	return d.write(journal.Line(e))
+}
+
+// write appends to the journal.
+func (d *Dir) write(line []byte) error {
 	if d.tornTail {
 		if err := d.cutTornLine(); err != nil {
 			return fmt.Errorf("writing the journal: %w", err)
@@ -391,7 +383,7 @@ func (d *Dir) Record(line []byte) error {
 // done at the first Record, not when the directory is opened, so that a
 // resume refused for its arguments leaves the marker as it found it.
 func (d *Dir) cutTornLine() error {
-	data, err := d.Journal()
+	data, err := d.readJournal()
 	if err != nil {
 		return err
 	}
@@ -414,7 +406,7 @@ func (d *Dir) Finish() error {
 	return nil
 }
 
-// Close closes the directory, leaving the journal for a later -resume.
+// Close closes the directory, leaving the journal to resume from.
 func (d *Dir) Close() error {
 	err := d.marker.Close()
 	if rerr := d.root.close(); err == nil {

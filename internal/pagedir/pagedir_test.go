@@ -13,8 +13,22 @@ import (
 	"strings"
 	"testing"
 
+	"tse-crawler/internal/journal"
 	"tse-crawler/internal/pagedir"
 )
+
+// params names the crawl that the tests begin.
+var params = journal.Params{Seed: "http://x/1.html", MaxDepth: 2}
+
+// readMarker returns what dir's marker holds.
+func readMarker(t *testing.T, dir string) string {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join(dir, pagedir.Marker))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(data)
+}
 
 // writeFile creates a file in dir, failing the test on an error.
 func writeFile(t *testing.T, dir, name, content string) string {
@@ -492,14 +506,15 @@ func TestOpenResume(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got, err := d.Journal(); err != nil || string(got) != "the journal\n" {
-			t.Errorf("Journal() = %q, %v; want it kept", got, err)
+		if got := readMarker(t, dir); got != "the journal\n" {
+			t.Errorf("after Open the marker holds %q, want the journal kept", got)
 		}
-		if err := d.Record([]byte("more\n")); err != nil {
+		more := journal.Entry{Kind: journal.Failed, URL: "http://x/more.html"}
+		if err := d.Record(more); err != nil {
 			t.Fatal(err)
 		}
-		if got, _ := d.Journal(); string(got) != "the journal\nmore\n" {
-			t.Errorf("after Record, Journal() = %q, want it appended", got)
+		if got, want := readMarker(t, dir), "the journal\n"+string(journal.Line(more)); got != want {
+			t.Errorf("after Record the marker holds %q, want %q", got, want)
 		}
 		if err := d.Finish(); err != nil {
 			t.Fatal(err)
@@ -515,11 +530,11 @@ func TestOpenResume(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if err := d.Begin([]byte("new\n")); err != nil {
-			t.Fatal(err)
+		if replay, err := d.Begin(params); replay != nil || err != nil {
+			t.Fatalf("Begin = %v, %v; want a fresh start", replay, err)
 		}
-		if got, _ := d.Journal(); string(got) != "new\n" {
-			t.Errorf("Journal() = %q, want only the new header", got)
+		if got, want := readMarker(t, dir), string(journal.Header(params)); got != want {
+			t.Errorf("the marker holds %q, want only the new header %q", got, want)
 		}
 		d.Close()
 	})
@@ -557,26 +572,31 @@ func TestLoadAndCount(t *testing.T) {
 	}
 }
 
+// TestLabel: Begin labels the marker with the crawl's header, and the
+// label outlives the journal that Finish empties.
 func TestLabel(t *testing.T) {
 	dir := t.TempDir()
 	d, err := pagedir.Open(dir, false)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer d.Close()
-	if !d.SetLabel([]byte("crawl params")) {
+	if _, err := d.Begin(params); err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := d.Label(); !ok {
+		d.Close()
 		t.Skip("skipping: this file system keeps no extended attributes")
 	}
 	if err := d.Finish(); err != nil {
 		t.Fatal(err)
 	}
-	// The label is read from the open marker, as a -resume reads it.
+	// The label is read from the open marker, as a resume reads it.
 	d, err = pagedir.Open(dir, true)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer d.Close()
-	if got, ok := d.Label(); !ok || string(got) != "crawl params" {
-		t.Errorf("Label() = %q, %v after Finish; want it kept", got, ok)
+	if got, ok := d.Label(); !ok || string(got) != string(journal.Header(params)) {
+		t.Errorf("Label() = %q, %v after Finish; want the header %q kept", got, ok, journal.Header(params))
 	}
 }

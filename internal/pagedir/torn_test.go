@@ -42,7 +42,7 @@ func TestResumeAfterTornLine(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if err := d.Record(journal.Line(next)); err != nil {
+		if err := d.Record(next); err != nil {
 			t.Fatal(err)
 		}
 		if err := d.Close(); err != nil {
@@ -72,8 +72,8 @@ func TestRefusedResumeKeepsTornLine(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got, err := d.Journal(); string(got) != torn || err != nil {
-		t.Errorf("Journal() = %q, %v; want %q", got, err, torn)
+	if _, err := d.Begin(journal.Params{Seed: "http://x/other.html"}); !isType[*pagedir.MismatchError](err) {
+		t.Errorf("Begin of another crawl = %v, want a *MismatchError", err)
 	}
 	d.Close()
 	if got, _ := os.ReadFile(filepath.Join(dir, pagedir.Marker)); string(got) != torn {
@@ -82,7 +82,7 @@ func TestRefusedResumeKeepsTornLine(t *testing.T) {
 }
 
 // TestBeginAfterTornLine: a resume that starts afresh, as one with a torn
-// header does, replaces the journal whole.
+// header and no page does, replaces the journal whole.
 func TestBeginAfterTornLine(t *testing.T) {
 	dir := t.TempDir()
 	writeFile(t, dir, pagedir.Marker, "tse-crawler journal 1\nseed \"http://x/ind")
@@ -91,13 +91,16 @@ func TestBeginAfterTornLine(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer d.Close()
-	if err := d.Begin([]byte("header\n")); err != nil {
+	p := journal.Params{Seed: "http://x/index.html", MaxDepth: 2}
+	if replay, err := d.Begin(p); replay != nil || err != nil {
+		t.Fatalf("Begin = %v, %v; want a fresh start", replay, err)
+	}
+	line := journal.Entry{Kind: journal.Saved, URL: "http://x/index.html", DocID: 1}
+	if err := d.Record(line); err != nil {
 		t.Fatal(err)
 	}
-	if err := d.Record([]byte("line\n")); err != nil {
-		t.Fatal(err)
-	}
-	if got, err := d.Journal(); string(got) != "header\nline\n" || err != nil {
-		t.Errorf("Journal() = %q, %v; want only the new lines", got, err)
+	want := string(journal.Header(p)) + string(journal.Line(line))
+	if got := readMarker(t, dir); got != want {
+		t.Errorf("the marker holds %q, want only the new lines %q", got, want)
 	}
 }

@@ -1,0 +1,229 @@
+package pagedir_test
+
+import (
+	"errors"
+	"slices"
+	"strings"
+	"testing"
+
+	"tse-crawler/internal/journal"
+	"tse-crawler/internal/pagedir"
+)
+
+// isType reports whether err's tree holds an error of type E.
+func isType[E error](err error) bool {
+	_, ok := errors.AsType[E](err)
+	return ok
+}
+
+// TestBegin walks the rules for resuming, one case each: what the
+// directory holds, what Begin decides, and what it leaves in the marker.
+func TestBegin(t *testing.T) {
+	saved := journal.Entry{Kind: journal.Saved, URL: "http://x/1.html", DocID: 1}
+	failed := journal.Entry{Kind: journal.Failed, URL: "http://x/404.html"}
+	header := string(journal.Header(params))
+	page1 := "http://x/1.html\n0\n<html>\n"
+	other := params
+	other.MaxDepth = 3
+	tests := []struct {
+		name   string
+		resume bool
+		files  map[string]string
+		// check judges Begin's outcome.
+		check func(t *testing.T, replay *pagedir.Replay, err error)
+		// marker is what the marker holds after Begin; "" means as it was.
+		marker string
+	}{
+		{
+			name:   "a new crawl",
+			check:  fresh,
+			marker: header,
+		},
+		{
+			name:   "a new crawl over an old journal",
+			files:  map[string]string{pagedir.Marker: header + string(journal.Line(failed))},
+			check:  fresh,
+			marker: header,
+		},
+		{
+			name:   "resume an empty directory",
+			resume: true,
+			check:  fresh,
+			marker: header,
+		},
+		{
+			name:   "resume a crawl whose seed failed",
+			resume: true,
+			files:  map[string]string{pagedir.Marker: ""},
+			check:  fresh,
+			marker: header,
+		},
+		{
+			name:   "resume a crawl stopped in its header",
+			resume: true,
+			files:  map[string]string{pagedir.Marker: header[:len(header)/2]},
+			check:  fresh,
+			marker: header,
+		},
+		{
+			name:   "resume",
+			resume: true,
+			files:  map[string]string{pagedir.Marker: header + string(journal.Line(saved)) + string(journal.Line(failed)), "1": page1},
+			check: func(t *testing.T, replay *pagedir.Replay, err error) {
+				if err != nil || replay == nil || !slices.Equal(replay.Entries, []journal.Entry{saved, failed}) || replay.Saved != 1 {
+					t.Errorf("Begin = %+v, %v; want the 2 entries, 1 saved", replay, err)
+				}
+			},
+		},
+		{
+			name:   "resume a crawl stopped before its first line",
+			resume: true,
+			files:  map[string]string{pagedir.Marker: header},
+			check: func(t *testing.T, replay *pagedir.Replay, err error) {
+				if err != nil || replay == nil || len(replay.Entries) != 0 {
+					t.Errorf("Begin = %+v, %v; want an empty replay", replay, err)
+				}
+			},
+		},
+		{
+			name:   "resume another crawl",
+			resume: true,
+			files:  map[string]string{pagedir.Marker: string(journal.Header(other)) + string(journal.Line(saved)), "1": page1},
+			check: func(t *testing.T, replay *pagedir.Replay, err error) {
+				me, ok := errors.AsType[*pagedir.MismatchError](err)
+				if !ok || !slices.Equal(me.Diffs, []string{"maxDepth 3, not 2"}) {
+					t.Errorf("Begin = %v, %v; want a *MismatchError on maxDepth", replay, err)
+				}
+			},
+		},
+		{
+			name:   "resume a finished crawl",
+			resume: true,
+			files:  map[string]string{pagedir.Marker: "", "1": page1, "2": page1},
+			check: func(t *testing.T, replay *pagedir.Replay, err error) {
+				if fe, ok := errors.AsType[*pagedir.FinishedError](err); !ok || fe.Pages != 2 {
+					t.Errorf("Begin = %v, %v; want a *FinishedError with 2 pages", replay, err)
+				}
+			},
+		},
+		{
+			name:   "resume pages with a gap",
+			resume: true,
+			files:  map[string]string{pagedir.Marker: header, "1": page1, "3": page1},
+			check: func(t *testing.T, replay *pagedir.Replay, err error) {
+				if !isType[*pagedir.PagesError](err) || !strings.Contains(err.Error(), "page 2 is missing") {
+					t.Errorf("Begin = %v, %v; want a *PagesError naming page 2", replay, err)
+				}
+			},
+		},
+		{
+			name:   "resume pages with no journal",
+			resume: true,
+			files:  map[string]string{pagedir.Marker: "notes\n", "1": page1},
+			check: func(t *testing.T, replay *pagedir.Replay, err error) {
+				if !isType[*pagedir.NotJournalError](err) || !errors.Is(err, journal.ErrNotJournal) {
+					t.Errorf("Begin = %v, %v; want a *NotJournalError", replay, err)
+				}
+			},
+		},
+		{
+			name:   "resume a journal with a bad line",
+			resume: true,
+			files:  map[string]string{pagedir.Marker: header + "X \"http://x/\"\n"},
+			check: func(t *testing.T, replay *pagedir.Replay, err error) {
+				if !isType[*pagedir.NotJournalError](err) || !strings.Contains(err.Error(), "journal line") {
+					t.Errorf("Begin = %v, %v; want a *NotJournalError naming the line", replay, err)
+				}
+			},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			dir := t.TempDir()
+			for name, content := range tt.files {
+				writeFile(t, dir, name, content)
+			}
+			d, err := pagedir.Open(dir, tt.resume)
+			if err != nil {
+				t.Fatal(err)
+			}
+			before := readMarker(t, dir)
+			replay, err := d.Begin(params)
+			tt.check(t, replay, err)
+			want := tt.marker
+			if want == "" {
+				want = before
+			}
+			if got := readMarker(t, dir); got != want {
+				t.Errorf("after Begin the marker holds %q, want %q", got, want)
+			}
+			if err := d.Close(); err != nil {
+				t.Fatal(err)
+			}
+		})
+	}
+}
+
+// fresh checks that Begin began a new crawl.
+func fresh(t *testing.T, replay *pagedir.Replay, err error) {
+	t.Helper()
+	if replay != nil || err != nil {
+		t.Errorf("Begin = %+v, %v; want a fresh start", replay, err)
+	}
+}
+
+// TestBeginFinishedLabel: a finished crawl resumed with other parameters
+// is refused, where the label keeps the crawl's name, and is finished,
+// with nothing written, for the same parameters.
+func TestBeginFinishedLabel(t *testing.T) {
+	dir := t.TempDir()
+	d, err := pagedir.Open(dir, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := d.Begin(params); err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := d.Label(); !ok {
+		d.Close()
+		t.Skip("skipping: this file system keeps no extended attributes")
+	}
+	if err := d.Save(1, "http://x/1.html", 0, []byte("<html>")); err != nil {
+		t.Fatal(err)
+	}
+	if err := d.Finish(); err != nil {
+		t.Fatal(err)
+	}
+	other := params
+	other.Seed = "http://x/other.html"
+	for _, tt := range []struct {
+		p    journal.Params
+		want func(error) bool
+	}{
+		{other, isType[*pagedir.MismatchError]},
+		{params, isType[*pagedir.FinishedError]},
+	} {
+		d, err := pagedir.Open(dir, true)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if replay, err := d.Begin(tt.p); replay != nil || !tt.want(err) {
+			t.Errorf("Begin(%v) of a finished crawl = %v, %v", tt.p, replay, err)
+		}
+		d.Close()
+		if got := readMarker(t, dir); got != "" {
+			t.Errorf("after Begin the finished crawl's marker holds %q, want nothing", got)
+		}
+	}
+}
+
+// TestOpenHoldsPages: a new crawl in a directory that holds pages is
+// refused with the page in the way.
+func TestOpenHoldsPages(t *testing.T) {
+	dir := t.TempDir()
+	page := writeFile(t, dir, "3", "")
+	_, err := pagedir.Open(dir, false)
+	if he, ok := errors.AsType[*pagedir.HoldsPagesError](err); !ok || he.Dir != dir || he.Page != page {
+		t.Errorf("Open = %v, want a *HoldsPagesError naming %s", err, page)
+	}
+}
