@@ -108,8 +108,8 @@ type Crawler struct {
 }
 
 // Result sums up a crawl, or the part of it done before an error: the
-// figures of its pages and links, counted once here for -stats and the
-// status line to format, and where the crawl stopped.
+// figures of its pages and links, which -stats formats as they are, and
+// where the crawl stopped.
 type Result struct {
 	stats.Pages
 	stats.URLs
@@ -364,7 +364,7 @@ func (r *run) apply(src source, page bag.Item, hop int, out outcome) {
 }
 
 // scans reports whether a saved page is scanned for links: whether it is
-// above the maximum depth.
+// shallower than maxDepth.
 func (r *run) scans(page bag.Item) bool { return page.Depth < r.c.MaxDepth }
 
 // consider puts link, found on a page at depth or the target of its
