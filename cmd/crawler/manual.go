@@ -24,13 +24,6 @@ type flagDoc struct {
 	text   string
 }
 
-// name returns the flag's name, without its dash and argument.
-func (f flagDoc) name() string {
-	name, _, _ := strings.Cut(strings.TrimPrefix(f.syntax, "-"), " ")
-	name, _, _ = strings.Cut(name, "=")
-	return name
-}
-
 // An entry is a term and what it means: an argument, an exit status, an
 // environment variable or a file.
 type entry struct {

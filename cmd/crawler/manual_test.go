@@ -362,3 +362,10 @@ func TestManualInstalls(t *testing.T) {
 		}
 	}
 }
+
+// name returns the flag's name, without its dash and argument.
+func (f flagDoc) name() string {
+	name, _, _ := strings.Cut(strings.TrimPrefix(f.syntax, "-"), " ")
+	name, _, _ = strings.Cut(name, "=")
+	return name
+}
