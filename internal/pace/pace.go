@@ -68,9 +68,10 @@ func (p Pauses) Mean() time.Duration {
 }
 
 type host struct {
-	delay time.Duration // this host's pause: never less than Pacer.delay
-	end   time.Time     // when its last request ended; zero before the first
-	hold  time.Time     // no request before this, whatever the pause says
+	delay  time.Duration // this host's pause: never less than Pacer.delay
+	end    time.Time     // when its last request ended; zero before the first
+	hold   time.Time     // no request before this, whatever the pause says
+	pauses Pauses        // this host's share of Pacer.pauses
 }
 
 // New returns a Pacer that leaves at least delay between requests to the
@@ -117,14 +118,19 @@ func (p *Pacer) Wait(ctx context.Context, hostname string) error {
 	p.mu.Lock()
 	if !h.end.IsZero() {
 		gap := p.clock.Now().Sub(h.end)
-		if p.pauses.Count == 0 || gap < p.pauses.Shortest {
-			p.pauses.Shortest = gap
-		}
-		p.pauses.Count++
-		p.pauses.Total += gap
+		p.pauses.add(gap)
+		h.pauses.add(gap)
 	}
 	p.mu.Unlock()
 	return nil
+}
+
+func (p *Pauses) add(gap time.Duration) {
+	if p.Count == 0 || gap < p.Shortest {
+		p.Shortest = gap
+	}
+	p.Count++
+	p.Total += gap
 }
 
 // Pauses returns the pauses kept so far.
@@ -132,6 +138,40 @@ func (p *Pacer) Pauses() Pauses {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	return p.pauses
+}
+
+// HostPauses returns the pauses kept so far by host, for every host the
+// Pacer has been told of, those with no pause yet included.
+func (p *Pacer) HostPauses() map[string]Pauses {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	m := make(map[string]Pauses, len(p.hosts))
+	for name, h := range p.hosts {
+		m[name] = h.pauses
+	}
+	return m
+}
+
+// Next returns the time from which a request to the named host may start
+// without waiting: when its pause since its last request ends, or its hold
+// runs out, whichever is later. It is the zero time for a host with
+// neither, which may be asked at once. A crawler with several hosts to
+// choose from can go to the one it would wait least for.
+func (p *Pacer) Next(hostname string) time.Time {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	h := p.hosts[hostname]
+	if h == nil {
+		return time.Time{}
+	}
+	var t time.Time
+	if !h.end.IsZero() {
+		t = h.end.Add(h.delay)
+	}
+	if h.hold.After(t) {
+		t = h.hold
+	}
+	return t
 }
 
 // Done records that a request to the named host has just ended, whether it

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"sync"
 	"testing"
 	"testing/synctest"
@@ -425,6 +426,40 @@ func TestPauses(t *testing.T) {
 		got := p.Pauses()
 		if got.Count != 2 || got.Total != 4*time.Second || got.Shortest != time.Second || got.Mean() != 2*time.Second {
 			t.Errorf("Pauses() = %+v, mean %v; want 2 pauses, 4s in all, the shortest 1s, a mean of 2s", got, got.Mean())
+		}
+		want := map[string]pace.Pauses{
+			"a": {Count: 2, Total: 4 * time.Second, Shortest: time.Second},
+			"b": {},
+		}
+		if got := p.HostPauses(); !maps.Equal(got, want) {
+			t.Errorf("HostPauses() = %+v, want %+v", got, want)
+		}
+	})
+}
+
+// TestNext: Next says when a host may be asked again without waiting, so
+// that a caller with several hosts can go to the one ready soonest, and a
+// Wait at that time does not sleep.
+func TestNext(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		p := pace.New(time.Second, nil)
+		if got := p.Next("new"); !got.IsZero() {
+			t.Errorf("Next(new) = %v, want the zero time", got)
+		}
+		start := time.Now()
+		wait(t, p, "h")
+		time.Sleep(200 * time.Millisecond) // the request
+		p.Done("h")
+		if got, want := p.Next("h"), start.Add(1200*time.Millisecond); !got.Equal(want) {
+			t.Errorf("Next(h) after a request = %v, want %v", got, want)
+		}
+		p.Hold("h", 3*time.Second)
+		if got, want := p.Next("h"), start.Add(3200*time.Millisecond); !got.Equal(want) {
+			t.Errorf("Next(h) with a hold = %v, want %v", got, want)
+		}
+		time.Sleep(time.Until(p.Next("h")))
+		if d := elapsed(func() { wait(t, p, "h") }); d != 0 {
+			t.Errorf("Wait at Next took %v, want 0", d)
 		}
 	})
 }

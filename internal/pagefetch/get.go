@@ -105,15 +105,20 @@ func (f *Fetcher) once(ctx context.Context, rawURL string, k kind) (_ *response,
 		req.Header.Set("Accept", "text/html, application/xhtml+xml;q=0.9, */*;q=0.1")
 	}
 	host = req.URL.Host
+	turn, err := f.turn(ctx, host)
+	if err != nil {
+		return nil, 0, host, err
+	}
+	defer func() { <-turn }()
 	if err := f.Pacer.Wait(ctx, host); err != nil {
 		return nil, 0, host, err
 	}
 	// The pause runs from the end of the request, body included, whether it
-	// succeeded or not.
+	// succeeded or not; it is recorded before the host's turn is given up.
 	defer f.Pacer.Done(host)
 	reqCtx, cancel := f.attemptContext(ctx)
 	defer cancel()
-	f.requests.Add(1)
+	f.sending(host)
 	var trace connTrace
 	res, err := f.Client.Do(req.WithContext(trace.with(reqCtx)))
 	if err != nil {

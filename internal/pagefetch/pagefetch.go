@@ -16,6 +16,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"net"
 	"net/http"
 	"net/url"
@@ -69,7 +70,12 @@ func (e *RedirectError) Error() string {
 const maxWait = 60 * time.Second
 
 // A Fetcher downloads pages. Client, Pacer and UserAgent must be set; the
-// other fields may be left zero. Fetch must not be called concurrently.
+// other fields may be left zero, and none may change once it is in use.
+//
+// A Fetcher is safe for concurrent use. Requests to one host take turns,
+// whoever sends them (Fetch, its robots.txt and retries, Reach), so a host
+// never has two in flight at once; requests to different hosts run side by
+// side, each host with its own pause and its own robots.txt.
 type Fetcher struct {
 	Client    *http.Client
 	Pacer     *pace.Pacer
@@ -92,11 +98,20 @@ type Fetcher struct {
 	// resolves it. The reference mode leaves it unset.
 	WHATWG bool
 
-	mu       sync.Mutex
-	robots   map[string]*robotsResult // by scheme://host[:port]
-	free     [][]byte                 // recycled bodies, for the next pages to reuse
+	mu     sync.Mutex
+	robots map[string]*robotsEntry  // by scheme://host[:port]
+	turns  map[string]chan struct{} // by host[:port]: holds a token while a request to it is in flight
+	free   [][]byte                 // recycled bodies, for the next pages to reuse
+	sent   map[string]int64         // requests by host[:port]
+
 	requests atomic.Int64
 }
+
+// maxFree is how many recycled bodies are kept for reuse: one crawl has a
+// page being fetched on each of a few hosts, some fetched ahead, one queued
+// and one being written. A body beyond that is left to the garbage
+// collector rather than held idle.
+const maxFree = 8
 
 // Recycle gives back a body that Fetch returned, once the caller is done
 // with it, so that a later Fetch can read a page into its memory instead of
@@ -107,9 +122,42 @@ func (f *Fetcher) Recycle(body []byte) {
 		return
 	}
 	f.mu.Lock()
-	if len(f.free) < 2 { // with one page being fetched, one queued and one written, no more are needed
+	if len(f.free) < maxFree {
 		f.free = append(f.free, body[:0])
 	}
+	f.mu.Unlock()
+}
+
+// turn waits until no other request to host is in flight, then takes the
+// host's turn, which the caller gives back by receiving from the channel
+// returned. It returns the context's cause if ctx ends first.
+func (f *Fetcher) turn(ctx context.Context, host string) (chan struct{}, error) {
+	f.mu.Lock()
+	if f.turns == nil {
+		f.turns = make(map[string]chan struct{})
+	}
+	t := f.turns[host]
+	if t == nil {
+		t = make(chan struct{}, 1)
+		f.turns[host] = t
+	}
+	f.mu.Unlock()
+	select {
+	case t <- struct{}{}:
+		return t, nil
+	case <-ctx.Done():
+		return nil, context.Cause(ctx)
+	}
+}
+
+// sending counts a request to host.
+func (f *Fetcher) sending(host string) {
+	f.requests.Add(1)
+	f.mu.Lock()
+	if f.sent == nil {
+		f.sent = make(map[string]int64)
+	}
+	f.sent[host]++
 	f.mu.Unlock()
 }
 
@@ -128,6 +176,14 @@ func (f *Fetcher) buffer() []byte {
 // Requests returns how many HTTP requests the fetcher has sent, robots.txt
 // files and retries included.
 func (f *Fetcher) Requests() int64 { return f.requests.Load() }
+
+// HostRequests returns how many HTTP requests the fetcher has sent to each
+// host (host[:port]), robots.txt files and retries included.
+func (f *Fetcher) HostRequests() map[string]int64 {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return maps.Clone(f.sent)
+}
 
 // Reason sums up why a fetch failed, in a few words, so that failures can
 // be counted by kind: "HTTP 404", "timeout", "not HTML", "too large",

@@ -102,13 +102,18 @@ func (f *Fetcher) Reach(ctx context.Context, origin string) error {
 	}
 	req.Header.Set("User-Agent", f.UserAgent)
 	host := req.URL.Host
+	turn, err := f.turn(ctx, host)
+	if err != nil {
+		return err
+	}
+	defer func() { <-turn }()
 	if err := f.Pacer.Wait(ctx, host); err != nil {
 		return err
 	}
 	defer f.Pacer.Done(host)
 	var trace connTrace
 	req = req.WithContext(trace.with(ctx))
-	f.requests.Add(1)
+	f.sending(host)
 	res, err := f.Client.Do(req)
 	if err != nil {
 		return trace.unreachable(ctx, host, err)

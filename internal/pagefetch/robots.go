@@ -12,9 +12,14 @@ import (
 	"tse-crawler/internal/urlnorm"
 )
 
-// robotsResult is what a host's robots.txt came to: rules, or the reason
-// why nothing on the host may be crawled.
-type robotsResult struct {
+// A robotsEntry is what an origin's robots.txt came to, once known: rules,
+// or the reason why nothing on the host may be crawled. Its lock, a token
+// in a channel so that waiting for it ends with the context, is held while
+// the file is fetched: two pages of one origin asked for at once cost one
+// fetch, and other origins need not wait for it.
+type robotsEntry struct {
+	lock  chan struct{}
+	known bool
 	rules *robots.Rules
 	err   error
 }
@@ -30,10 +35,23 @@ const maxRobotsRedirects = 5
 func (f *Fetcher) robotsFor(ctx context.Context, u *url.URL) (*robots.Rules, error) {
 	origin := u.Scheme + "://" + u.Host
 	f.mu.Lock()
-	res, ok := f.robots[origin]
+	if f.robots == nil {
+		f.robots = make(map[string]*robotsEntry)
+	}
+	e := f.robots[origin]
+	if e == nil {
+		e = &robotsEntry{lock: make(chan struct{}, 1)}
+		f.robots[origin] = e
+	}
 	f.mu.Unlock()
-	if ok {
-		return res.rules, res.err
+	select {
+	case e.lock <- struct{}{}:
+	case <-ctx.Done():
+		return nil, context.Cause(ctx)
+	}
+	defer func() { <-e.lock }()
+	if e.known {
+		return e.rules, e.err
 	}
 
 	rules, err := f.fetchRobots(ctx, origin+"/robots.txt")
@@ -60,12 +78,7 @@ func (f *Fetcher) robotsFor(ctx context.Context, u *url.URL) (*robots.Rules, err
 		}
 		f.Pacer.SetDelay(u.Host, max(d, f.Pacer.Delay(u.Host)))
 	}
-	f.mu.Lock()
-	if f.robots == nil {
-		f.robots = make(map[string]*robotsResult)
-	}
-	f.robots[origin] = &robotsResult{rules, err}
-	f.mu.Unlock()
+	e.known, e.rules, e.err = true, rules, err
 	return rules, err
 }
 
