@@ -14,8 +14,11 @@
 package bag
 
 import (
+	"cmp"
 	"fmt"
+	"iter"
 	"math"
+	"slices"
 	"strings"
 	"unsafe"
 )
@@ -71,6 +74,15 @@ func (s *Stack) Pop() (Item, bool) {
 
 func (s *Stack) Len() int { return s.urls.n }
 
+// Peek returns the item Pop would return, without removing it, or false if
+// the stack is empty.
+func (s *Stack) Peek() (Item, bool) {
+	if s.urls.n == 0 {
+		return Item{}, false
+	}
+	return Item{URL: *s.urls.at(s.urls.n - 1), Depth: s.depths[len(s.depths)-1].depth}, true
+}
+
 // A Queue gives back the item pushed first. The zero value is an empty
 // queue.
 type Queue struct {
@@ -91,6 +103,70 @@ func (q *Queue) Pop() (Item, bool) {
 }
 
 func (q *Queue) Len() int { return q.urls.n }
+
+// Peek returns the item Pop would return, without removing it, or false if
+// the queue is empty.
+func (q *Queue) Peek() (Item, bool) {
+	if q.urls.n == 0 {
+		return Item{}, false
+	}
+	return Item{URL: *q.urls.at(0), Depth: q.depths[0].depth}, true
+}
+
+// Split sorts the items of b into new bags of b's kind by key, each of
+// which gives its items back in the order b would; b is unchanged. It
+// reports false, and returns nothing, for a bag that is not a Stack, a
+// Queue or a Priority.
+func Split(b Bag, key func(Item) string) (map[string]Bag, bool) {
+	bags := make(map[string]Bag)
+	into := func(it Item, empty func() Bag) {
+		k := key(it)
+		if bags[k] == nil {
+			bags[k] = empty()
+		}
+		bags[k].Push(it)
+	}
+	switch b := b.(type) {
+	case *Stack:
+		// From the bottom up, the order they were pushed in.
+		for it := range inOrder(&b.urls, b.depths) {
+			into(it, func() Bag { return new(Stack) })
+		}
+	case *Queue:
+		for it := range inOrder(&b.urls, b.depths) {
+			into(it, func() Bag { return new(Queue) })
+		}
+	case *Priority:
+		// Pushed again in the order they first were, so that ties break
+		// the same way.
+		all := make([]*prioItem, b.h.n)
+		for i := range all {
+			all[i] = b.h.at(i)
+		}
+		slices.SortFunc(all, func(x, y *prioItem) int { return cmp.Compare(x.seq, y.seq) })
+		for _, p := range all {
+			into(Item{URL: p.url, Depth: p.depth}, func() Bag { return new(Priority) })
+		}
+	default:
+		return nil, false
+	}
+	return bags, true
+}
+
+// inOrder yields the items of a Stack or a Queue from front to back.
+func inOrder(urls *blocks[string], depths runs) iter.Seq[Item] {
+	return func(yield func(Item) bool) {
+		i := 0
+		for _, r := range depths {
+			for range r.n {
+				if !yield(Item{URL: *urls.at(i), Depth: r.depth}) {
+					return
+				}
+				i++
+			}
+		}
+	}
+}
 
 // blocks holds the items of a bag in blocks of about 8 KiB, and gives
 // them back from either end. Unlike a slice grown by append, it never
@@ -266,6 +342,16 @@ func (p *Priority) Pop() (Item, bool) {
 }
 
 func (p *Priority) Len() int { return p.h.n }
+
+// Peek returns the item Pop would return, without removing it, or false if
+// the bag is empty.
+func (p *Priority) Peek() (Item, bool) {
+	if p.h.n == 0 {
+		return Item{}, false
+	}
+	top := p.h.at(0)
+	return Item{URL: top.url, Depth: top.depth}, true
+}
 
 // priority returns where the last run of digits in u's last path segment
 // is, without its leading zeros (but for the last one if it is all

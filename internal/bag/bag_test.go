@@ -409,3 +409,49 @@ func TestPriorityNumber(t *testing.T) {
 		}
 	}
 }
+
+// TestPeekAndSplit: Peek shows what Pop gives, and Split sorts a bag's
+// items by key into bags that give each key's items back in the order the
+// whole bag would, however pushes and pops were interleaved before.
+func TestPeekAndSplit(t *testing.T) {
+	for _, order := range []string{"lifo", "bfs", "priority"} {
+		t.Run(order, func(t *testing.T) {
+			rng := rand.New(rand.NewPCG(1, 2))
+			b, _ := New(order)
+			n := 0
+			for range 3000 {
+				if b.Len() > 0 && rng.IntN(3) == 0 {
+					peek, ok := b.(interface{ Peek() (Item, bool) }).Peek()
+					if got, _ := b.Pop(); !ok || got != peek {
+						t.Fatalf("Peek() = %v, %v, then Pop() = %v", peek, ok, got)
+					}
+					continue
+				}
+				// Depths that mostly grow, as in a crawl, with runs.
+				b.Push(Item{URL: fmt.Sprintf("http://h%d/%d.html", rng.IntN(4), rng.IntN(50)*1000+n), Depth: n / 100})
+				n++
+			}
+			host := func(it Item) string { return strings.Split(it.URL, "/")[2] }
+			parts, ok := Split(b, host)
+			if !ok {
+				t.Fatal("Split failed")
+			}
+			total := 0
+			for _, p := range parts {
+				total += p.Len()
+			}
+			if total != b.Len() {
+				t.Fatalf("Split gave %d items, want %d", total, b.Len())
+			}
+			for _, it := range drain(t, b) {
+				got, ok := parts[host(it)].Pop()
+				if !ok || got != it {
+					t.Fatalf("the bag of %s gives %v, %v, where the whole bag gives %v", host(it), got, ok, it)
+				}
+			}
+		})
+	}
+	if _, ok := Split(struct{ Bag }{new(Stack)}, func(Item) string { return "" }); ok {
+		t.Error("Split of an unknown kind of bag succeeded")
+	}
+}
