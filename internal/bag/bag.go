@@ -113,6 +113,20 @@ func (q *Queue) Peek() (Item, bool) {
 	return Item{URL: *q.urls.at(0), Depth: q.depths[0].depth}, true
 }
 
+// Like returns an empty bag of b's kind, or false for a bag that is not a
+// Stack, a Queue or a Priority.
+func Like(b Bag) (Bag, bool) {
+	switch b.(type) {
+	case *Stack:
+		return new(Stack), true
+	case *Queue:
+		return new(Queue), true
+	case *Priority:
+		return new(Priority), true
+	}
+	return nil, false
+}
+
 // Split sorts the items of b into new bags of b's kind by key, each of
 // which gives its items back in the order b would; b is unchanged. It
 // reports false, and returns nothing, for a bag that is not a Stack, a

@@ -454,4 +454,12 @@ func TestPeekAndSplit(t *testing.T) {
 	if _, ok := Split(struct{ Bag }{new(Stack)}, func(Item) string { return "" }); ok {
 		t.Error("Split of an unknown kind of bag succeeded")
 	}
+	for _, b := range []Bag{new(Stack), new(Queue), new(Priority)} {
+		if like, ok := Like(b); !ok || fmt.Sprintf("%T", like) != fmt.Sprintf("%T", b) {
+			t.Errorf("Like(%T) = %T, %v", b, like, ok)
+		}
+	}
+	if _, ok := Like(struct{ Bag }{new(Stack)}); ok {
+		t.Error("Like of an unknown kind of bag succeeded")
+	}
 }

@@ -15,6 +15,7 @@ import (
 	"io/fs"
 	"net/url"
 	"strings"
+	"time"
 
 	"tse-crawler/internal/bag"
 	"tse-crawler/internal/journal"
@@ -105,6 +106,26 @@ type Crawler struct {
 	// and its pages fail; if not, or if Reach is nil, the crawl has lost
 	// its network and stops with [ErrOutage].
 	Reach func(ctx context.Context, origin string) error
+
+	// Parallel is how many pages may be fetched at once, each from
+	// another host. Up to 1, and while the crawl has met one host only,
+	// pages are fetched one at a time as they are taken from the bag.
+	// Beyond that, Fetch and Reach must be safe for concurrent use, and
+	// must keep a host to one request at a time (pagefetch.Fetcher does);
+	// pages are then fetched ahead of the crawl, from every host at once,
+	// but everything else happens in the order of a crawl of one page at a
+	// time, so that every output is the same. Only a [bag.Stack],
+	// [bag.Queue] or [bag.Priority] can be fetched ahead.
+	Parallel int
+	// AheadMemory is how many bytes of pages fetched ahead may wait in
+	// memory for the crawl to take them. Past it, only the page the crawl
+	// waits for is fetched, so it is exceeded by at most one page for each
+	// of the Parallel fetches under way when it is reached.
+	AheadMemory int64
+	// Next, if set, tells when a host may be asked without waiting for its
+	// pause (pace.Pacer.Next), so that pages are fetched ahead from the
+	// hosts that are ready first.
+	Next func(host string) time.Time
 }
 
 // Result sums up a crawl, or the part of it done before an error: the
@@ -118,6 +139,9 @@ type Result struct {
 	Last    string // the URL of the last page saved
 	Current string // the page being crawled when the crawl stopped early
 	Pending int    // pages left in the bag when the crawl stopped early, Current's included
+	// AheadPeak is the most bytes of pages fetched ahead that waited in
+	// memory at once (see Crawler.AheadMemory).
+	AheadPeak int64
 }
 
 // Crawl crawls from seed, which must be normalized and internal.
@@ -193,6 +217,12 @@ type run struct {
 	// ever saved, it says why the seed (or the page it redirects to) gave
 	// nothing.
 	seedFailure string
+
+	// Fetching ahead (see ahead.go), once the crawl has met a second host.
+	ahead     *ahead
+	firstHost string              // the only host met so far, if ahead is nil
+	manyHosts bool                // more than one host has been met
+	foreseen  map[string]struct{} // links read ahead that the crawl has not added yet
 }
 
 // crawl runs the crawl with a scribe that saves and journals behind it, and
@@ -212,6 +242,10 @@ func (c *Crawler) crawl(ctx context.Context, seed string, log *logWriter) (Resul
 		r.normalize = urlnorm.Normalize
 	}
 	err := r.loop(ctx, seed)
+	if r.ahead != nil {
+		r.ahead.stop()
+		r.res.AheadPeak = r.ahead.peak
+	}
 	saved, serr := r.scribe.finish()
 	if serr != nil {
 		// Pages after the one that failed were never written.
@@ -225,9 +259,9 @@ func (c *Crawler) crawl(ctx context.Context, seed string, log *logWriter) (Resul
 // or a page cannot be crawled past.
 func (r *run) loop(ctx context.Context, seed string) error {
 	r.urls.Add(seed)
-	r.c.Bag.Push(bag.Item{URL: seed, Depth: 0})
+	r.push(bag.Item{URL: seed, Depth: 0})
 	for {
-		page, ok := r.c.Bag.Pop()
+		page, ok := r.pop()
 		if !ok {
 			return r.end()
 		}
@@ -380,7 +414,7 @@ func (r *run) consider(src source, depth, pushDepth int, link string) (added str
 		case !r.urls.Add(norm):
 			word, n = "IgnDupl", &r.res.Duplicate
 		default:
-			r.c.Bag.Push(bag.Item{URL: norm, Depth: pushDepth})
+			r.push(bag.Item{URL: norm, Depth: pushDepth})
 			word, n, added = "Added", &r.res.Added, norm
 		}
 	}
@@ -426,7 +460,11 @@ func (r *run) fetched(ctx context.Context, page bag.Item, hop int) (outcome, err
 		return outcome{}, err
 	}
 	if r.c.Progress != nil {
-		r.c.Progress(progress.Status{Saved: r.res.Saved, Waiting: r.c.Bag.Len(), Depth: page.Depth, URL: page.URL})
+		s := progress.Status{Saved: r.res.Saved, Waiting: r.c.Bag.Len(), Depth: page.Depth, URL: page.URL}
+		if r.ahead != nil {
+			s.Lanes, s.Busy = r.c.Parallel, r.ahead.hostsBusy()
+		}
+		r.c.Progress(s)
 	}
 	out, err := r.fetch(ctx, page)
 	if err == nil && out.kind == journal.Redirected && hop >= maxRedirects {
@@ -445,7 +483,7 @@ func (r *run) fetch(ctx context.Context, page bag.Item) (outcome, error) {
 	if dead := r.hosts.dead[hostOf(page.URL)]; dead != nil {
 		return outcome{kind: journal.Failed, err: dead, quiet: true}, nil
 	}
-	html, err := r.c.Fetch(ctx, page.URL)
+	html, err := r.get(ctx, page)
 	if err == nil {
 		r.hosts.answered(page.URL)
 		return outcome{kind: journal.Saved, html: html}, nil
@@ -540,11 +578,86 @@ func (r *run) unreachable(ctx context.Context, ue *pagefetch.UnreachableError) (
 		r.hosts.dead = make(map[string]error)
 	}
 	r.hosts.dead[ue.Host] = ue
+	if r.ahead != nil {
+		r.ahead.kill(ue.Host)
+	}
 	if err := r.log.flush(); err != nil {
 		return outcome{}, fmt.Errorf("writing the log: %w", err)
 	}
 	fmt.Fprintf(r.c.Errors, "crawler: %v; %s answers, so that host alone is down: its pages fail from now on, with no more requests\n", ue, witness)
 	return outcome{kind: journal.Failed, err: ue, quiet: true}, nil
+}
+
+// push puts a page in the bag, and tells the lanes, if pages are fetched
+// ahead; until they are, it watches for a second host.
+func (r *run) push(it bag.Item) {
+	r.c.Bag.Push(it)
+	switch {
+	case r.ahead != nil:
+		_, wasForeseen := r.foreseen[it.URL]
+		delete(r.foreseen, it.URL)
+		r.ahead.pushed(it, wasForeseen)
+	case r.c.Parallel > 1 && !r.manyHosts:
+		if host := hostOf(it.URL); r.firstHost == "" {
+			r.firstHost = host
+		} else if host != r.firstHost {
+			r.manyHosts = true
+		}
+	}
+}
+
+// pop takes the next page from the bag, and tells the lanes.
+func (r *run) pop() (bag.Item, bool) {
+	it, ok := r.c.Bag.Pop()
+	if ok && r.ahead != nil {
+		r.ahead.popped(it)
+	}
+	return it, ok
+}
+
+// get fetches a page: itself, or, once the crawl has met a second host,
+// through the lanes that fetch pages ahead, which it starts then.
+func (r *run) get(ctx context.Context, page bag.Item) ([]byte, error) {
+	if r.ahead == nil && r.manyHosts {
+		r.manyHosts = false // tried once: a bag the lanes cannot sort stays sequential
+		if a, ok := newAhead(ctx, r.c, r.c.Bag); ok {
+			r.ahead, r.foreseen = a, make(map[string]struct{})
+		}
+	}
+	if r.ahead == nil {
+		return r.c.Fetch(ctx, page.URL)
+	}
+	return r.ahead.take(ctx, page, r.readAhead)
+}
+
+// readAhead reads the links of a page fetched ahead, which the crawl will
+// add when it takes the page, so that the lanes can fetch them too: those
+// of a page it will scan, and the target of a redirect it will follow.
+// What it reads depends on the page alone, and on what the crawl has seen
+// (those need no fetching ahead), never on what it will have seen by then.
+func (r *run) readAhead(url string, p *aheadPage) {
+	var links []bag.Item
+	foresee := func(link string, depth int) {
+		norm, ok := r.normalize(link)
+		if !ok || !r.c.Internal(norm) || r.urls.Has(norm) {
+			return
+		}
+		if _, dup := r.foreseen[norm]; dup {
+			return
+		}
+		r.foreseen[norm] = struct{}{}
+		links = append(links, bag.Item{URL: norm, Depth: depth})
+	}
+	var redirect *pagefetch.RedirectError
+	switch {
+	case p.err == nil && p.depth < r.c.MaxDepth:
+		r.c.Scanner.Scan(url, p.html, func(link string) { foresee(link, p.depth+1) })
+	case errors.As(p.err, &redirect) && r.hops[url] < maxRedirects:
+		foresee(redirect.Location, p.depth)
+	}
+	if len(links) > 0 {
+		r.ahead.foresee(links)
+	}
 }
 
 // reason sums up why a page failed, for the statistics.

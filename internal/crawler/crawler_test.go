@@ -44,8 +44,9 @@ var letters = fstest.MapFS{
 // with no sockets: it works inside a synctest bubble. Each request may take
 // some (fake) time, and the start and end of each is recorded.
 type transport struct {
-	h    http.Handler
-	took time.Duration
+	h       http.Handler
+	took    time.Duration
+	latency func(url string) time.Duration // if set, how long each request takes instead
 
 	mu    sync.Mutex
 	spans [][2]time.Time
@@ -58,8 +59,12 @@ func newTransport(fsys fs.FS) *transport {
 
 func (t *transport) RoundTrip(r *http.Request) (*http.Response, error) {
 	start := time.Now()
-	if t.took > 0 {
-		time.Sleep(t.took)
+	took := t.took
+	if t.latency != nil {
+		took = t.latency(r.URL.String())
+	}
+	if took > 0 {
+		time.Sleep(took)
 	}
 	rec := httptest.NewRecorder()
 	t.h.ServeHTTP(rec, r)

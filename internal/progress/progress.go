@@ -35,6 +35,8 @@ type Status struct {
 	Depth   int           // depth of the page being crawled
 	URL     string        // the page being crawled: not shown, but Pause is its host's
 	Pause   time.Duration // the pause before the next request to its host
+	Lanes   int           // how many hosts may be fetched at once, if more than one is
+	Busy    int           // how many are: shown if Lanes is more than one
 }
 
 // The escape sequences, kept to the two that every terminal emulator in use
@@ -272,6 +274,9 @@ func (l *Line) Stop() {
 //
 //	saved 1234 · 567 pages waiting · depth 2 · 12m34s · pause 1s
 //
+// and, while hosts are fetched in parallel, how many are busy: a request in
+// flight or its pause running, as in "· 3 hosts busy".
+//
 // "pages waiting" are the interrupt message's words for the same pages.
 // The text stays under 80 columns for realistic values; a [Line] cuts it
 // to a narrower terminal. Durations are compact: the elapsed time in whole seconds (59s, 12m34s, 3h02m), with
@@ -283,9 +288,17 @@ func Render(s Status, elapsed time.Duration) string {
 	if s.Waiting == 1 {
 		waiting = "page"
 	}
-	return fmt.Sprintf("saved %d · %d %s waiting · depth %d · %s · pause %s",
+	line := fmt.Sprintf("saved %d · %d %s waiting · depth %d · %s · pause %s",
 		s.Saved, s.Waiting, waiting, s.Depth,
 		compact(elapsed.Truncate(time.Second)), compact(s.Pause))
+	if s.Lanes > 1 {
+		hosts := "hosts"
+		if s.Busy == 1 {
+			hosts = "host"
+		}
+		line += fmt.Sprintf(" · %d %s busy", s.Busy, hosts)
+	}
+	return line
 }
 
 // compact formats d in at most two units. Below a minute it keeps

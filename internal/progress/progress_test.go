@@ -73,6 +73,14 @@ func TestRender(t *testing.T) {
 			"saved 0 · 0 pages waiting · depth 0 · 0s · pause 1m00s"},
 		{"negative elapsed clamps", Status{}, -time.Second,
 			"saved 0 · 0 pages waiting · depth 0 · 0s · pause 0s"},
+		{"hosts in parallel", Status{Saved: 12, Waiting: 40, Depth: 2, Pause: time.Second, Lanes: 4, Busy: 3}, 65 * time.Second,
+			"saved 12 · 40 pages waiting · depth 2 · 1m05s · pause 1s · 3 hosts busy"},
+		{"one host busy", Status{Lanes: 4, Busy: 1}, 0,
+			"saved 0 · 0 pages waiting · depth 0 · 0s · pause 0s · 1 host busy"},
+		{"none busy", Status{Lanes: 2}, 0,
+			"saved 0 · 0 pages waiting · depth 0 · 0s · pause 0s · 0 hosts busy"},
+		{"one lane: nothing to tell", Status{Lanes: 1, Busy: 1}, 0,
+			"saved 0 · 0 pages waiting · depth 0 · 0s · pause 0s"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -94,6 +102,12 @@ func TestRenderWidth(t *testing.T) {
 	}
 	if strings.ContainsFunc(got, func(r rune) bool { return r < ' ' }) {
 		t.Errorf("Render(%+v) = %q, contains control characters", s, got)
+	}
+	// The hosts busy come last, so that a line too wide for the terminal
+	// loses them first.
+	s.Lanes, s.Busy = 64, 64
+	if got := fit(Render(s, 999*time.Hour+59*time.Minute), 80); got != Render(Status{Saved: s.Saved, Waiting: s.Waiting, Depth: s.Depth, Pause: s.Pause}, 999*time.Hour+59*time.Minute) {
+		t.Errorf("fit to 80 columns gives %q, want the line without its hosts", got)
 	}
 }
 

@@ -26,3 +26,9 @@ func (set *Set) Add(s string) bool {
 	set.m[s] = struct{}{}
 	return true
 }
+
+// Has reports whether s is in the set.
+func (set *Set) Has(s string) bool {
+	_, ok := set.m[s]
+	return ok
+}

@@ -22,8 +22,14 @@ func TestAdd(t *testing.T) {
 		{"http://cs50tse.cs.dartmouth.edu/tse/index.html", false, 5},
 	}
 	for _, tt := range tests {
+		if got := s.Has(tt.add); got == tt.want {
+			t.Errorf("Has(%q) = %t before Add, want %t", tt.add, got, !tt.want)
+		}
 		if got := s.Add(tt.add); got != tt.want {
 			t.Errorf("Add(%q) = %t, want %t", tt.add, got, tt.want)
+		}
+		if !s.Has(tt.add) {
+			t.Errorf("Has(%q) = false after Add", tt.add)
 		}
 		if _, ok := s.m[tt.add]; !ok {
 			t.Errorf("%q is not in the set after Add", tt.add)

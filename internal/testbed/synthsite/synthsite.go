@@ -11,10 +11,16 @@
 // outside the site: about fourteen links a page. Its
 // text is varied filler, a few kilobytes to a few tens of kilobytes long.
 // The same Site always serves the same bytes for the same page.
+//
+// A Site of several hosts spreads the same pages over them: page n is
+// served by [Host](n mod Hosts) alone, and a link to a page on another
+// host is absolute, so that most links cross hosts, as the hosts of one
+// university's site do. Those hosts have no robots.txt.
 package synthsite
 
 import (
 	"math/rand/v2"
+	"net"
 	"net/http"
 	"strconv"
 	"strings"
@@ -24,14 +30,29 @@ import (
 type Site struct {
 	Pages int    // how many pages
 	Seed  uint64 // varies the links and the text
+	Hosts int    // how many hosts serve them; up to 1, any host serves every page
 }
 
 // Path returns the URL path of page n.
 func Path(n int) string { return "/tse/synth/" + strconv.Itoa(n) + ".html" }
 
-// ServeHTTP serves a page, or a 404 for anything that is not one.
+// Host returns the name of host k of a site of several hosts.
+func Host(k int) string { return "h" + strconv.Itoa(k) + ".synth.test" }
+
+// ServeHTTP serves a page, or a 404 for anything that is not one. Asked
+// as a proxy, it takes the host from the request's URL.
 func (s Site) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	n, ok := s.page(r.URL.Path)
+	if ok && s.Hosts > 1 {
+		host := r.URL.Host
+		if host == "" {
+			host = r.Host
+		}
+		if h, _, err := net.SplitHostPort(host); err == nil {
+			host = h
+		}
+		ok = strings.EqualFold(host, Host(n%s.Hosts))
+	}
 	if !ok {
 		http.NotFound(w, r)
 		return
@@ -81,6 +102,11 @@ func (s Site) Page(n int) []byte {
 	b = append(b, "</h1>\n"...)
 	link := func(m int) {
 		b = append(b, `<a href="`...)
+		if s.Hosts > 1 && m%s.Hosts != n%s.Hosts {
+			b = append(b, "http://"...)
+			b = append(b, Host(m%s.Hosts)...)
+			b = append(b, "/tse/synth/"...)
+		}
 		b = strconv.AppendInt(b, int64(m), 10)
 		b = append(b, `.html">page `...)
 		b = strconv.AppendInt(b, int64(m), 10)
@@ -110,6 +136,10 @@ func (s Site) Page(n int) []byte {
 		}
 		b = append(b, "</p>\n"...)
 	}
-	b = append(b, `<p><a href="0.html">home</a> <a href="https://en.wikipedia.org/wiki/Web_crawler">crawlers</a></p>`+"\n</body>\n</html>\n"...)
+	b = append(b, `<p><a href="`...)
+	if s.Hosts > 1 && n%s.Hosts != 0 {
+		b = append(b, "http://"+Host(0)+"/tse/synth/"...)
+	}
+	b = append(b, `0.html">home</a> <a href="https://en.wikipedia.org/wiki/Web_crawler">crawlers</a></p>`+"\n</body>\n</html>\n"...)
 	return b
 }

@@ -84,3 +84,56 @@ func BenchmarkPage(b *testing.B) {
 		n++
 	}
 }
+
+// TestHosts: a site of several hosts serves each page on its own host
+// only, as an origin and as a proxy, and links across hosts by absolute
+// URLs, to pages that exist on the host they name.
+func TestHosts(t *testing.T) {
+	s := Site{Pages: 100, Seed: 3, Hosts: 4}
+	for _, tt := range []struct {
+		url    string
+		status int
+	}{
+		{"http://h1.synth.test/tse/synth/5.html", 200},
+		{"http://h1.synth.test:8080/tse/synth/5.html", 200},
+		{"http://h0.synth.test/tse/synth/5.html", 404},
+		{"http://h0.synth.test/tse/synth/0.html", 200},
+		{"http://h0.synth.test/robots.txt", 404},
+	} {
+		for _, proxy := range []bool{false, true} {
+			r := httptest.NewRequest(http.MethodGet, tt.url, nil)
+			if !proxy {
+				r.URL.Host = ""
+			}
+			w := httptest.NewRecorder()
+			s.ServeHTTP(w, r)
+			if w.Code != tt.status {
+				t.Errorf("GET %s (proxy %v): %d, want %d", tt.url, proxy, w.Code, tt.status)
+			}
+		}
+	}
+	abs := regexp.MustCompile(`href="http://(h\d)\.synth\.test/tse/synth/(\d+)\.html"`)
+	rel := regexp.MustCompile(`href="(\d+)\.html"`)
+	across := 0
+	for n := range s.Pages {
+		page := s.Page(n)
+		for _, m := range abs.FindAllSubmatch(page, -1) {
+			k, _ := strconv.Atoi(string(m[2]))
+			if want := "h" + strconv.Itoa(k%4); string(m[1]) != want || k%4 == n%4 {
+				t.Errorf("page %d links to %s", n, m[0])
+			}
+			across++
+		}
+		for _, m := range rel.FindAllSubmatch(page, -1) {
+			if k, _ := strconv.Atoi(string(m[1])); k%4 != n%4 {
+				t.Errorf("page %d links to page %d on another host by a relative URL", n, k)
+			}
+		}
+	}
+	if across < 5*s.Pages {
+		t.Errorf("%d links across hosts in %d pages, want most of them", across, s.Pages)
+	}
+	if !bytes.Equal(Site{Pages: 100, Seed: 3}.Page(7), Site{Pages: 100, Seed: 3, Hosts: 1}.Page(7)) {
+		t.Error("a site of one host is not the site with no hosts")
+	}
+}

@@ -1,0 +1,470 @@
+package crawler
+
+import (
+	"context"
+	"errors"
+	"maps"
+	"slices"
+	"sync"
+	"time"
+
+	"tse-crawler/internal/bag"
+	"tse-crawler/internal/pagefetch"
+)
+
+// Fetching ahead. A crawl over several hosts spends most of its time in
+// pauses, each host's own, which could run side by side; but the order in
+// which pages are numbered, logged, scanned, saved and journaled must be
+// the order a sequential crawl pops them in, on every run. So the crawl
+// loop stays as it is, and commits each page in that order, while lanes
+// fetch pages ahead of it, one host to a lane and one request to a host at
+// a time. A lane only ever fetches a page the crawl is bound to fetch:
+//
+//   - every page in the bag, since each URL is put in the bag once and
+//     nothing but a stop ends the crawl before the bag is empty;
+//   - every link of a page in the bag that a lane has fetched, if the page
+//     will be saved and scanned (its depth is below maxDepth): when the
+//     crawl takes the page, each such link is added, or has been already;
+//     and the target of such a page's redirect, unless the redirect would
+//     be one too many. The crawl reads these links itself, while it waits
+//     for a page, since its scanner, its seen-set and its hops are its own.
+//     A link found this way is foreseen: it is fetched ahead like a page in
+//     the bag, but its depth is a guess until the crawl adds it, and only
+//     then are its own links read.
+//
+// So fetching ahead changes when a page is requested, never whether, and
+// every output is that of the sequential crawl.
+//
+// Each lane keeps its host's pages in a bag of the crawl's own kind, so
+// that it takes first the page the crawl is likely to pop first: the
+// newest in a stack, the oldest in a queue, the highest in a priority
+// bag. The page the crawl waits for goes before any other. Workers, as
+// many as Crawler.Parallel, each take the lane that may be asked soonest
+// by its pause; the pages they fetch wait in memory, under a budget, until
+// the crawl takes them.
+
+// An ahead fetches pages ahead of the crawl. The crawl's goroutine calls
+// its methods; its workers run on their own.
+type ahead struct {
+	fetch   func(ctx context.Context, url string) ([]byte, error)
+	next    func(host string) time.Time // nil: every host may be asked at once
+	recycle func([]byte)                // may be nil
+	budget  int64
+	like    bag.Bag // an empty bag of the crawl's kind
+
+	ctx    context.Context // the workers', ended by stop
+	cancel context.CancelFunc
+	done   sync.WaitGroup
+
+	// mu guards everything below. It is never held while a page is
+	// fetched or read: waiting is done on changed.
+	mu       sync.Mutex
+	changed  chan struct{} // closed, and replaced, whenever anything below changes
+	lanes    map[string]*lane
+	order    []*lane               // the lanes in the order their hosts appeared, so that choices are reproducible
+	pages    map[string]*aheadPage // pages foreseen, being fetched or fetched, until the crawl takes them
+	gone     map[string]bool       // pages the crawl took that are still in a lane's bag, below its top
+	want     bag.Item              // the page the crawl waits for, while no lane has taken it
+	buffered int64                 // bytes of pages fetched and waiting for the crawl
+	peak     int64                 // the most bytes ever waiting
+	busy     int                   // lanes being worked on: a request in flight, or its pause
+	unread   []string              // pages fetched whose links the crawl may read ahead
+}
+
+// A lane holds one host's pages that no worker has taken yet.
+type lane struct {
+	host    string
+	bag     laneBag
+	next    time.Time // when the host may be asked again without waiting
+	working bool      // a worker is fetching from it, or waiting for its pause
+	parked  bool      // its last fetch got no connection, or broke the loopback rule
+	dead    bool      // the crawl found the host dead: its pages are dropped
+}
+
+// A laneBag is a bag of one of the kinds package bag makes, all of which
+// can show their next item.
+type laneBag interface {
+	bag.Bag
+	Peek() (bag.Item, bool)
+}
+
+// The states of an aheadPage.
+const (
+	foreseen = iota // in its lane's bag, found on a page fetched ahead
+	fetching
+	fetched
+)
+
+// An aheadPage is a page the lanes know of: foreseen, being fetched, or
+// fetched and waiting for the crawl.
+type aheadPage struct {
+	state int
+	depth int
+	known bool // the crawl has added the page, so depth is its own
+	read  bool // its links have been read ahead
+	html  []byte
+	err   error
+}
+
+// newAhead starts workers that fetch ahead the pages of b, which it sorts
+// by host, and reports false, starting nothing, for a kind of bag it
+// cannot sort.
+func newAhead(ctx context.Context, c *Crawler, b bag.Bag) (*ahead, bool) {
+	like, ok := bag.Like(b)
+	if !ok {
+		return nil, false
+	}
+	parts, _ := bag.Split(b, func(it bag.Item) string { return hostOf(it.URL) })
+	a := &ahead{
+		fetch:   c.Fetch,
+		next:    c.Next,
+		recycle: c.Recycle,
+		budget:  c.AheadMemory,
+		like:    like,
+		changed: make(chan struct{}),
+		lanes:   make(map[string]*lane),
+		pages:   make(map[string]*aheadPage),
+		gone:    make(map[string]bool),
+	}
+	// In the order of their names, so that the workers' choices, and the
+	// timing of a crawl in fake time, are the same on every run.
+	for _, host := range slices.Sorted(maps.Keys(parts)) {
+		a.lane(host).bag = parts[host].(laneBag)
+	}
+	a.ctx, a.cancel = context.WithCancel(ctx)
+	for range c.Parallel {
+		a.done.Add(1)
+		go a.work()
+	}
+	return a, true
+}
+
+// lane returns the lane of host, making it if need be. a.mu is held, or
+// the workers have not started.
+func (a *ahead) lane(host string) *lane {
+	l := a.lanes[host]
+	if l == nil {
+		b, _ := bag.Like(a.like)
+		l = &lane{host: host, bag: b.(laneBag)}
+		if a.next != nil {
+			l.next = a.next(host)
+		}
+		a.lanes[host] = l
+		a.order = append(a.order, l)
+	}
+	return l
+}
+
+// signal wakes whoever waits for a change. a.mu is held.
+func (a *ahead) signal() {
+	close(a.changed)
+	a.changed = make(chan struct{})
+}
+
+// wait releases a.mu until something changes, d passes (if positive), or
+// the workers are stopped, and takes it again. a.mu is held.
+func (a *ahead) wait(ctx context.Context, d time.Duration) {
+	ch := a.changed
+	a.mu.Unlock()
+	defer a.mu.Lock()
+	var timer <-chan time.Time
+	if d > 0 {
+		t := time.NewTimer(d)
+		defer t.Stop()
+		timer = t.C
+	}
+	select {
+	case <-ch:
+	case <-timer:
+	case <-ctx.Done():
+	}
+}
+
+// stop ends the workers, cancelling what they are fetching, and waits for
+// them. The pages they fetched are dropped.
+func (a *ahead) stop() {
+	a.cancel()
+	a.done.Wait()
+}
+
+// pushed tells the lanes that the crawl has put it in its bag. A page
+// foreseen is in its lane already: its depth is now known.
+func (a *ahead) pushed(it bag.Item, wasForeseen bool) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	l := a.lane(hostOf(it.URL))
+	if l.dead {
+		return
+	}
+	if !wasForeseen {
+		l.bag.Push(it)
+		a.signal()
+		return
+	}
+	if p := a.pages[it.URL]; p != nil {
+		p.depth, p.known = it.Depth, true
+		if p.state == fetched && readable(p.err) {
+			a.unread = append(a.unread, it.URL)
+			a.signal()
+		}
+	}
+}
+
+// foresee tells the lanes of pages the crawl will add: links of a page
+// fetched ahead, which it has read.
+func (a *ahead) foresee(items []bag.Item) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	for _, it := range items {
+		l := a.lane(hostOf(it.URL))
+		if l.dead {
+			continue
+		}
+		l.bag.Push(it)
+		a.pages[it.URL] = &aheadPage{state: foreseen, depth: it.Depth}
+	}
+	a.signal()
+}
+
+// popped tells the lanes that the crawl has taken it from its bag. Unless
+// a worker has taken it too, it leaves its lane's bag: at once if it is on
+// top, as it is unless links read ahead went in after it, else when a
+// worker comes to it.
+func (a *ahead) popped(it bag.Item) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	l := a.lanes[hostOf(it.URL)]
+	if l == nil || l.dead {
+		return
+	}
+	p := a.pages[it.URL]
+	if p != nil && p.state != foreseen {
+		return
+	}
+	delete(a.pages, it.URL)
+	if top, ok := l.bag.Peek(); ok && top.URL == it.URL {
+		l.bag.Pop()
+	} else {
+		a.gone[it.URL] = true
+	}
+}
+
+// take returns what came of fetching page, which the crawl has popped: at
+// once if a worker has fetched it, else once one has. While it waits, it
+// hands each page fetched ahead whose links may be read to read. If ctx
+// ends first, it returns the context's cause as the fetch's error.
+func (a *ahead) take(ctx context.Context, page bag.Item, read func(url string, p *aheadPage)) ([]byte, error) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if a.pages[page.URL] == nil {
+		// No worker has it: it goes before any other page.
+		a.lane(hostOf(page.URL))
+		a.want = page
+		a.signal()
+	}
+	for {
+		if p := a.pages[page.URL]; p != nil && p.state == fetched {
+			delete(a.pages, page.URL)
+			a.buffered -= int64(cap(p.html))
+			a.signal()
+			return p.html, p.err
+		}
+		if cause := context.Cause(ctx); cause != nil {
+			a.want = bag.Item{}
+			return nil, cause
+		}
+		if url, p := a.nextUnread(); p != nil {
+			p.read = true
+			a.mu.Unlock()
+			read(url, p)
+			a.mu.Lock()
+			continue
+		}
+		a.wait(ctx, 0)
+	}
+}
+
+// nextUnread returns a page fetched ahead whose links may be read now, or
+// nil. a.mu is held.
+func (a *ahead) nextUnread() (string, *aheadPage) {
+	for len(a.unread) > 0 {
+		url := a.unread[0]
+		a.unread = a.unread[1:]
+		if p := a.pages[url]; p != nil && p.state == fetched && p.known && !p.read {
+			return url, p
+		}
+	}
+	return "", nil
+}
+
+// kill drops host's pages, fetched or not, and fetches none of them again:
+// the crawl has found it dead, and fails its pages without a request.
+func (a *ahead) kill(host string) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	l := a.lane(host)
+	l.dead = true
+	for l.bag.Len() > 0 {
+		l.bag.Pop()
+	}
+	for url, p := range a.pages {
+		if hostOf(url) == host && p.state != fetching {
+			a.drop(url, p)
+		}
+	}
+	a.signal()
+}
+
+// drop forgets a page. a.mu is held.
+func (a *ahead) drop(url string, p *aheadPage) {
+	delete(a.pages, url)
+	if p.state == fetched {
+		a.buffered -= int64(cap(p.html))
+		if a.recycle != nil && p.html != nil {
+			a.recycle(p.html)
+		}
+	}
+}
+
+// hostsBusy returns how many hosts a worker is at: fetching from, or
+// waiting for its pause.
+func (a *ahead) hostsBusy() int {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return a.busy
+}
+
+// work fetches pages ahead until stop.
+func (a *ahead) work() {
+	defer a.done.Done()
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	for a.ctx.Err() == nil {
+		l, d := a.choose(time.Now())
+		if l == nil {
+			a.wait(a.ctx, 0)
+			continue
+		}
+		l.working = true
+		a.busy++
+		if d > 0 {
+			// Held while it waits, so that no other worker waits for the
+			// same host; but anything that changes may change the choice.
+			a.wait(a.ctx, d)
+			l.working = false
+			a.busy--
+			continue
+		}
+		url, p := a.takeFrom(l)
+		if p == nil {
+			l.working = false
+			a.busy--
+			continue
+		}
+		a.mu.Unlock()
+		html, err := a.fetch(a.ctx, url)
+		a.mu.Lock()
+		l.working = false
+		a.busy--
+		a.fetched(l, url, p, html, err)
+	}
+}
+
+// choose returns the lane a worker should take, and how long it must wait
+// before it may ask the lane's host, or nil if no lane has work. The page
+// the crawl waits for comes first, among hosts that may be asked as soon;
+// otherwise the host that may be asked soonest, so that a worker never
+// waits for one host's pause while another's has run out. Beyond the
+// budget, only the page the crawl waits for is fetched. a.mu is held.
+func (a *ahead) choose(now time.Time) (*lane, time.Duration) {
+	var best *lane
+	var bestAt time.Time
+	bestWanted := false
+	wantHost := ""
+	if a.want.URL != "" {
+		wantHost = hostOf(a.want.URL)
+	}
+	ahead := a.buffered < a.budget
+	for _, l := range a.order {
+		if l.working || l.dead {
+			continue
+		}
+		wanted := l.host == wantHost && a.want.URL != ""
+		if !wanted && (l.parked || !ahead || l.bag.Len() == 0) {
+			continue
+		}
+		at := l.next
+		if at.Before(now) {
+			at = now
+		}
+		if best == nil || at.Before(bestAt) || at.Equal(bestAt) && wanted && !bestWanted {
+			best, bestAt, bestWanted = l, at, wanted
+		}
+	}
+	if best == nil {
+		return nil, 0
+	}
+	return best, bestAt.Sub(now)
+}
+
+// takeFrom takes the next page of l to fetch, and records that it is being
+// fetched: the page the crawl waits for if it is l's, else the one on top
+// of l's bag. It returns nil if l had nothing left but pages the crawl
+// took already. a.mu is held.
+func (a *ahead) takeFrom(l *lane) (string, *aheadPage) {
+	if a.want.URL != "" && hostOf(a.want.URL) == l.host {
+		p := &aheadPage{state: fetching, depth: a.want.Depth, known: true}
+		url := a.want.URL
+		a.pages[url] = p
+		a.want = bag.Item{}
+		return url, p
+	}
+	for l.bag.Len() > 0 {
+		it, _ := l.bag.Pop()
+		if a.gone[it.URL] {
+			delete(a.gone, it.URL)
+			continue
+		}
+		p := a.pages[it.URL]
+		if p == nil {
+			p = &aheadPage{depth: it.Depth, known: true}
+			a.pages[it.URL] = p
+		}
+		p.state = fetching
+		return it.URL, p
+	}
+	return "", nil
+}
+
+// fetched records what came of fetching a page. A fetch that got no
+// connection, or broke the loopback rule, parks the lane: the crawl will
+// decide what it means when it takes the page, and until then nothing
+// more is fetched ahead from that host. a.mu is held.
+func (a *ahead) fetched(l *lane, url string, p *aheadPage, html []byte, err error) {
+	p.state, p.html, p.err = fetched, html, err
+	if l.dead || a.ctx.Err() != nil {
+		a.drop(url, p)
+		a.signal()
+		return
+	}
+	a.buffered += int64(cap(html))
+	a.peak = max(a.peak, a.buffered)
+	var ue *pagefetch.UnreachableError
+	if errors.As(err, &ue) || errors.Is(err, pagefetch.ErrNotLoopback) {
+		l.parked = true
+	}
+	if p.known && readable(err) {
+		a.unread = append(a.unread, url)
+	}
+	if a.next != nil {
+		l.next = a.next(l.host)
+	}
+	a.signal()
+}
+
+// readable reports whether a fetch whose error is err may have links to
+// read ahead: a page, or a redirect.
+func readable(err error) bool {
+	var re *pagefetch.RedirectError
+	return err == nil || errors.As(err, &re)
+}
