@@ -1,0 +1,96 @@
+package warc
+
+import (
+	"bytes"
+	"compress/gzip"
+	"crypto/rand"
+	"crypto/sha1"
+	"encoding/base32"
+	"fmt"
+	"path/filepath"
+	"strconv"
+	"time"
+)
+
+// A header is the named fields of a WARC record, in the order written,
+// less Content-Length, which encode adds.
+type header [][2]string
+
+// encode returns a whole record, in the form of the WARC 1.1 standard,
+// section 4:
+//
+//	"WARC/1.1" CRLF
+//	*( field-name ":" SP field-value CRLF )
+//	CRLF
+//	block CRLF CRLF
+//
+// compressed as one gzip member if the file is a .warc.gz.
+func (w *Writer) encode(h header, block []byte) []byte {
+	n := 64 + len(block)
+	for _, f := range h {
+		n += len(f[0]) + len(f[1]) + 4
+	}
+	b := make([]byte, 0, n)
+	b = append(b, "WARC/1.1\r\n"...)
+	for _, f := range h {
+		b = append(b, f[0]...)
+		b = append(b, ": "...)
+		b = append(b, f[1]...)
+		b = append(b, "\r\n"...)
+	}
+	b = append(b, "Content-Length: "...)
+	b = strconv.AppendInt(b, int64(len(block)), 10)
+	b = append(b, "\r\n\r\n"...)
+	b = append(b, block...)
+	b = append(b, "\r\n\r\n"...)
+	if !w.gzip {
+		return b
+	}
+	var z bytes.Buffer
+	z.Grow(len(b)/2 + 64)
+	// A gzip.Writer holds about a megabyte of state, so they are reused.
+	zw, _ := w.zpool.Get().(*gzip.Writer)
+	if zw == nil {
+		zw = gzip.NewWriter(&z)
+	} else {
+		zw.Reset(&z)
+	}
+	// Writing to a bytes.Buffer cannot fail.
+	zw.Write(b)
+	zw.Close()
+	w.zpool.Put(zw)
+	return z.Bytes()
+}
+
+// digest returns the labelled SHA-1 digest of b, in base 32, the form
+// every WARC tool writes and checks: "sha1:" and 32 characters.
+func digest(b []byte) string {
+	sum := sha1.Sum(b)
+	return "sha1:" + base32.StdEncoding.EncodeToString(sum[:])
+}
+
+// newID returns a new WARC-Record-ID: a random (version 4) UUID as a URN,
+// in angle brackets.
+func newID() string {
+	var u [16]byte
+	rand.Read(u[:]) // never fails, as of Go 1.24
+	u[6] = u[6]&0x0f | 0x40
+	u[8] = u[8]&0x3f | 0x80
+	return fmt.Sprintf("<urn:uuid:%x-%x-%x-%x-%x>", u[0:4], u[4:6], u[6:8], u[8:10], u[10:16])
+}
+
+// formatDate formats t for WARC-Date: UTC, to the microsecond, as WARC 1.1
+// allows and warcio writes.
+func formatDate(t time.Time) string {
+	return t.UTC().Format("2006-01-02T15:04:05.000000Z")
+}
+
+// filename returns the name of the file at path for WARC-Filename, or ""
+// if it cannot be written as the field's value.
+func filename(path string) string {
+	name := filepath.Base(path)
+	if !isText(name) {
+		return ""
+	}
+	return name
+}

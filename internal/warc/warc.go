@@ -1,0 +1,454 @@
+package warc
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"net/netip"
+	"net/url"
+	"os"
+	"strings"
+	"sync"
+	"time"
+	"unicode/utf8"
+)
+
+// Info describes a crawl, in the warcinfo record that begins its part of
+// a WARC file.
+type Info struct {
+	// Software names the crawler and its version, such as
+	// "tse-crawler/1.4.0".
+	Software string
+	// Fields are further fields of the record, in order, as name and
+	// value: the robots policy ("robots", which the standard lets say
+	// "classic" for a crawler that obeys robots.txt) and the options that
+	// shape the crawl. The names must be tokens, and the values single
+	// lines of UTF-8.
+	Fields [][2]string
+	// Date is when the crawl, or its resumed run, began. The zero Time
+	// means now.
+	Date time.Time
+}
+
+// check reports what makes info unfit for a warcinfo record, or nil.
+func (info Info) check() error {
+	if info.Software == "" || !isText(info.Software) {
+		return fmt.Errorf("warcinfo software %q: give a name and version on one line", info.Software)
+	}
+	for _, f := range info.Fields {
+		switch {
+		case !isToken(f[0]):
+			return fmt.Errorf("warcinfo field name %q is not a token", f[0])
+		case !isText(f[1]):
+			return fmt.Errorf("warcinfo field %s: value %q is not one line of UTF-8", f[0], f[1])
+		}
+		// Every warcinfo record has these already.
+		for _, own := range [...]string{"software", "format", "conformsTo"} {
+			if strings.EqualFold(f[0], own) {
+				return fmt.Errorf("warcinfo field %s is written by package warc", f[0])
+			}
+		}
+	}
+	return nil
+}
+
+// An Exchange is one HTTP request and its response, as sent and received.
+type Exchange struct {
+	// TargetURI is the absolute URI requested.
+	TargetURI string
+	// Date is when the request began; both records carry it, as the
+	// standard asks of the records of one capture.
+	Date time.Time
+	// IP is the address of the server, IPv4 or IPv6, or empty if it is not
+	// known, and then the records do not give one.
+	IP string
+	// Request is the request as sent: request line, header fields and
+	// body.
+	Request []byte
+	// Response is the response as received: status line, header fields
+	// and body, byte for byte, with any transfer coding and content coding
+	// as they came. It must not be empty: a request that got no response
+	// is no exchange.
+	Response []byte
+	// Truncated, if not empty, says why the response was cut short, as the
+	// WARC-Truncated field does: "length" (it exceeded a limit on size),
+	// "time", "disconnect" or "unspecified". A response whose own framing
+	// says that it is incomplete is marked "unspecified" if Truncated is
+	// empty.
+	Truncated string
+}
+
+// A Writer appends records to a WARC file. It is safe for concurrent
+// use; the two records of an exchange are always adjacent in the file.
+type Writer struct {
+	path   string
+	gzip   bool   // one gzip member for each record
+	infoID string // WARC-Record-ID of the warcinfo record that begins this run
+	zpool  sync.Pool
+
+	mu   sync.Mutex
+	f    file  // nil once closed
+	size int64 // where the last whole exchange, or the warcinfo record, ends
+	err  error // the first failure to write, which every later write returns
+}
+
+// file is the part of *os.File that a Writer uses; tests replace it to
+// make writes fail as a full disk does.
+type file interface {
+	io.Writer
+	Truncate(size int64) error
+	Close() error
+}
+
+// An ExistsError is returned by [Create] when its path names something
+// already, whether a file, a directory or a symbolic link: a crawl never
+// writes into a file it did not make.
+type ExistsError struct {
+	Path string
+}
+
+func (e *ExistsError) Error() string {
+	return fmt.Sprintf("WARC file %s already exists", e.Path)
+}
+
+// A NotWARCError is returned by [Resume] when the file holds, at Offset,
+// something that is neither a whole WARC record nor the start of one that
+// a crash cut short: the file is not one that package warc wrote, or it
+// was damaged since. Resume leaves such a file as it found it.
+type NotWARCError struct {
+	Path   string
+	Offset int64 // in the file, so in the compressed data of a .warc.gz
+	Err    error
+}
+
+func (e *NotWARCError) Error() string {
+	return fmt.Sprintf("%s is not a WARC file to resume: at byte %d: %v", e.Path, e.Offset, e.Err)
+}
+
+func (e *NotWARCError) Unwrap() error { return e.Err }
+
+// Create creates a WARC file at path and writes its warcinfo record. A
+// path that ends in ".gz" makes a gzip file of one member for each record,
+// the form every reader expects of a .warc.gz; any other path makes a
+// plain WARC file.
+//
+// Create makes a new file or none: if path names anything, even a
+// dangling symbolic link, it returns an [*ExistsError]. Its other errors
+// are those of creating and writing the file, which it then removes.
+func Create(path string, info Info) (*Writer, error) {
+	if err := info.check(); err != nil {
+		return nil, err
+	}
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE|os.O_EXCL|oNoFollow, 0o666)
+	if errors.Is(err, fs.ErrExist) {
+		return nil, &ExistsError{Path: path}
+	}
+	if err != nil {
+		return nil, fmt.Errorf("creating WARC file: %w", err)
+	}
+	w := newWriter(path, f, 0)
+	if err := w.begin(info); err != nil {
+		f.Close()
+		os.Remove(path) // made by the exclusive create above
+		return nil, err
+	}
+	return w, nil
+}
+
+// Resume opens the WARC file at path to append to it, as [Create] would
+// have made it, or creates it as Create does if there is none.
+//
+// A crawl killed in the middle of a write leaves a torn last record, and
+// perhaps a request record whose response was never written. Resume reads
+// the file record by record, and cuts it off after the last whole
+// exchange, or the last whole record that is not a request. It then
+// writes a new warcinfo record for the resumed run, which the records
+// after it name, so that each run is described by its own. It refuses a
+// file in which something other than a torn record follows the whole
+// ones ([*NotWARCError]), and anything at path but a regular file with
+// one name: a symbolic link, which it never follows, a directory, a device
+// or a file with other names, which a cut would change too.
+func Resume(path string, info Info) (*Writer, error) {
+	if err := info.check(); err != nil {
+		return nil, err
+	}
+	// Checked before opening, as opening a device can itself act.
+	fi, err := os.Lstat(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return Create(path, info)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("resuming WARC file: %w", err)
+	}
+	if err := checkRegular(path, fi); err != nil {
+		return nil, err
+	}
+	f, err := os.OpenFile(path, os.O_RDWR|os.O_APPEND|oNoFollow|oNonblock, 0)
+	if err != nil {
+		return nil, fmt.Errorf("resuming WARC file: %w", err)
+	}
+	w, err := resume(path, f, info)
+	if err != nil {
+		f.Close()
+		return nil, err
+	}
+	return w, nil
+}
+
+// resume is Resume once the file is open.
+func resume(path string, f *os.File, info Info) (*Writer, error) {
+	// Checked again on what was opened, in case the name changed hands.
+	fi, err := f.Stat()
+	if err != nil {
+		return nil, fmt.Errorf("resuming WARC file: %w", err)
+	}
+	if err := checkRegular(path, fi); err != nil {
+		return nil, err
+	}
+	if n := links(fi); n > 1 {
+		return nil, fmt.Errorf("WARC file %s has %d hard links, and resuming would cut the file under its other names too", path, n)
+	}
+	end, err := scan(f, fi.Size(), isGzip(path))
+	if _, ok := errors.AsType[*ioError](err); ok {
+		return nil, fmt.Errorf("reading WARC file: %w", err)
+	}
+	if err != nil {
+		return nil, &NotWARCError{Path: path, Offset: end, Err: err}
+	}
+	if end < fi.Size() {
+		if err := f.Truncate(end); err != nil {
+			return nil, fmt.Errorf("cutting a torn record off WARC file: %w", err)
+		}
+	}
+	w := newWriter(path, f, end)
+	if err := w.begin(info); err != nil {
+		return nil, err
+	}
+	return w, nil
+}
+
+// checkRegular refuses anything at path but a regular file.
+func checkRegular(path string, fi fs.FileInfo) error {
+	mode := fi.Mode()
+	switch {
+	case mode.IsRegular():
+		return nil
+	case mode&fs.ModeSymlink != 0:
+		return fmt.Errorf("WARC file %s is a symbolic link, which a crawl never writes through", path)
+	case mode.IsDir():
+		return fmt.Errorf("WARC file %s is a directory", path)
+	default:
+		return fmt.Errorf("WARC file %s is not a regular file (%v)", path, mode.Type())
+	}
+}
+
+func isGzip(path string) bool { return strings.HasSuffix(path, ".gz") }
+
+func newWriter(path string, f file, size int64) *Writer {
+	return &Writer{path: path, gzip: isGzip(path), f: f, size: size}
+}
+
+// begin writes the warcinfo record that begins a run.
+func (w *Writer) begin(info Info) error {
+	date := info.Date
+	if date.IsZero() {
+		date = time.Now()
+	}
+	var block []byte
+	for _, f := range append([][2]string{
+		{"software", info.Software},
+		{"format", "WARC File Format 1.1"},
+		{"conformsTo", "http://iipc.github.io/warc-specifications/specifications/warc-format/warc-1.1/"},
+	}, info.Fields...) {
+		block = fmt.Appendf(block, "%s: %s\r\n", f[0], f[1])
+	}
+	id := newID()
+	h := header{
+		{"WARC-Type", "warcinfo"},
+		{"WARC-Record-ID", id},
+		{"WARC-Date", formatDate(date)},
+	}
+	if name := filename(w.path); name != "" {
+		h = append(h, [2]string{"WARC-Filename", name})
+	}
+	h = append(h,
+		[2]string{"Content-Type", "application/warc-fields"},
+		[2]string{"WARC-Block-Digest", digest(block)},
+	)
+	if err := w.write(w.encode(h, block)); err != nil {
+		return err
+	}
+	w.infoID = id
+	return nil
+}
+
+// WriteExchange appends a request record and a response record for x,
+// each naming the other in WARC-Concurrent-To, as the standard's own
+// example and the readers that pair them from either side expect.
+//
+// Each record is built whole in memory, and for a .warc.gz compressed
+// into its own gzip member, and then written with a single write, the
+// request first. If a write fails, as it does on a full disk, the file is
+// cut back to the end of the last whole exchange, and that error is
+// returned by this call and every later one: the file ends with whole
+// exchanges whatever happens, short of a crash, which leaves a torn record
+// that [Resume] cuts off.
+func (w *Writer) WriteExchange(x Exchange) error {
+	if err := x.check(); err != nil {
+		return err
+	}
+	reqID, respID := newID(), newID()
+	date := formatDate(x.Date)
+	common := header{
+		{"WARC-Date", date},
+		{"WARC-Target-URI", x.TargetURI},
+	}
+	if x.IP != "" {
+		ip, _ := netip.ParseAddr(x.IP) // checked
+		// The canonical form, as the standard's maintainers recommend:
+		// an IPv4 address as a dotted quad, IPv6 as RFC 5952 writes it.
+		common = append(common, [2]string{"WARC-IP-Address", ip.WithZone("").Unmap().String()})
+	}
+
+	reqPayload, method := requestPayload(x.Request)
+	h := header{{"WARC-Type", "request"}, {"WARC-Record-ID", reqID}}
+	h = append(h, common...)
+	h = append(h, header{
+		{"WARC-Warcinfo-ID", w.infoID},
+		{"WARC-Concurrent-To", respID},
+		{"Content-Type", "application/http;msgtype=request"},
+		{"WARC-Block-Digest", digest(x.Request)},
+	}...)
+	// As wget does, a request without a body has no payload digest.
+	if reqPayload.known && len(reqPayload.body) > 0 {
+		h = append(h, [2]string{"WARC-Payload-Digest", digest(reqPayload.body)})
+	}
+	req := w.encode(h, x.Request)
+
+	respPayload := responsePayload(x.Response, method)
+	h = header{{"WARC-Type", "response"}, {"WARC-Record-ID", respID}}
+	h = append(h, common...)
+	h = append(h, header{
+		{"WARC-Warcinfo-ID", w.infoID},
+		{"WARC-Concurrent-To", reqID},
+		{"Content-Type", "application/http;msgtype=response"},
+	}...)
+	switch {
+	case x.Truncated != "":
+		h = append(h, [2]string{"WARC-Truncated", x.Truncated})
+	case respPayload.truncated:
+		h = append(h, [2]string{"WARC-Truncated", "unspecified"})
+	}
+	h = append(h, [2]string{"WARC-Block-Digest", digest(x.Response)})
+	if respPayload.known {
+		h = append(h, [2]string{"WARC-Payload-Digest", digest(respPayload.body)})
+	}
+	resp := w.encode(h, x.Response)
+
+	return w.write(req, resp)
+}
+
+// check reports what makes x unfit to record, or nil.
+func (x Exchange) check() error {
+	u, err := url.Parse(x.TargetURI)
+	if err != nil || !u.IsAbs() || !isVisibleASCII(x.TargetURI) {
+		return fmt.Errorf("target URI %q is not an absolute URI of visible ASCII", x.TargetURI)
+	}
+	if x.Date.IsZero() {
+		return fmt.Errorf("exchange with %s has no date", x.TargetURI)
+	}
+	if x.IP != "" {
+		if _, err := netip.ParseAddr(x.IP); err != nil {
+			return fmt.Errorf("exchange with %s: IP address: %w", x.TargetURI, err)
+		}
+	}
+	if len(x.Response) == 0 {
+		return fmt.Errorf("exchange with %s has no response", x.TargetURI)
+	}
+	if x.Truncated != "" && !isToken(x.Truncated) {
+		return fmt.Errorf("exchange with %s: truncation reason %q is not a token", x.TargetURI, x.Truncated)
+	}
+	return nil
+}
+
+// write appends records to the file, each with one write. On failure it
+// cuts the file back to where it ended before, keeps the error, and
+// returns it.
+func (w *Writer) write(records ...[]byte) error {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.err != nil {
+		return w.err
+	}
+	n := w.size
+	for _, r := range records {
+		if _, err := w.f.Write(r); err != nil {
+			// If the cut fails too, Resume makes it.
+			w.f.Truncate(w.size)
+			w.err = fmt.Errorf("writing WARC file %s: %w", w.path, err)
+			return w.err
+		}
+		n += int64(len(r))
+	}
+	w.size = n
+	return nil
+}
+
+// Close closes the file. It returns the error of closing it, whatever
+// went before; later writes fail.
+func (w *Writer) Close() error {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.f == nil {
+		return fmt.Errorf("closing WARC file %s: %w", w.path, fs.ErrClosed)
+	}
+	err := w.f.Close()
+	w.f = nil
+	if w.err == nil {
+		w.err = fmt.Errorf("writing WARC file %s: %w", w.path, fs.ErrClosed)
+	}
+	if err != nil {
+		return fmt.Errorf("closing WARC file: %w", err)
+	}
+	return nil
+}
+
+// isToken reports whether s is a token as RFC 2616 defines it, which field
+// names and some values must be.
+func isToken(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i := range len(s) {
+		c := s[i]
+		if c <= ' ' || c >= 0x7f || strings.IndexByte(`()<>@,;:\"/[]?={}`, c) >= 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// isText reports whether s can be a field's value on one line: UTF-8
+// without control characters, so that it cannot end the field, or the
+// header, early.
+func isText(s string) bool {
+	if !utf8.ValidString(s) {
+		return false
+	}
+	for _, r := range s {
+		if r < ' ' || r == 0x7f {
+			return false
+		}
+	}
+	return true
+}
+
+func isVisibleASCII(s string) bool {
+	for i := range len(s) {
+		if s[i] <= ' ' || s[i] >= 0x7f {
+			return false
+		}
+	}
+	return true
+}
