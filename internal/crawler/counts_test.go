@@ -5,7 +5,9 @@ import (
 	"context"
 	"fmt"
 	"io/fs"
+	"maps"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -155,6 +157,7 @@ func TestCountsAgreeWithLog(t *testing.T) {
 				if killed {
 					pages[r.journ[n].DocID] = r.pages[r.journ[n].DocID]
 				}
+				before := maps.Clone(pages)
 				q := newCountsRun(t, pages)
 				q.c.Replay = r.journ[:n]
 				got, err := q.c.Crawl(t.Context(), "http://a.test/index.html")
@@ -164,6 +167,26 @@ func TestCountsAgreeWithLog(t *testing.T) {
 				checkCounts(t, got, q.log.String())
 				if got.Saved != res.Saved || got.Replayed != n {
 					t.Errorf("Saved %d, Replayed %d, want %d and %d", got.Saved, got.Replayed, res.Saved, n)
+				}
+				// Resumed with lanes fetching ahead from both hosts, it
+				// goes on the same way: they start once the replay and the
+				// adoption are done, and fetch no page either gave.
+				p := newCountsRun(t, before)
+				p.c.Replay, p.c.Parallel, p.c.AheadMemory = r.journ[:n], 4, 1<<20
+				onDisk := slices.Collect(maps.Values(before))
+				par, err := p.c.Crawl(t.Context(), "http://a.test/index.html")
+				if err != nil {
+					t.Fatal(err)
+				}
+				par.AheadPeak = 0
+				if p.log.String() != q.log.String() || !slices.Equal(p.journ, q.journ) || !maps.Equal(p.pages, q.pages) ||
+					fmt.Sprint(par) != fmt.Sprint(got) {
+					t.Errorf("resumed with -parallel 4:\n%+v\n%s\nwant\n%+v\n%s", par, &p.log, got, &q.log)
+				}
+				for _, page := range onDisk {
+					if slices.Contains(p.w.fetched, page.url) {
+						t.Errorf("-parallel 4 fetched %s again, which page %d holds", page.url, page.id)
+					}
 				}
 			})
 		}

@@ -9,6 +9,7 @@ import (
 	"net"
 	"slices"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 
@@ -21,14 +22,16 @@ import (
 
 // A fakeWeb answers fetches from a table, without HTTP: a page's HTML, a
 // redirect, or a host that cannot be connected to. It records every fetch
-// and every Reach.
+// and every Reach. It is safe for concurrent use, as lanes need.
 type fakeWeb struct {
 	pages     map[string]string // URL -> HTML
 	redirects map[string]string // URL -> target
 	down      []string          // hosts that cannot be connected to ...
 	downAt    int               // ... once this many fetches have been made
-	fetched   []string
-	reached   []string
+
+	mu      sync.Mutex
+	fetched []string
+	reached []string
 }
 
 func (w *fakeWeb) isDown(host string) bool {
@@ -40,6 +43,8 @@ func refused(host string) error {
 }
 
 func (w *fakeWeb) fetch(ctx context.Context, u string) ([]byte, error) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
 	w.fetched = append(w.fetched, u)
 	if host := hostOf(u); w.isDown(host) {
 		return nil, refused(host)
@@ -54,6 +59,8 @@ func (w *fakeWeb) fetch(ctx context.Context, u string) ([]byte, error) {
 }
 
 func (w *fakeWeb) reach(ctx context.Context, origin string) error {
+	w.mu.Lock()
+	defer w.mu.Unlock()
 	w.reached = append(w.reached, origin)
 	if host := hostOf(origin); w.isDown(host) {
 		return refused(host)
@@ -68,8 +75,9 @@ type fakeRun struct {
 	entries   []journal.Entry // the journal
 }
 
-// fakeCrawl crawls w from seed with both test hosts in scope.
-func fakeCrawl(t *testing.T, w *fakeWeb, seed string, replay []journal.Entry, load func(int) (string, int, []byte, error)) (fakeRun, error) {
+// fakeCrawl crawls w from seed with both test hosts in scope, fetching
+// parallel pages at once.
+func fakeCrawl(t *testing.T, w *fakeWeb, seed string, parallel int, replay []journal.Entry, load func(int) (string, int, []byte, error)) (fakeRun, error) {
 	t.Helper()
 	sc, err := scope.Parse([]string{"http://a.test/", "http://b.test/"})
 	if err != nil {
@@ -90,6 +98,9 @@ func fakeCrawl(t *testing.T, w *fakeWeb, seed string, replay []journal.Entry, lo
 		Reach:    w.reach,
 		Replay:   replay,
 		Load:     load,
+		Parallel: parallel,
+
+		AheadMemory: 1 << 20,
 	}
 	res, err := c.Crawl(t.Context(), seed)
 	return fakeRun{res, log.String(), errs.String(), entries}, err
@@ -113,7 +124,7 @@ func TestRedirectHops(t *testing.T) {
 			}
 			end := fmt.Sprintf("http://a.test/r%d.html", tt.chain)
 			w.pages[end] = "the end"
-			run, err := fakeCrawl(t, w, "http://a.test/index.html", nil, nil)
+			run, err := fakeCrawl(t, w, "http://a.test/index.html", 1, nil, nil)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -152,7 +163,7 @@ func TestRedirectHops(t *testing.T) {
 				}
 				return "", 0, nil, fs.ErrNotExist
 			}
-			run, err = fakeCrawl(t, w, "http://a.test/index.html", entries, load)
+			run, err = fakeCrawl(t, w, "http://a.test/index.html", 1, entries, load)
 			if err != nil || len(w.fetched) != 0 || run.res.Replayed != len(entries) {
 				t.Errorf("replay: %v, %d fetches, %+v", err, len(w.fetched), run.res)
 			}
@@ -212,7 +223,27 @@ func TestOutage(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			w := &fakeWeb{pages: site, down: tt.down, downAt: tt.downAt}
-			run, err := fakeCrawl(t, w, tt.seed, nil, nil)
+			run, err := fakeCrawl(t, w, tt.seed, 1, nil, nil)
+			// Fetching ahead from both hosts decides the same, at the same
+			// pages: what it fetched ahead that the crawl one page at a
+			// time did not is never told, and the requests it saves are
+			// those the crawl would not have made either.
+			t.Run("parallel", func(t *testing.T) {
+				w4 := &fakeWeb{pages: site, down: tt.down, downAt: tt.downAt}
+				run4, err4 := fakeCrawl(t, w4, tt.seed, 4, nil, nil)
+				if fmt.Sprint(err4) != fmt.Sprint(err) || run4.log != run.log || run4.errs != run.errs ||
+					!slices.Equal(run4.entries, run.entries) || run4.res.Current != run.res.Current || run4.res.Failed != run.res.Failed {
+					t.Errorf("-parallel 4 gives %v\n%+v\nwant %v\n%+v", err4, run4, err, run)
+				}
+				for _, u := range w.fetched {
+					if !slices.Contains(w4.fetched, u) {
+						t.Errorf("-parallel 4 did not fetch %s, fetched %q", u, w4.fetched)
+					}
+				}
+				if !slices.Equal(w4.reached, w.reached) {
+					t.Errorf("-parallel 4 asked %q whether they answer, want %q", w4.reached, w.reached)
+				}
+			})
 			res, log, errs, entries := run.res, run.log, run.errs, run.entries
 			if got := errors.Is(err, ErrOutage); got != tt.outage {
 				t.Fatalf("Crawl error %v, want an outage: %v", err, tt.outage)
