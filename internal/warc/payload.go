@@ -3,6 +3,7 @@ package warc
 import (
 	"bufio"
 	"bytes"
+	"crypto/sha1"
 	"errors"
 	"io"
 	"net/http"
@@ -12,10 +13,11 @@ import (
 // A payload is what the framing of a raw HTTP message says of its entity
 // body: the payload of a WARC request or response record.
 type payload struct {
-	// body is the entity body, with the chunked transfer coding removed and
-	// any content coding kept, or as much of it as the message holds. It
-	// may share memory with the message.
-	body []byte
+	// parts, one after the other, are the entity body, with the chunked
+	// transfer coding removed and any content coding kept, or as much of
+	// it as the message holds. They are the message's own memory, so
+	// that no body is copied only to be digested.
+	parts [][]byte
 	// known is false when the message has no well-defined entity body: its
 	// head is torn or malformed, its chunked coding is malformed, or it has
 	// a transfer coding other than chunked.
@@ -79,7 +81,7 @@ func readHead[T any](raw []byte, read func(*bufio.Reader) (T, error)) (int, T, e
 func bodyPayload(rest []byte, body io.ReadCloser, te []string, length int64) payload {
 	switch {
 	case body == http.NoBody:
-		return payload{body: []byte{}, known: true}
+		return payload{known: true}
 	case slices.Equal(te, []string{"chunked"}):
 		return dechunk(rest)
 	case len(te) > 0:
@@ -87,13 +89,13 @@ func bodyPayload(rest []byte, body io.ReadCloser, te []string, length int64) pay
 		// happen; if it did, the payload would still be coded.
 		return payload{}
 	case length >= 0 && int64(len(rest)) < length:
-		return payload{body: rest, known: true, truncated: true}
+		return payload{parts: [][]byte{rest}, known: true, truncated: true}
 	case length >= 0:
-		return payload{body: rest[:length], known: true}
+		return payload{parts: [][]byte{rest[:length]}, known: true}
 	default:
 		// Delimited by the end of the connection, which cannot be told
 		// from a cut.
-		return payload{body: rest, known: true}
+		return payload{parts: [][]byte{rest}, known: true}
 	}
 }
 
@@ -114,14 +116,14 @@ func torn(raw []byte, err error) bool {
 // fields are skipped. A body that ends too soon gives the data before the
 // cut, and is truncated.
 func dechunk(b []byte) payload {
-	var body []byte
+	var parts [][]byte
 	for {
 		line, rest, ok := chunkLine(b)
 		switch {
 		case !ok:
 			return payload{}
 		case rest == nil:
-			return payload{body: body, known: true, truncated: true}
+			return payload{parts: parts, known: true, truncated: true}
 		}
 		size, ok := chunkSize(line)
 		if !ok {
@@ -129,25 +131,40 @@ func dechunk(b []byte) payload {
 		}
 		b = rest
 		if size == 0 {
-			if body == nil {
-				body = []byte{}
-			}
-			return payload{body: body, known: true, truncated: !skipTrailer(b)}
+			return payload{parts: parts, known: true, truncated: !skipTrailer(b)}
 		}
 		if size > uint64(len(b)) {
-			return payload{body: append(body, b...), known: true, truncated: true}
+			return payload{parts: append(parts, b), known: true, truncated: true}
 		}
-		body = append(body, b[:size]...)
+		parts = append(parts, b[:size])
 		b = b[size:]
 		switch {
 		case len(b) >= 2 && b[0] == '\r' && b[1] == '\n':
 			b = b[2:]
 		case len(b) == 0 || len(b) == 1 && b[0] == '\r':
-			return payload{body: body, known: true, truncated: true}
+			return payload{parts: parts, known: true, truncated: true}
 		default:
 			return payload{}
 		}
 	}
+}
+
+// size returns the length of the payload, or as much of it as there is.
+func (p payload) size() int {
+	n := 0
+	for _, b := range p.parts {
+		n += len(b)
+	}
+	return n
+}
+
+// digest returns the payload's labelled digest, as [digest] does.
+func (p payload) digest() string {
+	h := sha1.New()
+	for _, b := range p.parts {
+		h.Write(b)
+	}
+	return labelled(h.Sum(nil))
 }
 
 // chunkLine splits off the chunk-size line at the start of b, without its

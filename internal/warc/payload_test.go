@@ -7,6 +7,9 @@ import (
 	"testing"
 )
 
+// joined returns the payload in one piece.
+func (p payload) joined() []byte { return bytes.Join(p.parts, nil) }
+
 func TestDechunk(t *testing.T) {
 	const bad = "\x00malformed"
 	tests := []struct {
@@ -51,10 +54,10 @@ func TestDechunk(t *testing.T) {
 			p := dechunk([]byte(tt.in))
 			switch {
 			case tt.want == bad && p.known:
-				t.Errorf("dechunk(%q) = %q, want it malformed", tt.in, p.body)
-			case tt.want != bad && (!p.known || string(p.body) != tt.want || p.truncated != tt.truncated):
+				t.Errorf("dechunk(%q) = %q, want it malformed", tt.in, p.joined())
+			case tt.want != bad && (!p.known || string(p.joined()) != tt.want || p.truncated != tt.truncated):
 				t.Errorf("dechunk(%q) = %q, known %v, truncated %v, want %q, truncated %v",
-					tt.in, p.body, p.known, p.truncated, tt.want, tt.truncated)
+					tt.in, p.joined(), p.known, p.truncated, tt.want, tt.truncated)
 			}
 		})
 	}
@@ -82,17 +85,17 @@ func FuzzDechunk(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, b []byte) {
 		p := dechunk(b)
-		if p.known && len(p.body) > len(b) {
-			t.Fatalf("dechunk(%q) = %d bytes, more than it was given", b, len(p.body))
+		if p.known && p.size() > len(b) {
+			t.Fatalf("dechunk(%q) = %d bytes, more than it was given", b, len(p.joined()))
 		}
 		body, known, truncated := httpPayload(append([]byte(chunkedHead), b...), "GET")
 		switch {
 		case !known:
 			return // refused by net/http
-		case !truncated && (!p.known || p.truncated || !bytes.Equal(p.body, body)):
-			t.Fatalf("dechunk(%q) = %q, known %v, truncated %v; net/http reads %q", b, p.body, p.known, p.truncated, body)
-		case truncated && p.known && !bytes.Equal(p.body, body):
-			t.Fatalf("dechunk(%q) = %q, truncated %v; net/http reads %q, cut short", b, p.body, p.truncated, body)
+		case !truncated && (!p.known || p.truncated || !bytes.Equal(p.joined(), body)):
+			t.Fatalf("dechunk(%q) = %q, known %v, truncated %v; net/http reads %q", b, p.joined(), p.known, p.truncated, body)
+		case truncated && p.known && !bytes.Equal(p.joined(), body):
+			t.Fatalf("dechunk(%q) = %q, truncated %v; net/http reads %q, cut short", b, p.joined(), p.truncated, body)
 		}
 	})
 }
@@ -131,14 +134,14 @@ func FuzzChunked(f *testing.F) {
 		b.WriteString("\r\n")
 		coded := b.Bytes()
 
-		if p := dechunk(coded); !p.known || p.truncated || !bytes.Equal(p.body, body) {
-			t.Fatalf("dechunk(%q) = %q, known %v, truncated %v, want %q", coded, p.body, p.known, p.truncated, body)
+		if p := dechunk(coded); !p.known || p.truncated || !bytes.Equal(p.joined(), body) {
+			t.Fatalf("dechunk(%q) = %q, known %v, truncated %v, want %q", coded, p.joined(), p.known, p.truncated, body)
 		}
 		cut = int(uint(cut) % uint(len(coded)))
 		p := dechunk(coded[:cut])
-		if !p.known || !p.truncated || !bytes.HasPrefix(body, p.body) {
+		if !p.known || !p.truncated || !bytes.HasPrefix(body, p.joined()) {
 			t.Fatalf("dechunk(%q), cut short = %q, known %v, truncated %v, want a prefix of %q",
-				coded[:cut], p.body, p.known, p.truncated, body)
+				coded[:cut], p.joined(), p.known, p.truncated, body)
 		}
 	})
 }

@@ -83,9 +83,10 @@ type Exchange struct {
 // use; the two records of an exchange are always adjacent in the file.
 type Writer struct {
 	path   string
-	gzip   bool   // one gzip member for each record
-	infoID string // WARC-Record-ID of the warcinfo record that begins this run
-	zpool  sync.Pool
+	gzip   bool      // one gzip member for each record
+	infoID string    // WARC-Record-ID of the warcinfo record that begins this run
+	zpool  sync.Pool // of *gzip.Writer
+	bufs   sync.Pool // of *[]byte, for records, which are as large as pages
 
 	mu   sync.Mutex
 	f    file  // nil once closed
@@ -276,7 +277,7 @@ func (w *Writer) begin(info Info) error {
 		[2]string{"Content-Type", "application/warc-fields"},
 		[2]string{"WARC-Block-Digest", digest(block)},
 	)
-	if err := w.write(w.encode(h, block)); err != nil {
+	if err := w.write(w.encode(w.buf(), h, block)); err != nil {
 		return err
 	}
 	w.infoID = id
@@ -321,10 +322,10 @@ func (w *Writer) WriteExchange(x Exchange) error {
 		{"WARC-Block-Digest", digest(x.Request)},
 	}...)
 	// As wget does, a request without a body has no payload digest.
-	if reqPayload.known && len(reqPayload.body) > 0 {
-		h = append(h, [2]string{"WARC-Payload-Digest", digest(reqPayload.body)})
+	if reqPayload.known && reqPayload.size() > 0 {
+		h = append(h, [2]string{"WARC-Payload-Digest", reqPayload.digest()})
 	}
-	req := w.encode(h, x.Request)
+	req := w.encode(w.buf(), h, x.Request)
 
 	respPayload := responsePayload(x.Response, method)
 	h = header{{"WARC-Type", "response"}, {"WARC-Record-ID", respID}}
@@ -342,9 +343,9 @@ func (w *Writer) WriteExchange(x Exchange) error {
 	}
 	h = append(h, [2]string{"WARC-Block-Digest", digest(x.Response)})
 	if respPayload.known {
-		h = append(h, [2]string{"WARC-Payload-Digest", digest(respPayload.body)})
+		h = append(h, [2]string{"WARC-Payload-Digest", respPayload.digest()})
 	}
-	resp := w.encode(h, x.Response)
+	resp := w.encode(w.buf(), h, x.Response)
 
 	return w.write(req, resp)
 }
@@ -372,10 +373,23 @@ func (x Exchange) check() error {
 	return nil
 }
 
+// buf returns an empty buffer for a record, reused from an earlier one.
+func (w *Writer) buf() []byte {
+	if b, ok := w.bufs.Get().(*[]byte); ok {
+		return (*b)[:0]
+	}
+	return nil
+}
+
 // write appends records to the file, each with one write. On failure it
 // cuts the file back to where it ended before, keeps the error, and
 // returns it.
 func (w *Writer) write(records ...[]byte) error {
+	defer func() {
+		for _, r := range records {
+			w.bufs.Put(&r)
+		}
+	}()
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	if w.err != nil {
