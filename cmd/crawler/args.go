@@ -46,6 +46,11 @@ type config struct {
 	until     string // -links-until
 	stats     bool
 	statsJSON string
+	// How many hosts are fetched at once, and how much of what they
+	// fetch ahead may wait in memory. They change when pages are fetched,
+	// never what is saved, so a crawl may resume with other values.
+	parallel    int
+	aheadMemory int64
 	// Built as the flags are checked, so that the crawl uses the very
 	// values that were checked; links, order, from and until stay for the
 	// journal and the command that resumes the crawl.
@@ -115,12 +120,18 @@ func (cfg *config) flagSet() *flag.FlagSet {
 	fs := flag.NewFlagSet("crawler", flag.ContinueOnError)
 	fs.SetOutput(io.Discard) // run prints the one message that matters
 	fs.Usage = func() {}
-	cfg.delay, cfg.timeout, cfg.maxSize = time.Second, 30*time.Second, 10<<20
+	cfg.delay, cfg.timeout, cfg.maxSize, cfg.aheadMemory = time.Second, 30*time.Second, 10<<20, 64<<20
 	fs.Func("delay", "", durationFlag(&cfg.delay))
 	fs.Func("timeout", "", durationFlag(&cfg.timeout))
 	fs.Func("max-size", "", func(s string) error {
 		n, err := parseSize(s)
 		cfg.maxSize = n
+		return err
+	})
+	fs.IntVar(&cfg.parallel, "parallel", 4, "")
+	fs.Func("ahead-memory", "", func(s string) error {
+		n, err := parseSize(s)
+		cfg.aheadMemory = n
 		return err
 	})
 	fs.BoolVar(&cfg.quiet, "q", false, "")
@@ -170,6 +181,9 @@ func parseArgs(args []string) (*config, error) {
 	}
 	if cfg.retries > pagefetch.MaxRetries {
 		return nil, &usageError{exitUsage, fmt.Sprintf("-retries %d is too many: give at most %d (the backoff doubles each time, up to a minute)", cfg.retries, pagefetch.MaxRetries)}
+	}
+	if cfg.parallel < 1 || cfg.parallel > maxParallel {
+		return nil, &usageError{exitUsage, fmt.Sprintf("-parallel %d is out of range: give how many hosts to fetch from at once, from 1 (one page at a time) to %d", cfg.parallel, maxParallel)}
 	}
 	if strings.TrimSpace(cfg.userAgent) == "" || strings.ContainsAny(cfg.userAgent, "\r\n") {
 		return nil, &usageError{exitUsage, fmt.Sprintf("-user-agent %q is not a usable User-Agent: give one line such as mybot/1.0", cfg.userAgent)}
@@ -409,6 +423,10 @@ func parseSize(s string) (int64, error) {
 	}
 	return n << sh, nil
 }
+
+// maxParallel bounds -parallel: each lane is a host being fetched from,
+// and more than this many at once is a crawl of the web, not of a site.
+const maxParallel = 64
 
 // maxMaxDepth bounds maxDepth, as the specification does.
 const maxMaxDepth = 10

@@ -55,7 +55,9 @@ var description = []string{
 	"The crawler is polite: at least the pause given by `-delay`, one second by default, " +
 		"separates the end of one request from the start of the next to the same host, " +
 		"and each host's robots.txt is obeyed. " +
-		"A shorter pause is allowed only when every connection goes to a loopback address, such as a local copy of a site.",
+		"A shorter pause is allowed only when every connection goes to a loopback address, such as a local copy of a site. " +
+		"A crawl of several hosts fetches from up to `-parallel` of them at once, each at its own pace, " +
+		"and still saves and logs every page in the order of a crawl of one page at a time.",
 	"A page is saved only if the server answers 200 with a non-empty body that is HTML: " +
 		"`Content-Type` `text/html` or `application/xhtml+xml`, or no `Content-Type` and a body that sniffs as HTML. " +
 		"A redirect is treated like a link found on the page: its target is crawled, if it is internal and new, " +
@@ -67,7 +69,8 @@ var description = []string{
 		"and the finished directory is byte for byte the one an uninterrupted crawl gives.",
 	"A live status line shows on stderr when it is a terminal and the log is not already going there " +
 		"(with `-q`, or with stdout redirected), cut to the terminal's width: " +
-		"`saved 12 · 40 pages waiting · depth 2 · 1m05s · pause 1s`. " +
+		"`saved 12 · 40 pages waiting · depth 2 · 1m05s · pause 1s`, " +
+		"and, while several hosts are fetched at once, how many are busy: `· 3 hosts busy`. " +
 		"Any byte of a URL or a message that a terminal would obey is shown escaped, as `\\x1b`, " +
 		"on stderr, and in the log when stdout is a terminal.",
 }
@@ -87,6 +90,17 @@ var flagDocs = []flagDoc{
 		"such as `1.5s` or `500ms`. Below `1s` only when every connection goes to a loopback address: " +
 		"the check is made on each connection, after DNS and through any proxy, and breaking it stops the crawl. " +
 		"robots.txt's `Crawl-delay` or `Request-rate` can lengthen it."},
+	{"-parallel N", "`4`", "how many hosts to fetch from at once, from 1 to 64. " +
+		"Each host still has one request at a time, with its own pause, robots.txt, retries and backoff. " +
+		"Once a crawl meets a second host, pages are fetched ahead of their turn, " +
+		"but numbered, logged, scanned, saved and journaled in the order of a crawl of one page at a time, " +
+		"so the page directory, the log and the statistics but for the times are the same whatever *N* is; " +
+		"only pages the crawl is bound to fetch are fetched ahead. " +
+		"`1` fetches one page at a time, as it comes out of the bag; a crawl of one host does too, whatever *N*. " +
+		"A crawl may be resumed with another *N*."},
+	{"-ahead-memory SIZE", "`64MiB`", "how much of the pages fetched ahead may wait in memory for their turn, " +
+		"in bytes or with `KiB`, `MiB` or `GiB`. Past it, only the page the crawl is waiting for is fetched, " +
+		"though a fetch already under way on each other host may still add a page."},
 	{"-links reference|html", "`reference`", "`reference` finds links as the CS50 reference does, quirks included; " +
 		"`html` reads and resolves them as a browser does: the page by the HTML Standard, with the links of " +
 		"`<a>`, `<area>`, SVG `<a>`, `<iframe>`, `<frame>` and meta refresh, and every URL by the WHATWG URL Standard, " +
@@ -110,10 +124,12 @@ var flagDocs = []flagDoc{
 	{"-stats", "off", "print statistics on stderr at the end: pages fetched (as many as the log's `Fetched` lines), saved, failed (by reason) and redirected, " +
 		"and the pages tried (fetched, failed or redirected); " +
 		"URLs found, added and ignored (external, duplicate, disallowed by robots.txt); requests; bytes saved, exactly and in KiB, MiB or GiB; " +
-		"elapsed time, mean and shortest pause, deepest depth."},
+		"elapsed time, mean and shortest pause, deepest depth; " +
+		"and, for a crawl of several hosts, each host's requests and mean pause, and the most memory that pages fetched ahead took."},
 	{"-stats-json FILE", "none", "write the same statistics to *FILE* as JSON, for scripts. " +
 		"*FILE* is opened before the first request, so a path that cannot be written is refused at once (exit 2). " +
-		"`pages.fetched` counts the pages logged `Fetched`, and `pages.tried` the pages fetched, failed or redirected."},
+		"`pages.fetched` counts the pages logged `Fetched`, and `pages.tried` the pages fetched, failed or redirected; " +
+		"`hosts` lists each host's `requests`, `pauses` and `mean_pause`, and `ahead_peak_bytes` is the most memory pages fetched ahead took."},
 	{"-robots=false", "on", "ignore robots.txt, for sites you own. " +
 		"By default each host's `/robots.txt` is fetched (as a paced request) before its first page and obeyed as RFC 9309 says; " +
 		"a page it disallows is never requested and is logged `IgnRobots`. " +

@@ -56,6 +56,17 @@ func interruptProcess(t *testing.T, p *stepProxy, args []string, step int64, ans
 	return cmd, stderr, err
 }
 
+// killCrawls are the crawls the process tests stop: one host, and three
+// hosts fetched four at a time, which may have as many requests in flight
+// when the process dies.
+var killCrawls = []struct {
+	name string
+	args []string
+}{
+	{"zoo", []string{"-q", "-delay", "0", "http://cs50tse.cs.dartmouth.edu/tse/zoo/index.html", "10"}},
+	{"university parallel 4", []string{"-q", "-delay", "0", "-parallel", "4", "-scope", "http://*.example.edu/", universitySeed, "10"}},
+}
+
 // TestKill9 kills the crawler process with SIGKILL at every step of a
 // crawl: while each request is in flight, and the moment each has been
 // answered, when the crawler is reading, saving, scanning or journaling.
@@ -66,7 +77,12 @@ func TestKill9(t *testing.T) {
 		t.Skip("skipping: starts a process per step")
 	}
 	p := newStepProxy(t, testdataSite(t))
-	args := []string{"-q", "-delay", "0", "http://cs50tse.cs.dartmouth.edu/tse/zoo/index.html", "10"}
+	for _, kc := range killCrawls {
+		t.Run(kc.name, func(t *testing.T) { kill9EveryStep(t, p, kc.args) })
+	}
+}
+
+func kill9EveryStep(t *testing.T, p *stepProxy, args []string) {
 	want, steps := uninterrupted(t, p, args)
 	for step := int64(1); step <= steps; step++ {
 		for _, answered := range []bool{false, true} {
@@ -99,7 +115,12 @@ func TestKill9(t *testing.T) {
 // got and how to resume, and -resume finishes the crawl.
 func TestSignals(t *testing.T) {
 	p := newStepProxy(t, testdataSite(t))
-	args := []string{"-q", "-delay", "0", "http://cs50tse.cs.dartmouth.edu/tse/zoo/index.html", "10"}
+	for _, kc := range killCrawls {
+		t.Run(kc.name, func(t *testing.T) { signals(t, p, kc.args) })
+	}
+}
+
+func signals(t *testing.T, p *stepProxy, args []string) {
 	want, _ := uninterrupted(t, p, args)
 	for _, tt := range []struct {
 		sig  syscall.Signal

@@ -5,7 +5,9 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"maps"
 	"os"
+	"slices"
 	"time"
 
 	"tse-crawler/internal/crawler"
@@ -30,6 +32,12 @@ func statusLine(stdout, stderr io.Writer, quiet bool) *progress.Line {
 // URLs, as they are, and the fetcher's and the pacer's.
 func report(res crawler.Result, fetcher *pagefetch.Fetcher, elapsed time.Duration) *stats.Report {
 	p := fetcher.Pacer.Pauses()
+	requests, pauses := fetcher.HostRequests(), fetcher.Pacer.HostPauses()
+	var hosts []stats.Host
+	for _, name := range slices.Sorted(maps.Keys(requests)) {
+		hp := pauses[name]
+		hosts = append(hosts, stats.Host{Name: name, Requests: requests[name], Pauses: hp.Count, MeanPause: stats.Duration(hp.Mean())})
+	}
 	return &stats.Report{
 		Pages:         res.Pages,
 		URLs:          res.URLs,
@@ -40,6 +48,8 @@ func report(res crawler.Result, fetcher *pagefetch.Fetcher, elapsed time.Duratio
 		MeanPause:     stats.Duration(p.Mean()),
 		ShortestPause: stats.Duration(p.Shortest),
 		DeepestDepth:  res.Deepest,
+		Hosts:         hosts,
+		AheadPeak:     res.AheadPeak,
 	}
 }
 

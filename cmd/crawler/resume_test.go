@@ -24,8 +24,9 @@ import (
 )
 
 // The crawls the resume tests interrupt: between them they have failed
-// pages (404s), a page robots.txt disallows, a redirect, and both orders
-// and both scanners.
+// pages (404s), a page robots.txt disallows, a redirect, both orders and
+// both scanners, and a crawl of three hosts fetched one page at a time and
+// several hosts at once, which a resumed crawl may do either way.
 var resumeCrawls = []struct {
 	name string
 	args []string
@@ -33,6 +34,9 @@ var resumeCrawls = []struct {
 	{"zoo lifo", []string{"http://cs50tse.cs.dartmouth.edu/tse/zoo/index.html", "10"}},
 	{"zoo bfs", []string{"-order", "bfs", "http://cs50tse.cs.dartmouth.edu/tse/zoo/index.html", "3"}},
 	{"syntax html", []string{"-links", "html", "http://cs50tse.cs.dartmouth.edu/tse/syntax/index.html", "2"}},
+	{"university parallel 1", []string{"-parallel", "1", "-scope", "http://*.example.edu/", universitySeed, "10"}},
+	{"university parallel 4", []string{"-parallel", "4", "-scope", "http://*.example.edu/", universitySeed, "10"}},
+	{"university bfs html parallel 8", []string{"-parallel", "8", "-order", "bfs", "-links", "html", "-scope", "http://*.example.edu/", universitySeed, "10"}},
 }
 
 // withDir puts dir before the last argument, maxDepth.
@@ -40,8 +44,9 @@ func withDir(args []string, dir string) []string {
 	return slices.Insert(slices.Clone(args), len(args)-1, dir)
 }
 
-// A stepProxy serves the test site and calls its hook, if set, with the
-// number of each request, before answering it and again after.
+// A stepProxy serves the test site, and the university for its hosts, and
+// calls its hook, if set, with the number of each request, before
+// answering it and again after.
 type stepProxy struct {
 	*httptest.Server
 	n    atomic.Int64
@@ -51,7 +56,7 @@ type stepProxy struct {
 
 func newStepProxy(t *testing.T, fsys fs.FS) *stepProxy {
 	p := new(stepProxy)
-	h := playground.Handler(fsys)
+	h := withUniversity(playground.Handler(fsys))
 	p.Server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		n := p.n.Add(1)
 		p.mu.Lock()

@@ -222,6 +222,10 @@ func newCrawler(cfg *config, dir *pagedir.Dir, proxy func(*http.Request) (*url.U
 		Journal:   dir.Record,
 		Recycle:   fetcher.Recycle,
 		Reach:     fetcher.Reach,
+
+		Parallel:    cfg.parallel,
+		AheadMemory: cfg.aheadMemory,
+		Next:        fetcher.Pacer.Next,
 	}, fetcher
 }
 
@@ -339,6 +343,8 @@ func resumeArgs(cfg *config) []string {
 	set(cfg.timeout != def.timeout, "timeout", cfg.timeout.String())
 	set(cfg.maxSize != def.maxSize, "max-size", formatSize(cfg.maxSize))
 	set(cfg.userAgent != def.userAgent, "user-agent", cfg.userAgent)
+	set(cfg.parallel != def.parallel, "parallel", strconv.Itoa(cfg.parallel))
+	set(cfg.aheadMemory != def.aheadMemory, "ahead-memory", formatSize(cfg.aheadMemory))
 	if cfg.quiet {
 		args = append(args, "-q")
 	}

@@ -33,6 +33,19 @@ type Report struct {
 	MeanPause     Duration `json:"mean_pause"`     // their mean
 	ShortestPause Duration `json:"shortest_pause"` // the shortest of them
 	DeepestDepth  int      `json:"deepest_depth"`  // the greatest depth of a page saved
+	// Hosts are the figures of each host requests were sent to, by name.
+	Hosts []Host `json:"hosts"`
+	// AheadPeak is the most bytes of pages fetched ahead, from several
+	// hosts at once, that waited in memory for the crawl to take them.
+	AheadPeak int64 `json:"ahead_peak_bytes"`
+}
+
+// Host holds the figures of one host.
+type Host struct {
+	Name      string   `json:"host"`       // host[:port]
+	Requests  int64    `json:"requests"`   // robots.txt and retries included
+	Pauses    int      `json:"pauses"`     // pauses kept between its requests
+	MeanPause Duration `json:"mean_pause"` // their mean
 }
 
 // Pages counts what came of the pages a crawl took from its bag. The
@@ -98,6 +111,26 @@ func (r *Report) WriteText(w io.Writer) error {
 		size(r.BytesSaved),
 		round(r.Elapsed), r.Pauses, round(r.MeanPause), round(r.ShortestPause),
 		r.DeepestDepth)
+	if err != nil {
+		return err
+	}
+	// A crawl of one host has its figures above already.
+	if len(r.Hosts) > 1 {
+		label := "  hosts:     "
+		for _, h := range r.Hosts {
+			requests := "requests"
+			if h.Requests == 1 {
+				requests = "request"
+			}
+			if _, err := fmt.Fprintf(w, "%s%s: %d %s, mean pause %v\n", label, h.Name, h.Requests, requests, round(h.MeanPause)); err != nil {
+				return err
+			}
+			label = strings.Repeat(" ", len(label))
+		}
+	}
+	if r.AheadPeak > 0 {
+		_, err = fmt.Fprintf(w, "  ahead:     at most %s of pages fetched ahead waited in memory\n", size(r.AheadPeak))
+	}
 	return err
 }
 
@@ -168,12 +201,15 @@ func round(d Duration) time.Duration {
 }
 
 // JSON returns the report as indented JSON, ending in a newline. A crawl
-// with no failures has failed_by {}, never null, so that scripts can index
-// it.
+// with no failures has failed_by {}, and one with no request hosts [],
+// never null, so that scripts can index them.
 func (r *Report) JSON() ([]byte, error) {
 	out := *r
 	if out.Pages.FailedBy == nil {
 		out.Pages.FailedBy = map[string]int{}
+	}
+	if out.Hosts == nil {
+		out.Hosts = []Host{}
 	}
 	b, err := json.MarshalIndent(&out, "", "  ")
 	if err != nil {

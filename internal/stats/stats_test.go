@@ -43,6 +43,32 @@ func TestWriteText(t *testing.T) {
 	if !strings.Contains(b.String(), "; 20 tried, 7 outcomes replayed from an earlier run\n") {
 		t.Errorf("WriteText of a resumed crawl does not say what was replayed:\n%s", &b)
 	}
+
+	// Hosts crawled side by side: a line each, after the lines of a
+	// crawl of one host, which stay as they are.
+	r = sample()
+	r.Hosts = []Host{
+		{Name: "ir.example.edu", Requests: 4, Pauses: 3, MeanPause: Duration(100 * time.Millisecond)},
+		{Name: "staff.example.edu:8080", Requests: 1},
+		{Name: "www.example.edu", Requests: 19, Pauses: 18, MeanPause: Duration(1001400 * time.Microsecond)},
+	}
+	r.AheadPeak = 3 << 20
+	b.Reset()
+	r.WriteText(&b)
+	if wantHosts := want + `  hosts:     ir.example.edu: 4 requests, mean pause 100ms
+             staff.example.edu:8080: 1 request, mean pause 0s
+             www.example.edu: 19 requests, mean pause 1.001s
+  ahead:     at most 3,145,728 bytes (3.0 MiB) of pages fetched ahead waited in memory
+`; b.String() != wantHosts {
+		t.Errorf("WriteText of a crawl of three hosts:\n%s\nwant:\n%s", &b, wantHosts)
+	}
+	// One host: nothing more than the crawl's own figures.
+	r.Hosts, r.AheadPeak = r.Hosts[:1], 0
+	b.Reset()
+	r.WriteText(&b)
+	if b.String() != want {
+		t.Errorf("WriteText of a crawl of one host:\n%s\nwant:\n%s", &b, want)
+	}
 }
 
 func TestJSON(t *testing.T) {
@@ -79,6 +105,22 @@ func TestJSON(t *testing.T) {
 	}
 	if !bytes.HasSuffix(data, []byte("}\n")) {
 		t.Errorf("JSON does not end in a newline")
+	}
+	if hosts, ok := got["hosts"].([]any); !ok || len(hosts) != 0 || got["ahead_peak_bytes"] != 0.0 {
+		t.Errorf("hosts = %v, ahead_peak_bytes = %v; want [] and 0", got["hosts"], got["ahead_peak_bytes"])
+	}
+	r := sample()
+	r.Hosts = []Host{{Name: "a.test:8080", Requests: 3, Pauses: 2, MeanPause: Duration(1500 * time.Millisecond)}}
+	data, _ = r.JSON()
+	if !bytes.Contains(data, []byte(`"hosts": [
+    {
+      "host": "a.test:8080",
+      "requests": 3,
+      "pauses": 2,
+      "mean_pause": 1.500000
+    }
+  ],`)) {
+		t.Errorf("JSON of a host:\n%s", data)
 	}
 }
 
