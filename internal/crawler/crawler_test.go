@@ -59,19 +59,26 @@ func newTransport(fsys fs.FS) *transport {
 
 func (t *transport) RoundTrip(r *http.Request) (*http.Response, error) {
 	start := time.Now()
+	defer func() {
+		t.mu.Lock()
+		t.spans = append(t.spans, [2]time.Time{start, time.Now()})
+		t.urls = append(t.urls, r.URL.String())
+		t.mu.Unlock()
+	}()
 	took := t.took
 	if t.latency != nil {
 		took = t.latency(r.URL.String())
 	}
 	if took > 0 {
-		time.Sleep(took)
+		// A request ends early if its context does, as a real one would.
+		select {
+		case <-time.After(took):
+		case <-r.Context().Done():
+			return nil, context.Cause(r.Context())
+		}
 	}
 	rec := httptest.NewRecorder()
 	t.h.ServeHTTP(rec, r)
-	t.mu.Lock()
-	t.spans = append(t.spans, [2]time.Time{start, time.Now()})
-	t.urls = append(t.urls, r.URL.String())
-	t.mu.Unlock()
 	return rec.Result(), nil
 }
 

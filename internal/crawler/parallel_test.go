@@ -1,6 +1,8 @@
 package crawler
 
 import (
+	"context"
+	"errors"
 	"fmt"
 	"hash/fnv"
 	"maps"
@@ -349,4 +351,48 @@ func TestParallelMemory(t *testing.T) {
 			})
 		}
 	}
+}
+
+// TestParallelCanceled: cancelling a crawl that fetches from several hosts
+// at once stops every lane at once, with its request, and Crawl returns
+// then, with every page it saved whole and journaled.
+func TestParallelCanceled(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		h := newHarness(nil, 10, time.Second)
+		h.tr.h = playground.VirtualHosts(clusters(4, 25))
+		h.tr.took = 300 * time.Millisecond
+		sc, _ := scope.Parse([]string{"http://*.example.edu/"})
+		h.c.Internal = sc.Contains
+		h.c.Parallel, h.c.AheadMemory, h.c.Next = 4, 64<<20, h.fetcher.Pacer.Next
+		var journaled int
+		h.c.Journal = func(journal.Entry) error { journaled++; return nil }
+		stop := errors.New("interrupt")
+		ctx, cancel := context.WithCancelCause(t.Context())
+		start := time.Now()
+		// Each host is asked every 1.3s; h1, h2 and h3 from 4.2s to 4.5s.
+		const at = 4*time.Second + 350*time.Millisecond
+		time.AfterFunc(at, func() { cancel(stop) })
+		res, err := h.c.Crawl(ctx, "http://h0.example.edu/index.html")
+		if !errors.Is(err, stop) {
+			t.Fatalf("Crawl error = %v, want %v", err, stop)
+		}
+		if took := time.Since(start); took != at {
+			t.Errorf("Crawl returned after %v, want at once, %v", took, at)
+		}
+		inFlight := 0
+		for _, span := range h.tr.spans {
+			if span[1].Sub(start) > at {
+				t.Errorf("a request ran on after the crawl was cancelled: %v to %v", span[0].Sub(start), span[1].Sub(start))
+			}
+			if span[1].Sub(start) == at {
+				inFlight++
+			}
+		}
+		if inFlight != 3 {
+			t.Errorf("%d requests were in flight when the crawl was cancelled, want 3", inFlight)
+		}
+		if res.Saved != len(h.pages) || journaled != res.Saved+res.Failed+res.Redirects+res.Disallowed {
+			t.Errorf("saved %d pages, Result %+v, %d journaled", len(h.pages), res, journaled)
+		}
+	})
 }
