@@ -1,11 +1,13 @@
 // Crawlbench times whole crawls, as processes, and prints a table of the
 // figures: the crawler against GNU wget on the CS50 playground's wikipedia
-// at depth 2, and the crawler alone on a synthetic site of a hundred
-// thousand pages. `make bench` runs it after the micro-benchmarks.
+// at depth 2, the crawler alone on a synthetic site of a hundred
+// thousand pages, and a polite crawl of a synthetic site spread over four
+// hosts, one page at a time against four hosts at once. `make bench` runs
+// it after the micro-benchmarks.
 //
 // Usage:
 //
-//	crawlbench [-runs 5] [-shared ../shared/playground] [-dir /tmp] [-synthetic 100000]
+//	crawlbench [-runs 5] [-shared ../shared/playground] [-dir /tmp] [-synthetic 100000] [-hosts 4] [-hosts-pages 400] [-hosts-delay 20ms]
 //
 // It needs ./crawler and ./playground (make builds them), tar, and wget
 // for the comparison (without wget, the crawler is timed alone). Each run
@@ -48,6 +50,12 @@ type config struct {
 	shared    string
 	dir       string
 	synthetic int
+	// The crawl of several hosts: how many, how many pages in all, and
+	// the pause, short enough to be timed in seconds, long enough that
+	// pauses and not requests make the time.
+	hosts      int
+	hostsPages int
+	hostsDelay time.Duration
 }
 
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
@@ -58,6 +66,9 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs.StringVar(&cfg.shared, "shared", filepath.Join("..", "shared", "playground"), "the shared playground folder")
 	fs.StringVar(&cfg.dir, "dir", os.TempDir(), "where the crawls write their pages")
 	fs.IntVar(&cfg.synthetic, "synthetic", 100_000, "pages of the synthetic site; 0 to skip it")
+	fs.IntVar(&cfg.hosts, "hosts", 4, "hosts of the polite crawl of several hosts; 0 to skip it")
+	fs.IntVar(&cfg.hostsPages, "hosts-pages", 400, "pages of the site of several hosts, in all")
+	fs.DurationVar(&cfg.hostsDelay, "hosts-delay", 20*time.Millisecond, "the pause of the crawl of several hosts")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
@@ -97,7 +108,12 @@ func bench(ctx context.Context, cfg config, stdout, stderr io.Writer) error {
 		return err
 	}
 	if cfg.synthetic > 0 {
-		return benchSynthetic(ctx, cfg, stdout, stderr)
+		if err := benchSynthetic(ctx, cfg, stdout, stderr); err != nil {
+			return err
+		}
+	}
+	if cfg.hosts > 0 {
+		return benchHosts(ctx, cfg, stdout, stderr)
 	}
 	return nil
 }
@@ -192,6 +208,57 @@ func benchSynthetic(ctx context.Context, cfg config, stdout, stderr io.Writer) e
 	fmt.Fprintf(stdout, "| pages saved | wall | CPU (user + sys) | pages/s | peak RSS |\n|---|---|---|---|---|\n")
 	fmt.Fprintf(stdout, "| %d | %.1f s | %.1f s (%.1f + %.1f) | %.0f | %.1f MB |\n\n", pages, s.wall.Seconds(),
 		s.cpu().Seconds(), s.user.Seconds(), s.sys.Seconds(), float64(pages)/s.wall.Seconds(), float64(s.rss)/1024)
+	return nil
+}
+
+// benchHosts times a polite crawl of a synthetic site spread over several
+// hosts, fetched one page at a time and from every host at once: with a
+// pause per host, the first takes about the pauses of all the hosts, the
+// second those of the busiest.
+func benchHosts(ctx context.Context, cfg config, stdout, stderr io.Writer) error {
+	proxy, stopServer, err := startPlayground(ctx, "", "-synthetic", fmt.Sprint(cfg.hostsPages), "-hosts", fmt.Sprint(cfg.hosts))
+	if err != nil {
+		return err
+	}
+	defer stopServer()
+	env := append(os.Environ(), "HTTP_PROXY="+proxy, "http_proxy="+proxy)
+	lanes := []int{1, cfg.hosts}
+	samples := make([][]sample, len(lanes))
+	var saved []int
+	for i := range cfg.runs + 1 { // the first round warms the caches and is not counted
+		for l, n := range lanes {
+			s, pages, err := timeRun(cfg.dir, func(dir string) *exec.Cmd {
+				cmd := exec.CommandContext(ctx, "./crawler", "-q", "-delay", cfg.hostsDelay.String(), "-parallel", fmt.Sprint(n),
+					"-scope", "http://*.synth.test/", "http://h0.synth.test/tse/synth/0.html", dir, "10")
+				cmd.Env = env
+				return cmd
+			})
+			if err != nil {
+				return fmt.Errorf("-parallel %d: %w", n, err)
+			}
+			if i > 0 {
+				samples[l] = append(samples[l], s)
+			}
+			if i == 1 {
+				saved = append(saved, pages)
+			}
+		}
+	}
+	// Each host has its robots.txt asked for (a 404 here) and its pages.
+	perHost := (cfg.hostsPages + cfg.hosts - 1) / cfg.hosts
+	floor := time.Duration(perHost) * cfg.hostsDelay
+	fmt.Fprintf(stdout, "## a synthetic site of %d pages on %d hosts, -delay %v, from playground -synthetic -hosts on loopback\n\n", cfg.hostsPages, cfg.hosts, cfg.hostsDelay)
+	fmt.Fprintf(stdout, "The busiest host's floor: %d requests %v apart, %.2f s.\n\n", perHost+1, cfg.hostsDelay, floor.Seconds())
+	fmt.Fprintf(stdout, "| -parallel | pages saved | best wall | median wall | median CPU (user + sys) | peak RSS |\n|---|---|---|---|---|---|\n")
+	for l, n := range lanes {
+		best, med := summarize(samples[l])
+		fmt.Fprintf(stdout, "| %d | %d | %.2f s | %.2f s | %.2f s (%.2f + %.2f) | %.1f MB |\n", n, saved[l],
+			best.wall.Seconds(), med.wall.Seconds(), med.cpu().Seconds(), med.user.Seconds(), med.sys.Seconds(), float64(med.rss)/1024)
+	}
+	_, m1 := summarize(samples[0])
+	_, mn := summarize(samples[1])
+	fmt.Fprintf(stdout, "\n-parallel %d / -parallel 1: median wall %.2f; -parallel %d / the floor: %.2f\n\n",
+		cfg.hosts, mn.wall.Seconds()/m1.wall.Seconds(), cfg.hosts, mn.wall.Seconds()/floor.Seconds())
 	return nil
 }
 

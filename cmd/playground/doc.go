@@ -5,7 +5,7 @@
 // Usage:
 //
 //	playground [-addr 127.0.0.1:8080] [-log FILE] [-vhosts] DIR
-//	playground [-addr 127.0.0.1:8080] [-log FILE] -synthetic PAGES
+//	playground [-addr 127.0.0.1:8080] [-log FILE] -synthetic PAGES [-hosts N]
 //	playground -version
 //
 // DIR is the folder that holds the site (for the CS50 playground, the one
@@ -25,6 +25,11 @@
 // served from its host's folder: DIR/www.example.edu/index.html for
 // http://www.example.edu/index.html. A host with no folder is a 404. This
 // lets one playground stand for several servers of one domain.
+//
+// With -synthetic, it serves a site of PAGES pages made up on the fly
+// (package synthsite) instead of DIR; with -hosts N as well, the pages are
+// spread over N hosts, h0.synth.test to h(N-1).synth.test, that link to
+// each other, for crawls of several hosts at once.
 //
 // Each request is logged once answered, one line each: the start time in
 // Unix seconds and in UTC, the time taken, the status, the method, the URL

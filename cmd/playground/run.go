@@ -25,7 +25,7 @@ const (
 )
 
 const usage = `Usage: playground [-addr 127.0.0.1:8080] [-log FILE] [-vhosts] DIR
-       playground [-addr 127.0.0.1:8080] [-log FILE] -synthetic PAGES
+       playground [-addr 127.0.0.1:8080] [-log FILE] -synthetic PAGES [-hosts N]
 
 Playground serves the static site in DIR (the folder that holds tse/) the way
 the CS50 playground's nginx server does, both as an origin server
@@ -52,6 +52,10 @@ Flags:
   -synthetic N serve, instead of DIR, a synthetic site of N pages made up on
                the fly: /tse/synth/0.html to /tse/synth/(N-1).html, about
                14 links a page, every page within six links of page 0
+  -hosts N     with -synthetic, spread the pages over N hosts, h0.synth.test
+               to h(N-1).synth.test, page n on host n mod N, with links
+               across hosts as absolute URLs (crawl with -scope
+               'http://*.synth.test/')
   -version     the version, Go release and revision it was built from
   -h           this help
 
@@ -66,6 +70,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	logFile := fs.String("log", "", "")
 	vhosts := fs.Bool("vhosts", false, "")
 	synthetic := fs.Int("synthetic", 0, "")
+	hosts := fs.Int("hosts", 1, "")
 	version := fs.Bool("version", false, "")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
@@ -89,9 +94,15 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	case *synthetic < 0:
 		fmt.Fprintf(stderr, "playground: -synthetic %d: give a number of pages, such as 100000\n", *synthetic)
 		return exitUsage
+	case *hosts < 1 || *hosts > 1 && *synthetic == 0:
+		fmt.Fprintf(stderr, "playground: -hosts %d: give a number of hosts, 1 or more, for a -synthetic site\n", *hosts)
+		return exitUsage
 	case *synthetic > 0 && fs.NArg() == 0:
-		site = synthsite.Site{Pages: *synthetic, Seed: 1}
+		site = synthsite.Site{Pages: *synthetic, Seed: 1, Hosts: *hosts}
 		name = fmt.Sprintf("a synthetic site of %d pages", *synthetic)
+		if *hosts > 1 {
+			name += fmt.Sprintf(" on %d hosts, %s to %s", *hosts, synthsite.Host(0), synthsite.Host(*hosts-1))
+		}
 	case fs.NArg() != 1:
 		fmt.Fprintf(stderr, "playground: expected one argument, the site's directory, but got %d\nRun 'playground -h' for usage.\n", fs.NArg())
 		return exitUsage

@@ -36,6 +36,8 @@ func TestUsage(t *testing.T) {
 		{"no port", []string{"-addr", "127.0.0.1", dir}, 2, "such as 127.0.0.1:8080"},
 		{"port too large", []string{"-addr", "127.0.0.1:65536", dir}, 2, "127.0.0.1:0 for a free port"},
 		{"negative page count", []string{"-synthetic", "-1"}, 2, "give a number of pages"},
+		{"no hosts", []string{"-synthetic", "10", "-hosts", "0"}, 2, "give a number of hosts"},
+		{"hosts of a directory", []string{"-hosts", "3", dir}, 2, "for a -synthetic site"},
 		{"unwritable log", []string{"-log", filepath.Join(dir, "no", "log"), dir}, 1, "playground:"},
 	}
 	for _, tt := range tests {
