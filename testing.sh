@@ -412,8 +412,37 @@ if show env HTTP_PROXY="$PROXY" ./crawler -delay 0 -scope 'http://*.example.edu/
 	else
 		bad "the university: www's requests came closer than its Request-rate allows"
 	fi
+	uni=$dir
+	dir=$(newdir)
+	if show env HTTP_PROXY="$PROXY" ./crawler -parallel 1 -delay 0 -scope 'http://*.example.edu/' -order priority \
+		-links-from '<!-- CONTENT -->' -links-until '<!-- /CONTENT -->' \
+		http://www.example.edu/index.html "$dir" 10 >"$tmp/uni1.out" 2>"$tmp/uni1.err" &&
+		diff -r "$uni" "$dir" >/dev/null && cmp -s "$tmp/uni.out" "$tmp/uni1.out"; then
+		ok "the university: three hosts at once (the default -parallel 4) save and log what one page at a time does"
+	else
+		bad "the university: -parallel 1 differs from -parallel 4: $(cat "$tmp/uni1.err")"
+	fi
 else
 	bad "the university: $(cat "$tmp/uni.err")"
+fi
+
+echo "== several hosts at once: a synthetic site on four hosts, with a pause of 20ms each"
+start_server hosts "-synthetic 300 -hosts 4" || abort "the playground server did not start"
+dirs=() took=()
+for n in 1 4; do
+	dir=$(newdir)
+	start=$(date +%s.%N)
+	if ! show env HTTP_PROXY="$PROXY" ./crawler -q -delay 20ms -parallel $n -scope 'http://*.synth.test/' \
+		http://h0.synth.test/tse/synth/0.html "$dir" 10 2>"$tmp/hosts$n.err"; then
+		bad "four hosts, -parallel $n: $(cat "$tmp/hosts$n.err")"
+	fi
+	took+=("$(awk -v a="$start" -v b="$(date +%s.%N)" 'BEGIN { printf "%.2f", b - a }')")
+	dirs+=("$dir")
+done
+if diff -r "${dirs[0]}" "${dirs[1]}" >/dev/null && [ "$(ls "${dirs[1]}" | wc -l)" -gt 250 ]; then
+	ok "four hosts: -parallel 4 saves what -parallel 1 does, $(ls "${dirs[1]}" | wc -l) pages, in ${took[1]} s against ${took[0]} s"
+else
+	bad "four hosts: -parallel 4 and -parallel 1 differ"
 fi
 
 if [ ! -f "$SHARED/cs50tse-site.tar.gz" ]; then
