@@ -33,7 +33,12 @@ import (
 //     then are its own links read.
 //
 // So fetching ahead changes when a page is requested, never whether, and
-// every output is that of the sequential crawl.
+// every output is that of the sequential crawl. Two things end a crawl's
+// pages early, and with them that promise: a stop (an interrupt, an outage,
+// a failed write), after which the pages fetched ahead are dropped and a
+// resumed crawl fetches them again; and a host found dead, whose pages
+// fail without a request, so that those a lane had fetched, and the links
+// read on them, were fetched for nothing.
 //
 // Each lane keeps its host's pages in a bag of the crawl's own kind, so
 // that it takes first the page the crawl is likely to pop first: the
@@ -52,8 +57,7 @@ type ahead struct {
 	budget  int64
 	like    bag.Bag // an empty bag of the crawl's kind
 
-	ctx    context.Context // the workers', ended by stop
-	cancel context.CancelFunc
+	cancel context.CancelFunc // ends the workers' context
 	done   sync.WaitGroup
 
 	// mu guards everything below. It is never held while a page is
@@ -61,7 +65,7 @@ type ahead struct {
 	mu       sync.Mutex
 	changed  chan struct{} // closed, and replaced, whenever anything below changes
 	lanes    map[string]*lane
-	order    []*lane               // the lanes in the order their hosts appeared, so that choices are reproducible
+	order    []*lane               // the lanes in a fixed order, so that the workers' choices are the same on every run
 	pages    map[string]*aheadPage // pages foreseen, being fetched or fetched, until the crawl takes them
 	gone     map[string]bool       // pages the crawl took that are still in a lane's bag, below its top
 	want     bag.Item              // the page the crawl waits for, while no lane has taken it
@@ -131,10 +135,10 @@ func newAhead(ctx context.Context, c *Crawler, b bag.Bag) (*ahead, bool) {
 	for _, host := range slices.Sorted(maps.Keys(parts)) {
 		a.lane(host).bag = parts[host].(laneBag)
 	}
-	a.ctx, a.cancel = context.WithCancel(ctx)
+	ctx, a.cancel = context.WithCancel(ctx)
 	for range c.Parallel {
 		a.done.Add(1)
-		go a.work()
+		go a.work(ctx)
 	}
 	return a, true
 }
@@ -266,6 +270,7 @@ func (a *ahead) take(ctx context.Context, page bag.Item, read func(url string, p
 		if p := a.pages[page.URL]; p != nil && p.state == fetched {
 			delete(a.pages, page.URL)
 			a.buffered -= int64(cap(p.html))
+			a.compactUnread()
 			a.signal()
 			return p.html, p.err
 		}
@@ -295,6 +300,19 @@ func (a *ahead) nextUnread() (string, *aheadPage) {
 		}
 	}
 	return "", nil
+}
+
+// compactUnread drops from a.unread the pages the crawl has taken, once
+// they are most of it: a crawl that never waits never reads ahead, and the
+// list would otherwise grow with every page. a.mu is held.
+func (a *ahead) compactUnread() {
+	if len(a.unread) < 64 || len(a.unread) < 2*len(a.pages) {
+		return
+	}
+	a.unread = slices.DeleteFunc(a.unread, func(url string) bool {
+		p := a.pages[url]
+		return p == nil || p.read
+	})
 }
 
 // kill drops host's pages, fetched or not, and fetches none of them again:
@@ -334,15 +352,15 @@ func (a *ahead) hostsBusy() int {
 	return a.busy
 }
 
-// work fetches pages ahead until stop.
-func (a *ahead) work() {
+// work fetches pages ahead until ctx ends.
+func (a *ahead) work(ctx context.Context) {
 	defer a.done.Done()
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	for a.ctx.Err() == nil {
+	for ctx.Err() == nil {
 		l, d := a.choose(time.Now())
 		if l == nil {
-			a.wait(a.ctx, 0)
+			a.wait(ctx, 0)
 			continue
 		}
 		l.working = true
@@ -350,7 +368,7 @@ func (a *ahead) work() {
 		if d > 0 {
 			// Held while it waits, so that no other worker waits for the
 			// same host; but anything that changes may change the choice.
-			a.wait(a.ctx, d)
+			a.wait(ctx, d)
 			l.working = false
 			a.busy--
 			continue
@@ -362,11 +380,11 @@ func (a *ahead) work() {
 			continue
 		}
 		a.mu.Unlock()
-		html, err := a.fetch(a.ctx, url)
+		html, err := a.fetch(ctx, url)
 		a.mu.Lock()
 		l.working = false
 		a.busy--
-		a.fetched(l, url, p, html, err)
+		a.fetched(ctx, l, url, p, html, err)
 	}
 }
 
@@ -438,15 +456,19 @@ func (a *ahead) takeFrom(l *lane) (string, *aheadPage) {
 
 // fetched records what came of fetching a page. A fetch that got no
 // connection, or broke the loopback rule, parks the lane: the crawl will
-// decide what it means when it takes the page, and until then nothing
-// more is fetched ahead from that host. a.mu is held.
-func (a *ahead) fetched(l *lane, url string, p *aheadPage, html []byte, err error) {
-	p.state, p.html, p.err = fetched, html, err
-	if l.dead || a.ctx.Err() != nil {
-		a.drop(url, p)
+// decide what that means when it takes the page (a dead host, an outage,
+// a fatal error), and meanwhile no more is fetched ahead from that host,
+// only the pages the crawl waits for. a.mu is held.
+func (a *ahead) fetched(ctx context.Context, l *lane, url string, p *aheadPage, html []byte, err error) {
+	if l.dead || ctx.Err() != nil {
+		delete(a.pages, url)
+		if a.recycle != nil && html != nil {
+			a.recycle(html)
+		}
 		a.signal()
 		return
 	}
+	p.state, p.html, p.err = fetched, html, err
 	a.buffered += int64(cap(html))
 	a.peak = max(a.peak, a.buffered)
 	var ue *pagefetch.UnreachableError
