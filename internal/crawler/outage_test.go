@@ -79,6 +79,13 @@ type fakeRun struct {
 // parallel pages at once.
 func fakeCrawl(t *testing.T, w *fakeWeb, seed string, parallel int, replay []journal.Entry, load func(int) (string, int, []byte, error)) (fakeRun, error) {
 	t.Helper()
+	return fakeCrawlFrom(t, w.fetch, w.reach, seed, parallel, replay, load)
+}
+
+// fakeCrawlFrom crawls from seed with fetch and reach.
+func fakeCrawlFrom(t *testing.T, fetch func(context.Context, string) ([]byte, error), reach func(context.Context, string) error,
+	seed string, parallel int, replay []journal.Entry, load func(int) (string, int, []byte, error)) (fakeRun, error) {
+	t.Helper()
 	sc, err := scope.Parse([]string{"http://a.test/", "http://b.test/"})
 	if err != nil {
 		t.Fatal(err)
@@ -86,7 +93,7 @@ func fakeCrawl(t *testing.T, w *fakeWeb, seed string, parallel int, replay []jou
 	var log, errs bytes.Buffer
 	var entries []journal.Entry
 	c := &Crawler{
-		Fetch:    w.fetch,
+		Fetch:    fetch,
 		Save:     func(int, string, int, []byte) error { return nil },
 		Scanner:  new(pagescan.Reference),
 		Internal: sc.Contains,
@@ -95,7 +102,7 @@ func fakeCrawl(t *testing.T, w *fakeWeb, seed string, parallel int, replay []jou
 		Log:      &log,
 		Errors:   &errs,
 		Journal:  func(e journal.Entry) error { entries = append(entries, e); return nil },
-		Reach:    w.reach,
+		Reach:    reach,
 		Replay:   replay,
 		Load:     load,
 		Parallel: parallel,
@@ -282,5 +289,36 @@ func TestOutage(t *testing.T) {
 				t.Errorf("Result %+v, log:\n%s", res, log)
 			}
 		})
+	}
+}
+
+// TestNotLoopbackAhead: a lane that meets the loopback rule on a host it
+// fetches ahead stops the crawl only when the crawl comes to that page, as
+// a crawl of one page at a time would, with the same log and journal
+// before it.
+func TestNotLoopbackAhead(t *testing.T) {
+	site := map[string]string{
+		"http://a.test/index.html": `<a href=http://b.test/1.html>b</a> <a href=x.html>x</a> <a href=y.html>y</a>`,
+		"http://a.test/x.html":     `<a href=z.html>z</a>`,
+		"http://a.test/y.html":     `y`,
+		"http://a.test/z.html":     `z`,
+	}
+	var runs [2]fakeRun
+	for i, n := range []int{1, 4} {
+		w := &fakeWeb{pages: site}
+		fetch := func(ctx context.Context, u string) ([]byte, error) {
+			if hostOf(u) == "b.test" {
+				return nil, fmt.Errorf("dial tcp 192.0.2.1:80: %w", pagefetch.ErrNotLoopback)
+			}
+			return w.fetch(ctx, u)
+		}
+		run, err := fakeCrawlFrom(t, fetch, w.reach, "http://a.test/index.html", n, nil, nil)
+		if !errors.Is(err, pagefetch.ErrNotLoopback) || run.res.Current != "http://b.test/1.html" {
+			t.Fatalf("-parallel %d: Crawl error %v at %s, want ErrNotLoopback at b.test/1.html", n, err, run.res.Current)
+		}
+		runs[i] = run
+	}
+	if runs[1].log != runs[0].log || !slices.Equal(runs[1].entries, runs[0].entries) || runs[1].res.Saved != 4 {
+		t.Errorf("-parallel 4 gives\n%+v\nwant\n%+v", runs[1], runs[0])
 	}
 }
