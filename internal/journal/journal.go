@@ -91,6 +91,12 @@ type Entry struct {
 	URL    string
 	DocID  int    // for Saved
 	Target string // for Redirected
+	// WARC is the size of the crawl's WARC file once the page's records
+	// are in it, or 0 for a crawl without one. A resumed crawl cuts the
+	// file back to the size its last line gives, so that a page whose
+	// records were written but whose line was not, and which is fetched
+	// again, is not recorded twice.
+	WARC int64
 }
 
 // Header returns the journal's first lines, for p.
@@ -115,6 +121,10 @@ func Line(e Entry) []byte {
 	if e.Kind == Redirected {
 		b = append(b, ' ')
 		b = strconv.AppendQuote(b, e.Target)
+	}
+	if e.WARC > 0 {
+		b = append(b, " warc "...)
+		b = strconv.AppendInt(b, e.WARC, 10)
 	}
 	return append(b, '\n')
 }
@@ -215,6 +225,15 @@ func parseEntry(line string) (Entry, error) {
 	}
 	e.URL, _ = strconv.Unquote(u)
 	rest = rest[len(u):]
+	// A journal written before WARC files were, or by a crawl without
+	// one, has no size; the field comes last so that such lines read as
+	// they always did.
+	if i := strings.LastIndex(rest, " warc "); i >= 0 {
+		n, err := strconv.ParseInt(rest[i+len(" warc "):], 10, 64)
+		if err == nil && n > 0 && (e.Kind != Redirected || i > 0) {
+			e.WARC, rest = n, rest[:i]
+		}
+	}
 	switch e.Kind {
 	case Saved, Failed, Disallowed:
 		if rest != "" {

@@ -21,6 +21,11 @@ var entries = []Entry{
 	{Kind: Disallowed, URL: "http://h/tse/secret.html"},
 	{Kind: Saved, URL: "http://h/tse/a b\t\"quoted\".html", DocID: 2},
 	{Kind: Redirected, URL: "http://h/tse/x.html", Target: ""},
+	// A crawl with a WARC file gives its size after each page's records.
+	{Kind: Saved, URL: "http://h/tse/w.html", DocID: 3, WARC: 1234},
+	{Kind: Redirected, URL: "http://h/tse/w warc 1", Target: "http://h/ warc 7", WARC: 5678},
+	{Kind: Failed, URL: "http://h/tse/f.html", WARC: 9012},
+	{Kind: Disallowed, URL: "http://h/tse/d.html", WARC: 9012},
 }
 
 func journalBytes(p Params, es []Entry) []byte {

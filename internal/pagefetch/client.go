@@ -22,7 +22,16 @@ type ClientOptions struct {
 	// TLS, if set, configures https; by default the system's roots are
 	// trusted.
 	TLS *tls.Config
+	// Capture makes every connection record the bytes that requests made
+	// with a [Tape] send and receive. An https request through a proxy is
+	// not recorded: the transport makes its TLS connection itself, over
+	// the proxy's tunnel, where only ciphertext passes.
+	Capture bool
 }
+
+// tlsHandshakeTimeout bounds a TLS handshake, as the transport's own
+// setting does for the connections it makes itself.
+const tlsHandshakeTimeout = 10 * time.Second
 
 // NewClient returns an HTTP client for crawling. It never follows a
 // redirect: the fetcher reports it and the crawler decides.
@@ -45,19 +54,26 @@ func NewClient(opt ClientOptions) *http.Client {
 			return nil
 		}
 	}
+	transport := &http.Transport{
+		Proxy:                 opt.Proxy,
+		DialContext:           dialer.DialContext,
+		TLSClientConfig:       opt.TLS,
+		ForceAttemptHTTP2:     true,
+		MaxIdleConns:          16,
+		MaxIdleConnsPerHost:   2,
+		IdleConnTimeout:       90 * time.Second,
+		TLSHandshakeTimeout:   tlsHandshakeTimeout,
+		ExpectContinueTimeout: time.Second,
+	}
+	if opt.Capture {
+		// A record holds an HTTP/1.1 message, which HTTP/2's binary
+		// frames are not.
+		transport.ForceAttemptHTTP2 = false
+		transport.DialContext, transport.DialTLSContext = recordingDialers(dialer, opt.TLS)
+	}
 	return &http.Client{
-		Transport: &http.Transport{
-			Proxy:                 opt.Proxy,
-			DialContext:           dialer.DialContext,
-			TLSClientConfig:       opt.TLS,
-			ForceAttemptHTTP2:     true,
-			MaxIdleConns:          16,
-			MaxIdleConnsPerHost:   2,
-			IdleConnTimeout:       90 * time.Second,
-			TLSHandshakeTimeout:   10 * time.Second,
-			ExpectContinueTimeout: time.Second,
-		},
-		Timeout: opt.Timeout,
+		Transport: transport,
+		Timeout:   opt.Timeout,
 		CheckRedirect: func(*http.Request, []*http.Request) error {
 			return http.ErrUseLastResponse
 		},

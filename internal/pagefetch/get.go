@@ -101,6 +101,11 @@ func (f *Fetcher) once(ctx context.Context, rawURL string, k kind) (_ *response,
 	// Asked for explicitly, so that net/http leaves the decoding to us and
 	// a coding we did not ask for is noticed rather than saved.
 	req.Header.Set("Accept-Encoding", "gzip, deflate")
+	if tapeFrom(ctx) != nil {
+		// A record keeps the body as it came, coded, and a page saved
+		// decoded would not be its payload; wget asks so too.
+		req.Header.Set("Accept-Encoding", "identity")
+	}
 	if k == page {
 		req.Header.Set("Accept", "text/html, application/xhtml+xml;q=0.9, */*;q=0.1")
 	}
@@ -120,7 +125,14 @@ func (f *Fetcher) once(ctx context.Context, rawURL string, k kind) (_ *response,
 	defer cancel()
 	f.sending(host)
 	var trace connTrace
-	res, err := f.Client.Do(req.WithContext(trace.with(reqCtx)))
+	traced := trace.with(reqCtx)
+	if cp, tape, withCapture := startCapture(traced); cp != nil {
+		// Deferred before the body is closed, so run after: the record
+		// holds every byte read, a body left unread included.
+		defer cp.end(tape, rawURL)
+		traced = withCapture
+	}
+	res, err := f.Client.Do(req.WithContext(traced))
 	if err != nil {
 		return nil, 0, host, trace.unreachable(ctx, host, err)
 	}

@@ -112,7 +112,12 @@ func (f *Fetcher) Reach(ctx context.Context, origin string) error {
 	}
 	defer f.Pacer.Done(host)
 	var trace connTrace
-	req = req.WithContext(trace.with(ctx))
+	traced := trace.with(ctx)
+	if cp, tape, withCapture := startCapture(traced); cp != nil {
+		defer cp.end(tape, req.URL.String())
+		traced = withCapture
+	}
+	req = req.WithContext(traced)
 	f.sending(host)
 	res, err := f.Client.Do(req)
 	if err != nil {

@@ -487,3 +487,59 @@ func TestScanIOError(t *testing.T) {
 		}
 	}
 }
+
+// TestResumeAt: a crawl that knows where its last committed record ended
+// cuts the file back there, whole records after it included, and refuses
+// a size that is not the end of a record.
+func TestResumeAt(t *testing.T) {
+	for _, name := range []string{"crawl.warc", "crawl.warc.gz"} {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			dir := t.TempDir()
+			path := filepath.Join(dir, name)
+			w, err := Create(path, info)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := w.WriteExchange(fill(exchanges[0].x, 0)); err != nil {
+				t.Fatal(err)
+			}
+			committed := w.Size()
+			if err := w.WriteExchange(fill(exchanges[1].x, 1)); err != nil {
+				t.Fatal(err)
+			}
+			w.Close()
+			before, err := os.ReadFile(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if int64(len(before)) <= committed {
+				t.Fatalf("file of %d bytes, the first exchange ending at %d", len(before), committed)
+			}
+			for _, bad := range []int64{committed - 1, committed + 1, int64(len(before)) + 1} {
+				if _, err := ResumeAt(path, bad, info); !errors.As(err, new(*NotWARCError)) {
+					t.Errorf("ResumeAt %d: error %v, want a NotWARCError", bad, err)
+				}
+				if after, _ := os.ReadFile(path); !bytes.Equal(after, before) {
+					t.Fatalf("ResumeAt %d, refused, changed the file", bad)
+				}
+			}
+			w, err = ResumeAt(path, committed, info)
+			if err != nil {
+				t.Fatal(err)
+			}
+			w.Close()
+			if got, want := types(t, readFile(t, path)), "warcinfo request response warcinfo"; got != want {
+				t.Errorf("records %s, want %s", got, want)
+			}
+			w, err = ResumeAt(path, 0, info)
+			if err != nil {
+				t.Fatal(err)
+			}
+			w.Close()
+			if got, want := types(t, readFile(t, path)), "warcinfo"; got != want {
+				t.Errorf("after ResumeAt 0: records %s, want %s", got, want)
+			}
+		})
+	}
+}

@@ -171,6 +171,29 @@ func Create(path string, info Info) (*Writer, error) {
 // one name: a symbolic link, which it never follows, a directory, a device
 // or a file with other names, which a cut would change too.
 func Resume(path string, info Info) (*Writer, error) {
+	return resumeFile(path, info, -1)
+}
+
+// ResumeAt is [Resume] for a caller that knows where its last whole
+// record ended: it cuts the file back to size, so that records written
+// after that point, whole or not, are dropped, and then appends as Resume
+// does. A crawl keeps that size in its journal, so that a page fetched
+// again after a crash is not recorded twice.
+//
+// The records before size must be whole, and size must be where one ends,
+// or where a file of none begins; otherwise it returns a [*NotWARCError]
+// and leaves the file as it found it. With size 0 the whole file must read
+// as Resume would read it, so that only a file a crawl wrote is emptied.
+// If there is no file, it creates one, as Resume does.
+func ResumeAt(path string, size int64, info Info) (*Writer, error) {
+	if size < 0 {
+		return nil, fmt.Errorf("resuming WARC file %s at byte %d", path, size)
+	}
+	return resumeFile(path, info, size)
+}
+
+// resumeFile is Resume, or with at >= 0 ResumeAt.
+func resumeFile(path string, info Info, at int64) (*Writer, error) {
 	if err := info.check(); err != nil {
 		return nil, err
 	}
@@ -189,7 +212,7 @@ func Resume(path string, info Info) (*Writer, error) {
 	if err != nil {
 		return nil, fmt.Errorf("resuming WARC file: %w", err)
 	}
-	w, err := resume(path, f, info)
+	w, err := resume(path, f, info, at)
 	if err != nil {
 		f.Close()
 		return nil, err
@@ -198,7 +221,7 @@ func Resume(path string, info Info) (*Writer, error) {
 }
 
 // resume is Resume once the file is open.
-func resume(path string, f *os.File, info Info) (*Writer, error) {
+func resume(path string, f *os.File, info Info, at int64) (*Writer, error) {
 	// Checked again on what was opened, in case the name changed hands.
 	fi, err := f.Stat()
 	if err != nil {
@@ -210,12 +233,25 @@ func resume(path string, f *os.File, info Info) (*Writer, error) {
 	if n := links(fi); n > 1 {
 		return nil, fmt.Errorf("WARC file %s has %d hard links, and resuming would cut the file under its other names too", path, n)
 	}
-	end, err := scan(f, fi.Size(), isGzip(path))
+	scanned := fi.Size()
+	if at > 0 {
+		scanned = at
+	}
+	if at > fi.Size() {
+		return nil, &NotWARCError{Path: path, Offset: fi.Size(), Err: fmt.Errorf("the file ends before byte %d, where its last record should", at)}
+	}
+	end, err := scan(f, scanned, isGzip(path))
 	if _, ok := errors.AsType[*ioError](err); ok {
 		return nil, fmt.Errorf("reading WARC file: %w", err)
 	}
 	if err != nil {
 		return nil, &NotWARCError{Path: path, Offset: end, Err: err}
+	}
+	if at >= 0 {
+		if at > 0 && end != at {
+			return nil, &NotWARCError{Path: path, Offset: end, Err: fmt.Errorf("no whole record ends at byte %d", at)}
+		}
+		end = at
 	}
 	if end < fi.Size() {
 		if err := f.Truncate(end); err != nil {
@@ -407,6 +443,14 @@ func (w *Writer) write(records ...[]byte) error {
 	}
 	w.size = n
 	return nil
+}
+
+// Size returns the size of the file once the records written so far are
+// in it.
+func (w *Writer) Size() int64 {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.size
 }
 
 // Close closes the file. It returns the error of closing it, whatever
