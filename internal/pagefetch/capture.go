@@ -1,0 +1,223 @@
+package pagefetch
+
+import (
+	"context"
+	"crypto/tls"
+	"net"
+	"net/http/httptrace"
+	"sync"
+	"time"
+
+	"tse-crawler/internal/warc"
+)
+
+// A Tape collects the HTTP exchanges that the requests made with a context
+// from [WithTape] sent and got answers to, as the bytes went over the
+// connection, for a WARC file. Only a client from [NewClient] with
+// ClientOptions.Capture set records them; with another, the tape stays
+// empty.
+type Tape struct {
+	mu        sync.Mutex
+	exchanges []warc.Exchange
+}
+
+// Exchanges returns what the tape holds, in the order the requests were
+// sent.
+func (t *Tape) Exchanges() []warc.Exchange {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.exchanges
+}
+
+func (t *Tape) add(x warc.Exchange) {
+	t.mu.Lock()
+	t.exchanges = append(t.exchanges, x)
+	t.mu.Unlock()
+}
+
+type tapeKey struct{}
+
+// WithTape returns ctx carrying t: every request made with it, its
+// robots.txt, redirects of the robots.txt and retries included, goes on
+// t. A context is how the tape reaches them because it is what each
+// request is made with, whoever makes it: Fetch, the robots.txt it
+// fetches first, or Reach.
+//
+// A request made with a tape asks for no content coding, as wget does,
+// so that the payload of a page's record is the page as saved.
+func WithTape(ctx context.Context, t *Tape) context.Context {
+	return context.WithValue(ctx, tapeKey{}, t)
+}
+
+func tapeFrom(ctx context.Context) *Tape {
+	t, _ := ctx.Value(tapeKey{}).(*Tape)
+	return t
+}
+
+// A recConn is a connection that copies what is written to it and read
+// from it onto the capture of the request that holds it. A request holds a
+// connection alone, from the transport handing it over until its
+// response has been read, so a connection has at most one capture.
+type recConn struct {
+	net.Conn
+	ip string
+
+	mu  sync.Mutex
+	cur *capture
+}
+
+func newRecConn(c net.Conn) *recConn {
+	rc := &recConn{Conn: c}
+	if a, ok := c.RemoteAddr().(*net.TCPAddr); ok {
+		rc.ip = a.IP.String()
+	}
+	return rc
+}
+
+func (c *recConn) Read(b []byte) (int, error) {
+	n, err := c.Conn.Read(b)
+	if n > 0 {
+		c.mu.Lock()
+		if c.cur != nil {
+			c.cur.resp = append(c.cur.resp, b[:n]...)
+		}
+		c.mu.Unlock()
+	}
+	return n, err
+}
+
+func (c *recConn) Write(b []byte) (int, error) {
+	// Recorded before it is sent: once it is, the response can come, be
+	// read and end the capture before this goroutine runs again.
+	c.mu.Lock()
+	if c.cur != nil {
+		c.cur.req = append(c.cur.req, b...)
+	}
+	c.mu.Unlock()
+	return c.Conn.Write(b)
+}
+
+// A capture is the bytes of one request and its response.
+type capture struct {
+	date      time.Time
+	truncated string // why the response was not read to its end, if it was not
+
+	mu   sync.Mutex // guards conn; req and resp are the conn's to append to while it holds the capture
+	conn *recConn
+	ip   string
+	req  []byte
+	resp []byte
+}
+
+// attach makes c the capture of conn, from the start: a request the
+// transport retries on a new connection is recorded as sent on that one.
+func (cp *capture) attach(conn *recConn) {
+	cp.mu.Lock()
+	defer cp.mu.Unlock()
+	cp.detachLocked()
+	conn.mu.Lock()
+	cp.req, cp.resp, cp.ip = nil, nil, conn.ip
+	conn.cur = cp
+	conn.mu.Unlock()
+	cp.conn = conn
+}
+
+func (cp *capture) detachLocked() {
+	if cp.conn == nil {
+		return
+	}
+	cp.conn.mu.Lock()
+	if cp.conn.cur == cp {
+		cp.conn.cur = nil
+	}
+	cp.conn.mu.Unlock()
+	cp.conn = nil
+}
+
+// end stops recording and puts the exchange, if a response came, on t.
+func (cp *capture) end(t *Tape, target string) {
+	cp.mu.Lock()
+	cp.detachLocked()
+	cp.mu.Unlock()
+	if len(cp.resp) == 0 {
+		return // no response, no exchange
+	}
+	t.add(warc.Exchange{
+		TargetURI: target,
+		Date:      cp.date,
+		IP:        cp.ip,
+		Request:   cp.req,
+		Response:  cp.resp,
+		Truncated: cp.truncated,
+	})
+}
+
+// trace returns ctx with a trace that attaches cp to the connection the
+// request gets, if it is one that records.
+func (cp *capture) trace(ctx context.Context) context.Context {
+	return httptrace.WithClientTrace(ctx, &httptrace.ClientTrace{
+		GotConn: func(info httptrace.GotConnInfo) {
+			if rc, ok := info.Conn.(*recConn); ok {
+				cp.attach(rc)
+			}
+		},
+	})
+}
+
+// startCapture returns a capture for a request made with ctx, and ctx
+// with the trace that feeds it, or nil and ctx if ctx has no tape.
+func startCapture(ctx context.Context) (*capture, *Tape, context.Context) {
+	t := tapeFrom(ctx)
+	if t == nil {
+		return nil, nil, ctx
+	}
+	cp := &capture{date: time.Now()}
+	return cp, t, cp.trace(ctx)
+}
+
+// recordingDialers returns the dial functions of a transport whose
+// connections record, for http and for https. The https one does the TLS
+// handshake itself, so that what it records is the plaintext; the
+// transport then speaks HTTP/1.1 on it, as it cannot see the connection
+// is TLS, which is what a record of the exchange needs anyway.
+func recordingDialers(dialer *net.Dialer, cfg *tls.Config) (
+	dial, dialTLS func(ctx context.Context, network, addr string) (net.Conn, error)) {
+	dial = func(ctx context.Context, network, addr string) (net.Conn, error) {
+		c, err := dialer.DialContext(ctx, network, addr)
+		if err != nil {
+			return nil, err
+		}
+		return newRecConn(c), nil
+	}
+	dialTLS = func(ctx context.Context, network, addr string) (net.Conn, error) {
+		raw, err := dialer.DialContext(ctx, network, addr)
+		if err != nil {
+			return nil, err
+		}
+		tc := cfg.Clone()
+		if tc == nil {
+			tc = &tls.Config{}
+		}
+		if tc.ServerName == "" {
+			host, _, err := net.SplitHostPort(addr)
+			if err != nil {
+				host = addr
+			}
+			tc.ServerName = host
+		}
+		tc.NextProtos = []string{"http/1.1"}
+		conn := tls.Client(raw, tc)
+		hctx, cancel := context.WithTimeout(ctx, tlsHandshakeTimeout)
+		defer cancel()
+		if err := conn.HandshakeContext(hctx); err != nil {
+			raw.Close()
+			return nil, err
+		}
+		rc := newRecConn(conn)
+		if a, ok := raw.RemoteAddr().(*net.TCPAddr); ok {
+			rc.ip = a.IP.String()
+		}
+		return rc, nil
+	}
+	return dial, dialTLS
+}

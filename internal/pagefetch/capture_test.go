@@ -1,0 +1,134 @@
+package pagefetch_test
+
+import (
+	"bytes"
+	"crypto/tls"
+	"crypto/x509"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+	"time"
+
+	"tse-crawler/internal/pace"
+	"tse-crawler/internal/pace/pacetest"
+	"tse-crawler/internal/pagefetch"
+	"tse-crawler/internal/warc"
+)
+
+// captureFetcher returns a fetcher whose client records, obeying robots.txt
+// and retrying once.
+func captureFetcher(t *testing.T, tlsConfig *tls.Config) *pagefetch.Fetcher {
+	t.Helper()
+	c := pagefetch.NewClient(pagefetch.ClientOptions{LoopbackOnly: true, Timeout: 10 * time.Second, Capture: true, TLS: tlsConfig})
+	t.Cleanup(c.CloseIdleConnections)
+	// A fake clock, so that the retry's backoff is not slept.
+	f := &pagefetch.Fetcher{Client: c, Pacer: pace.New(0, pacetest.New()), UserAgent: userAgent}
+	f.Robots, f.Retries = true, 1
+	return f
+}
+
+// statuses sums a tape up as "path status" words.
+func statuses(t *testing.T, xs []warc.Exchange) string {
+	t.Helper()
+	var words []string
+	for _, x := range xs {
+		status, _, _ := strings.Cut(string(x.Response), "\r\n")
+		_, code, _ := strings.Cut(status, " ")
+		code, _, _ = strings.Cut(code, " ")
+		target := x.TargetURI[strings.LastIndex(x.TargetURI, "/"):]
+		words = append(words, target+" "+code)
+		if x.IP != "127.0.0.1" {
+			t.Errorf("%s: IP %q, want 127.0.0.1", x.TargetURI, x.IP)
+		}
+		if x.Date.IsZero() {
+			t.Errorf("%s: no date", x.TargetURI)
+		}
+		if !strings.HasPrefix(string(x.Request), "GET "+target+" HTTP/1.1\r\n") {
+			t.Errorf("%s: request %q", x.TargetURI, x.Request)
+		}
+		if !strings.Contains(string(x.Request), "\r\nAccept-Encoding: identity\r\n") {
+			t.Errorf("%s: request %q asks for a content coding", x.TargetURI, x.Request)
+		}
+	}
+	return strings.Join(words, ", ")
+}
+
+// TestTape: every request a fetch makes with a tape is recorded as sent
+// and as received, its robots.txt, the robots.txt's redirect and a retry
+// included, the chunked framing kept, and a body left unread too.
+func TestTape(t *testing.T) {
+	for _, scheme := range []string{"http", "https"} {
+		t.Run(scheme, func(t *testing.T) {
+			failures := 0
+			h := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				switch r.URL.Path {
+				case "/robots.txt":
+					http.Redirect(w, r, "/real-robots.txt", http.StatusMovedPermanently)
+				case "/real-robots.txt":
+					w.Header().Set("Content-Type", "text/plain")
+					fmt.Fprint(w, "User-agent: *\nDisallow: /no/\n")
+				case "/page.html":
+					if failures == 0 {
+						failures++
+						http.Error(w, "try again", http.StatusServiceUnavailable)
+						return
+					}
+					w.Write([]byte("<html>chunk one"))
+					w.(http.Flusher).Flush() // chunked from here
+					w.Write([]byte(" and two</html>"))
+				case "/missing.html":
+					w.WriteHeader(http.StatusNotFound)
+					w.Write(bytes.Repeat([]byte("x"), 64<<10))
+				}
+			})
+			var srv *httptest.Server
+			var cfg *tls.Config
+			if scheme == "https" {
+				srv = httptest.NewTLSServer(h)
+				pool := x509.NewCertPool()
+				pool.AddCert(srv.Certificate())
+				cfg = &tls.Config{RootCAs: pool}
+			} else {
+				srv = httptest.NewServer(h)
+			}
+			defer srv.Close()
+			f := captureFetcher(t, cfg)
+
+			var tape pagefetch.Tape
+			body, err := f.Fetch(pagefetch.WithTape(t.Context(), &tape), srv.URL+"/page.html")
+			if err != nil {
+				t.Fatal(err)
+			}
+			xs := tape.Exchanges()
+			if got, want := statuses(t, xs), "/robots.txt 301, /real-robots.txt 200, /page.html 503, /page.html 200"; got != want {
+				t.Fatalf("tape: %s, want %s", got, want)
+			}
+			last := string(xs[len(xs)-1].Response)
+			if !strings.Contains(last, "\r\nTransfer-Encoding: chunked\r\n") || !strings.HasSuffix(last, "\r\n0\r\n\r\n") {
+				t.Errorf("the page's response is not recorded with its chunks: %q", last)
+			}
+			if string(body) != "<html>chunk one and two</html>" {
+				t.Errorf("body %q", body)
+			}
+
+			var missing pagefetch.Tape
+			if _, err := f.Fetch(pagefetch.WithTape(t.Context(), &missing), srv.URL+"/missing.html"); err == nil {
+				t.Fatal("no error for a 404")
+			}
+			if got, want := statuses(t, missing.Exchanges()), "/missing.html 404"; got != want {
+				t.Fatalf("tape: %s, want %s", got, want)
+			}
+			if n := len(missing.Exchanges()[0].Response); n >= 64<<10 {
+				t.Errorf("the 404's body, which is drained only in part, is recorded with %d bytes", n)
+			}
+
+			// Without a tape nothing is recorded, and the fetch asks for
+			// its usual codings.
+			if _, err := f.Fetch(t.Context(), srv.URL+"/page.html"); err != nil {
+				t.Fatal(err)
+			}
+		})
+	}
+}
