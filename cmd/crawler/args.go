@@ -46,6 +46,7 @@ type config struct {
 	until     string // -links-until
 	stats     bool
 	statsJSON string
+	warc      string // -warc FILE
 	// How many hosts are fetched at once, and how much of what they
 	// fetch ahead may wait in memory. They change when pages are fetched,
 	// never what is saved, so a crawl may resume with other values.
@@ -61,7 +62,7 @@ type config struct {
 // params names the crawl for its journal: the seed, the depth, and every
 // option that changes which pages are saved or in what order.
 func (cfg *config) params() journal.Params {
-	return journal.Params{
+	p := journal.Params{
 		Seed:     cfg.seed,
 		MaxDepth: cfg.maxDepth,
 		Options: [][2]string{
@@ -74,6 +75,12 @@ func (cfg *config) params() journal.Params {
 			{"links-until", cfg.until},
 		},
 	}
+	// Only when given, so that a journal from before -warc, or of a crawl
+	// without it, still names the crawl it did.
+	if cfg.warc != "" {
+		p.Options = append(p.Options, [2]string{"warc", cfg.warc})
+	}
+	return p
 }
 
 // normalizer returns how the crawl names pages: the reference crawler's
@@ -149,6 +156,7 @@ func (cfg *config) flagSet() *flag.FlagSet {
 	fs.StringVar(&cfg.until, "links-until", "", "")
 	fs.BoolVar(&cfg.stats, "stats", false, "")
 	fs.StringVar(&cfg.statsJSON, "stats-json", "", "")
+	fs.StringVar(&cfg.warc, "warc", "", "")
 	// run answers -version before parsing; the flag is here so that
 	// -version=false parses too.
 	fs.Bool("version", false, "")

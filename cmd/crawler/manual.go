@@ -130,6 +130,13 @@ var flagDocs = []flagDoc{
 		"*FILE* is opened before the first request, so a path that cannot be written is refused at once (exit 2). " +
 		"`pages.fetched` counts the pages logged `Fetched`, and `pages.tried` the pages fetched, failed or redirected; " +
 		"`hosts` lists each host's `requests`, `pauses` and `mean_pause`, and `ahead_peak_bytes` is the most memory pages fetched ahead took."},
+	{"-warc FILE", "none", "also write the crawl to *FILE* as a WARC 1.1 web archive, which pywb, ReplayWeb.page and warcio replay: " +
+		"a `warcinfo` record, then a `request` and a `response` record for every HTTP exchange, robots.txt, redirects, failures and retries included, " +
+		"each response as received, chunked framing and all. " +
+		"A *FILE* ending in `.gz` holds one gzip member per record. " +
+		"Requests ask for no content coding, so that each saved page is the payload of its `200` record. " +
+		"*FILE* must not exist (exit 2), unless with `-resume`, which cuts it back to the last page journaled and appends. " +
+		"A full disk stops the crawl, as a page that cannot be saved does (exit 1)."},
 	{"-robots=false", "on", "ignore robots.txt, for sites you own. " +
 		"By default each host's `/robots.txt` is fetched (as a paced request) before its first page and obeyed as RFC 9309 says; " +
 		"a page it disallows is never requested and is logged `IgnRobots`. " +
@@ -165,13 +172,13 @@ var flagDocs = []flagDoc{
 var exitStatus = []entry{
 	{"0", "the crawl finished (pages that could not be fetched are logged as `FAILED`, with the reason on stderr, or under `-q` summed up in one line at the end, and do not stop it)"},
 	{"1", "the crawl stopped: a page could not be saved, or `-delay` under 1s met an address that is not loopback"},
-	{"2", "wrong number of arguments, a bad flag, a `-stats-json` file that cannot be written, or a proxy variable that is not a proxy URL"},
+	{"2", "wrong number of arguments, a bad flag, a `-stats-json` file that cannot be written, a `-warc` file that exists (without `-resume`) or cannot be made, or a proxy variable that is not a proxy URL"},
 	{"3", "*seedURL* cannot be normalized, or is not internal"},
 	{"4", "*pageDirectory* does not exist, is not a writable directory, or already holds pages (without `-resume`)"},
 	{"5", "*maxDepth* is not an integer from 0 to 10"},
 	{"6", "no page was saved: the seed page could not be fetched, robots.txt forbids it, " +
 		"or it redirects out of the crawl (only `.crawler` is left)"},
-	{"7", "`-resume` does not match the crawl in *pageDirectory* (another seed, maxDepth or crawl-shaping flag)"},
+	{"7", "`-resume` does not match the crawl in *pageDirectory* (another seed, maxDepth or crawl-shaping flag, `-warc` included), or its `-warc` file is not the one the crawl wrote"},
 	{"8", "the crawl lost its network: a host it needed could not be connected to " +
 		"(no DNS answer, connection refused or timed out, or the proxy is down), and no other host it had crawled answered either. " +
 		"It stopped before its next request, marked no page `FAILED` for it, and `-resume` finishes it once the network is back: " +

@@ -23,6 +23,7 @@ import (
 	"tse-crawler/internal/progress"
 	"tse-crawler/internal/scope"
 	"tse-crawler/internal/termsafe"
+	"tse-crawler/internal/warc"
 )
 
 // Exit codes. Each kind of bad input has its own, so scripts can tell them
@@ -105,6 +106,18 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, getenv fu
 		return refused(err, stderr)
 	}
 
+	var archive *warc.Writer
+	if cfg.warc != "" {
+		if archive, err = openWARC(cfg, replay); err != nil {
+			dir.Close()
+			fmt.Fprintf(stderr, "crawler: -warc: %v\n", err)
+			if _, ok := errors.AsType[*warc.NotWARCError](err); ok {
+				return exitResume
+			}
+			return exitUsage
+		}
+	}
+
 	began := time.Now()
 	// On a terminal that the log does not already fill, a live status line
 	// shows where the crawl stands; everything else written to stderr goes
@@ -141,7 +154,22 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, getenv fu
 		c.Replay, c.Load = replay.Entries, dir.Load
 		fmt.Fprintf(stderr, "crawler: resuming the crawl in %s: replaying what came of its first %d pages, %d of them saved\n", cfg.dir, len(replay.Entries), replay.Saved)
 	}
+	if archive != nil {
+		c.Archive = func(tape []warc.Exchange) (int64, error) {
+			for _, x := range tape {
+				if err := archive.WriteExchange(x); err != nil {
+					return 0, err
+				}
+			}
+			return archive.Size(), nil
+		}
+	}
 	res, err := c.Crawl(ctx, cfg.seed)
+	if archive != nil {
+		if cerr := archive.Close(); cerr != nil && err == nil {
+			err = cerr
+		}
+	}
 	if log != nil {
 		log.Flush()
 	}
@@ -161,6 +189,38 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, getenv fu
 		}
 	}
 	return code
+}
+
+// openWARC opens the crawl's WARC file: a new one, or for a crawl that
+// resumes the one it wrote, cut back to where the records of the last page
+// it journaled end, so that a page fetched again is recorded once. A page
+// saved but not journaled, which the crawl adopts without fetching it
+// again, had its records written before it was saved, so they are kept.
+func openWARC(cfg *config, replay *pagedir.Replay) (*warc.Writer, error) {
+	robots := "ignore"
+	if cfg.robots {
+		robots = "obey"
+	}
+	info := warc.Info{Software: "tse-crawler/" + buildinfo.Version, Fields: [][2]string{{"robots", robots}}}
+	for _, o := range cfg.params().Options {
+		info.Fields = append(info.Fields, [2]string{o[0], o[1]})
+	}
+	info.Fields = append(info.Fields, [2]string{"seed", cfg.seed}, [2]string{"maxDepth", strconv.Itoa(cfg.maxDepth)})
+	switch {
+	case !cfg.resume:
+		return warc.Create(cfg.warc, info)
+	case replay == nil:
+		// Nothing was journaled: whatever the file holds, if it is there,
+		// is of pages never committed.
+		return warc.ResumeAt(cfg.warc, 0, info)
+	case replay.Pages > replay.Saved:
+		return warc.Resume(cfg.warc, info)
+	}
+	var size int64
+	for _, e := range replay.Entries {
+		size = max(size, e.WARC)
+	}
+	return warc.ResumeAt(cfg.warc, size, info)
 }
 
 // refused tells why the crawl cannot begin in its page directory, with
@@ -200,6 +260,7 @@ func newCrawler(cfg *config, dir *pagedir.Dir, proxy func(*http.Request) (*url.U
 			Proxy:        proxy,
 			LoopbackOnly: cfg.delay < time.Second,
 			Timeout:      cfg.timeout,
+			Capture:      cfg.warc != "",
 		}),
 		Pacer:     pace.New(cfg.delay, nil),
 		UserAgent: cfg.userAgent,
@@ -338,6 +399,7 @@ func resumeArgs(cfg *config) []string {
 		args = append(args, "-stats")
 	}
 	set(cfg.statsJSON != def.statsJSON, "stats-json", cfg.statsJSON)
+	set(cfg.warc != def.warc, "warc", cfg.warc)
 	set(cfg.robots != def.robots, "robots", strconv.FormatBool(cfg.robots))
 	set(cfg.retries != def.retries, "retries", strconv.Itoa(cfg.retries))
 	set(cfg.timeout != def.timeout, "timeout", cfg.timeout.String())

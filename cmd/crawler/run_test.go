@@ -595,6 +595,7 @@ func TestResumeArgsEveryFlag(t *testing.T) {
 		"order": "priority", "robots": "false", "retries": "7", "user-agent": "x/2",
 		"scope": "http://cs50tse.cs.dartmouth.edu/tse/", "links-from": "<b>", "links-until": "</b>",
 		"stats": "true", "stats-json": "out.json", "parallel": "9", "ahead-memory": "1MiB",
+		"warc": "crawl.warc.gz",
 		// Not part of a crawl: -resume is what the command adds, and
 		// -version stops before any crawl.
 		"resume": "", "version": "",

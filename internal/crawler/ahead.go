@@ -51,7 +51,7 @@ import (
 // An ahead fetches pages ahead of the crawl. The crawl's goroutine calls
 // its methods; its workers run on their own.
 type ahead struct {
-	fetch   func(ctx context.Context, url string) ([]byte, error)
+	fetch   func(ctx context.Context, url string) ([]byte, *tape, error)
 	next    func(host string) time.Time // nil: every host may be asked at once
 	recycle func([]byte)                // may be nil
 	budget  int64
@@ -107,6 +107,7 @@ type aheadPage struct {
 	known bool // the crawl has added the page, so depth is its own
 	read  bool // its links have been read ahead
 	html  []byte
+	tape  *tape
 	err   error
 }
 
@@ -120,7 +121,7 @@ func newAhead(ctx context.Context, c *Crawler, b bag.Bag) (*ahead, bool) {
 	}
 	parts, _ := bag.Split(b, func(it bag.Item) string { return hostOf(it.URL) })
 	a := &ahead{
-		fetch:   c.Fetch,
+		fetch:   c.fetch,
 		next:    c.Next,
 		recycle: c.Recycle,
 		budget:  c.AheadMemory,
@@ -257,7 +258,7 @@ func (a *ahead) popped(it bag.Item) {
 // once if a worker has fetched it, else once one has. While it waits, it
 // hands each page fetched ahead whose links may be read to read. If ctx
 // ends first, it returns the context's cause as the fetch's error.
-func (a *ahead) take(ctx context.Context, page bag.Item, read func(url string, p *aheadPage)) ([]byte, error) {
+func (a *ahead) take(ctx context.Context, page bag.Item, read func(url string, p *aheadPage)) ([]byte, *tape, error) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	if a.pages[page.URL] == nil {
@@ -272,11 +273,11 @@ func (a *ahead) take(ctx context.Context, page bag.Item, read func(url string, p
 			a.buffered -= int64(cap(p.html))
 			a.compactUnread()
 			a.signal()
-			return p.html, p.err
+			return p.html, p.tape, p.err
 		}
 		if cause := context.Cause(ctx); cause != nil {
 			a.want = bag.Item{}
-			return nil, cause
+			return nil, nil, cause
 		}
 		if url, p := a.nextUnread(); p != nil {
 			p.read = true
@@ -380,11 +381,11 @@ func (a *ahead) work(ctx context.Context) {
 			continue
 		}
 		a.mu.Unlock()
-		html, err := a.fetch(ctx, url)
+		html, tape, err := a.fetch(ctx, url)
 		a.mu.Lock()
 		l.working = false
 		a.busy--
-		a.fetched(ctx, l, url, p, html, err)
+		a.fetched(ctx, l, url, p, html, tape, err)
 	}
 }
 
@@ -459,7 +460,7 @@ func (a *ahead) takeFrom(l *lane) (string, *aheadPage) {
 // decide what that means when it takes the page (a dead host, an outage,
 // a fatal error), and meanwhile no more is fetched ahead from that host,
 // only the pages the crawl waits for. a.mu is held.
-func (a *ahead) fetched(ctx context.Context, l *lane, url string, p *aheadPage, html []byte, err error) {
+func (a *ahead) fetched(ctx context.Context, l *lane, url string, p *aheadPage, html []byte, tape *tape, err error) {
 	if l.dead || ctx.Err() != nil {
 		delete(a.pages, url)
 		if a.recycle != nil && html != nil {
@@ -468,7 +469,7 @@ func (a *ahead) fetched(ctx context.Context, l *lane, url string, p *aheadPage, 
 		a.signal()
 		return
 	}
-	p.state, p.html, p.err = fetched, html, err
+	p.state, p.html, p.tape, p.err = fetched, html, tape, err
 	a.buffered += int64(cap(html))
 	a.peak = max(a.peak, a.buffered)
 	var ue *pagefetch.UnreachableError

@@ -25,6 +25,7 @@ import (
 	"tse-crawler/internal/seen"
 	"tse-crawler/internal/stats"
 	"tse-crawler/internal/urlnorm"
+	"tse-crawler/internal/warc"
 )
 
 // ErrSeedFailed is returned, wrapped with the reason, when the crawl saves
@@ -106,6 +107,14 @@ type Crawler struct {
 	// and its pages fail; if not, or if Reach is nil, the crawl has lost
 	// its network and stops with [ErrOutage].
 	Reach func(ctx context.Context, origin string) error
+	// Archive, if set, writes the HTTP exchanges that went into a page's
+	// outcome to the crawl's WARC file, and returns the file's size after
+	// them, which the page's journal line keeps. The scribe calls it for
+	// each outcome it records, in the order of the crawl, before it saves
+	// the page, so that a page on disk has its records in the file
+	// whatever stops the crawl. Fetch and Reach must then put what they
+	// send and receive on the [pagefetch.Tape] of their context.
+	Archive func([]warc.Exchange) (size int64, err error)
 
 	// Parallel is how many pages may be fetched at once, each from
 	// another host. Up to 1, and while the crawl has met one host only,
@@ -177,6 +186,16 @@ type outcome struct {
 	target string // Redirected
 	err    error  // Failed, if known: a replayed failure has no reason
 	quiet  bool   // Failed, and its reason has been told already
+	tape   *tape  // nil without a WARC file
+}
+
+// A tape is what fetching a page sent and received, for the WARC file:
+// its own exchanges, and those that read the robots.txt it obeyed, which
+// the first page of the origin that the crawl records carries.
+type tape struct {
+	origin string
+	robots []warc.Exchange
+	own    []warc.Exchange
 }
 
 // A source is where the outcome of a page comes from. It decides whether
@@ -437,6 +456,7 @@ func (r *run) record(src source, page bag.Item, out outcome) error {
 			job.html = out.html // the scribe saves it, then recycles it
 		}
 	}
+	job.tape = out.tape
 	return r.scribe.put(job)
 }
 
@@ -483,10 +503,10 @@ func (r *run) fetch(ctx context.Context, page bag.Item) (outcome, error) {
 	if dead := r.hosts.dead[hostOf(page.URL)]; dead != nil {
 		return outcome{kind: journal.Failed, err: dead, quiet: true}, nil
 	}
-	html, err := r.get(ctx, page)
+	html, tape, err := r.get(ctx, page)
 	if err == nil {
 		r.hosts.answered(page.URL)
-		return outcome{kind: journal.Saved, html: html}, nil
+		return outcome{kind: journal.Saved, html: html, tape: tape}, nil
 	}
 	if cause := context.Cause(ctx); cause != nil {
 		return outcome{}, cause
@@ -496,17 +516,22 @@ func (r *run) fetch(ctx context.Context, page bag.Item) (outcome, error) {
 	}
 	var unreachable *pagefetch.UnreachableError
 	if errors.As(err, &unreachable) {
-		return r.unreachable(ctx, unreachable)
+		out, err := r.unreachable(ctx, unreachable)
+		if tape != nil && out.tape != nil {
+			tape.own = append(tape.own, out.tape.own...)
+		}
+		out.tape = tape
+		return out, err
 	}
 	r.hosts.answered(page.URL)
 	var redirect *pagefetch.RedirectError
 	switch {
 	case errors.As(err, &redirect):
-		return outcome{kind: journal.Redirected, target: redirect.Location}, nil
+		return outcome{kind: journal.Redirected, target: redirect.Location, tape: tape}, nil
 	case errors.Is(err, pagefetch.ErrDisallowed):
-		return outcome{kind: journal.Disallowed}, nil
+		return outcome{kind: journal.Disallowed, tape: tape}, nil
 	}
-	return outcome{kind: journal.Failed, err: err}, nil
+	return outcome{kind: journal.Failed, err: err, tape: tape}, nil
 }
 
 // replayed takes the next journal entry as the outcome of page, checking
@@ -568,7 +593,12 @@ func (r *run) unreachable(ctx context.Context, ue *pagefetch.UnreachableError) (
 	if witness == "" || r.c.Reach == nil {
 		return outcome{}, fmt.Errorf("%w: %w", ErrOutage, ue)
 	}
-	if err := r.c.Reach(ctx, witness); err != nil {
+	var reached pagefetch.Tape
+	reachCtx := ctx
+	if r.c.Archive != nil {
+		reachCtx = pagefetch.WithTape(ctx, &reached)
+	}
+	if err := r.c.Reach(reachCtx, witness); err != nil {
 		if cause := context.Cause(ctx); cause != nil {
 			return outcome{}, cause
 		}
@@ -585,7 +615,7 @@ func (r *run) unreachable(ctx context.Context, ue *pagefetch.UnreachableError) (
 		return outcome{}, fmt.Errorf("writing the log: %w", err)
 	}
 	fmt.Fprintf(r.c.Errors, "crawler: %v; %s answers, so that host alone is down: its pages fail from now on, with no more requests\n", ue, witness)
-	return outcome{kind: journal.Failed, err: ue, quiet: true}, nil
+	return outcome{kind: journal.Failed, err: ue, quiet: true, tape: &tape{own: reached.Exchanges()}}, nil
 }
 
 // push puts a page in the bag, and tells the lanes, if pages are fetched
@@ -617,7 +647,7 @@ func (r *run) pop() (bag.Item, bool) {
 
 // get fetches a page: itself, or, once the crawl has met a second host,
 // through the lanes that fetch pages ahead, which it starts then.
-func (r *run) get(ctx context.Context, page bag.Item) ([]byte, error) {
+func (r *run) get(ctx context.Context, page bag.Item) ([]byte, *tape, error) {
 	if r.ahead == nil && r.manyHosts {
 		r.manyHosts = false // tried once: a bag the lanes cannot sort stays sequential
 		if a, ok := newAhead(ctx, r.c, r.c.Bag); ok {
@@ -625,9 +655,23 @@ func (r *run) get(ctx context.Context, page bag.Item) ([]byte, error) {
 		}
 	}
 	if r.ahead == nil {
-		return r.c.Fetch(ctx, page.URL)
+		return r.c.fetch(ctx, page.URL)
 	}
 	return r.ahead.take(ctx, page, r.readAhead)
+}
+
+// fetch is Fetch, with what it sent and received if the crawl keeps a
+// WARC file.
+func (c *Crawler) fetch(ctx context.Context, url string) ([]byte, *tape, error) {
+	if c.Archive == nil {
+		html, err := c.Fetch(ctx, url)
+		return html, nil, err
+	}
+	var pt pagefetch.Tape
+	html, err := c.Fetch(pagefetch.WithTape(ctx, &pt), url)
+	t := &tape{own: pt.Exchanges()}
+	t.origin, t.robots = pt.Robots()
+	return html, t, err
 }
 
 // readAhead reads the links of a page fetched ahead, which the crawl will

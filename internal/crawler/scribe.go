@@ -4,6 +4,7 @@ import (
 	"sync"
 
 	"tse-crawler/internal/journal"
+	"tse-crawler/internal/warc"
 )
 
 // A scribe saves pages and journals outcomes on a goroutine of its own,
@@ -16,11 +17,14 @@ import (
 // a resumed crawl adopts. At most one job waits while another is written.
 type scribe struct {
 	save    func(id int, url string, depth int, html []byte) error
-	journal func(journal.Entry) error // may be nil
-	recycle func([]byte)              // may be nil
+	journal func(journal.Entry) error            // may be nil
+	recycle func([]byte)                         // may be nil
+	archive func([]warc.Exchange) (int64, error) // may be nil
 
 	jobs chan scribeJob
 	done chan struct{}
+
+	robotsDone map[string]bool // the origins whose robots.txt is in the WARC file
 
 	mu    sync.Mutex
 	err   error // the first failure; no job is written after it
@@ -33,6 +37,7 @@ type scribeJob struct {
 	entry journal.Entry
 	depth int
 	html  []byte // nil if there is nothing to save
+	tape  *tape  // nil if the fetch recorded nothing, or the page was not fetched
 }
 
 func startScribe(c *Crawler) *scribe {
@@ -40,6 +45,7 @@ func startScribe(c *Crawler) *scribe {
 		save:    c.Save,
 		journal: c.Journal,
 		recycle: c.Recycle,
+		archive: c.Archive,
 		jobs:    make(chan scribeJob, 1),
 		done:    make(chan struct{}),
 	}
@@ -53,6 +59,29 @@ func (s *scribe) run() {
 		if s.failure() != nil {
 			s.give(j.html) // drain: nothing more is written after a failure
 			continue
+		}
+		if s.archive != nil {
+			// Before the page, so that a page on disk has its records in
+			// the file: a resumed crawl adopts a page saved but not
+			// journaled, and would not record it again.
+			var xs []warc.Exchange
+			if t := j.tape; t != nil {
+				if t.origin != "" && !s.robotsDone[t.origin] {
+					if s.robotsDone == nil {
+						s.robotsDone = make(map[string]bool)
+					}
+					s.robotsDone[t.origin] = true
+					xs = append(xs, t.robots...)
+				}
+				xs = append(xs, t.own...)
+			}
+			size, err := s.archive(xs)
+			if err != nil {
+				s.give(j.html)
+				s.fail(err)
+				continue
+			}
+			j.entry.WARC = size
 		}
 		if j.html != nil {
 			err := s.save(j.entry.DocID, j.entry.URL, j.depth, j.html)

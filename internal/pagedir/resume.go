@@ -16,6 +16,9 @@ type Replay struct {
 	Entries []journal.Entry
 	// Saved counts the Entries that are saved pages: pages 1 to Saved.
 	Saved int
+	// Pages counts the pages on disk: Saved, or one more that the stopped
+	// crawl saved without journaling it, which the crawl adopts.
+	Pages int
 }
 
 // Begin begins crawl p in the directory, and decides, for a directory
@@ -60,7 +63,7 @@ func (d *Dir) Begin(p journal.Params) (*Replay, error) {
 	if diffs := was.Diff(p); diffs != nil {
 		return nil, &MismatchError{Dir: d.path, Diffs: diffs}
 	}
-	r := &Replay{Entries: entries}
+	r := &Replay{Entries: entries, Pages: pages}
 	for _, e := range entries {
 		if e.Kind == journal.Saved {
 			r.Saved++

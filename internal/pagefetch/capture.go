@@ -19,6 +19,20 @@ import (
 type Tape struct {
 	mu        sync.Mutex
 	exchanges []warc.Exchange
+	origin    string
+	robots    []warc.Exchange
+}
+
+// Robots returns the exchanges that read the robots.txt of the origin
+// whose rules the fetch obeyed, and the origin, or "" if it consulted
+// none. Every tape of a page of that origin has them, not only the tape of
+// the fetch that read the file, because which page a crawl records first
+// is not for the fetcher to know: a page fetched ahead of the crawl may
+// be dropped, or committed after another page of its host.
+func (t *Tape) Robots() (origin string, xs []warc.Exchange) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.origin, t.robots
 }
 
 // Exchanges returns what the tape holds, in the order the requests were

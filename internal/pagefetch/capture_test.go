@@ -101,8 +101,15 @@ func TestTape(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
+			origin, robots := tape.Robots()
+			if origin != srv.URL {
+				t.Errorf("robots.txt of %q, want %q", origin, srv.URL)
+			}
+			if got, want := statuses(t, robots), "/robots.txt 301, /real-robots.txt 200"; got != want {
+				t.Fatalf("robots.txt: %s, want %s", got, want)
+			}
 			xs := tape.Exchanges()
-			if got, want := statuses(t, xs), "/robots.txt 301, /real-robots.txt 200, /page.html 503, /page.html 200"; got != want {
+			if got, want := statuses(t, xs), "/page.html 503, /page.html 200"; got != want {
 				t.Fatalf("tape: %s, want %s", got, want)
 			}
 			last := string(xs[len(xs)-1].Response)
@@ -119,6 +126,10 @@ func TestTape(t *testing.T) {
 			}
 			if got, want := statuses(t, missing.Exchanges()), "/missing.html 404"; got != want {
 				t.Fatalf("tape: %s, want %s", got, want)
+			}
+			// Every page of the origin carries its robots.txt, read once.
+			if _, again := missing.Robots(); len(again) != 2 || &again[0] != &robots[0] {
+				t.Errorf("the second page carries robots.txt exchanges %v", again)
 			}
 			if n := len(missing.Exchanges()[0].Response); n >= 64<<10 {
 				t.Errorf("the 404's body, which is drained only in part, is recorded with %d bytes", n)

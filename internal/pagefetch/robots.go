@@ -10,6 +10,7 @@ import (
 
 	"tse-crawler/internal/robots"
 	"tse-crawler/internal/urlnorm"
+	"tse-crawler/internal/warc"
 )
 
 // A robotsEntry is what an origin's robots.txt came to, once known: rules,
@@ -22,6 +23,7 @@ type robotsEntry struct {
 	known bool
 	rules *robots.Rules
 	err   error
+	tape  []warc.Exchange // what reading it sent and received, if it was read with a tape
 }
 
 // maxRobotsRedirects is how many redirects are followed for a robots.txt,
@@ -50,11 +52,38 @@ func (f *Fetcher) robotsFor(ctx context.Context, u *url.URL) (*robots.Rules, err
 		return nil, context.Cause(ctx)
 	}
 	defer func() { <-e.lock }()
+	caller := tapeFrom(ctx)
 	if e.known {
+		if caller != nil && e.tape != nil {
+			caller.mu.Lock()
+			caller.origin, caller.robots = origin, e.tape
+			caller.mu.Unlock()
+		}
 		return e.rules, e.err
 	}
 
-	rules, err := f.fetchRobots(ctx, origin+"/robots.txt")
+	var own Tape
+	robotsCtx := ctx
+	if caller != nil {
+		robotsCtx = WithTape(ctx, &own)
+	}
+	rules, err := f.fetchRobots(robotsCtx, origin+"/robots.txt")
+	defer func() {
+		if caller == nil {
+			return
+		}
+		if e.known {
+			e.tape = own.Exchanges()
+			caller.mu.Lock()
+			caller.origin, caller.robots = origin, e.tape
+			caller.mu.Unlock()
+			return
+		}
+		// Asked again next time: these exchanges are the page's own.
+		for _, x := range own.Exchanges() {
+			caller.add(x)
+		}
+	}()
 	if cause := context.Cause(ctx); cause != nil {
 		return nil, cause // not the host's fault: ask again next time
 	}
