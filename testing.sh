@@ -50,10 +50,21 @@ skip() {
 	skipped+=("$*")
 	echo "SKIP: $*"
 }
+# optional: a check that needs a tool the project does not require, such
+# as node, which is skipped without it even under CI=true: it is said, and
+# not counted as a skip.
+optional=()
+optional() {
+	optional+=("$*")
+	echo "SKIP (optional): $*"
+}
 
 # finish: say what was skipped, print the counts and exit, non-zero if
 # anything failed.
 finish() {
+	if [ ${#optional[@]} -gt 0 ]; then
+		printf 'not run, as optional: %s\n' "${optional[@]}"
+	fi
 	if [ ${#skipped[@]} -gt 0 ]; then
 		printf 'skipped: %s\n' "${skipped[@]}"
 		if [ "${CI:-}" = true ]; then
@@ -572,6 +583,62 @@ usr/share/man/man1/crawler.1 644"
 	fi
 else
 	skip "make install (no make)"
+fi
+
+echo "== -warc, read back by warcio"
+# warccheck FILE: index FILE with warcio, the webrecorder project's
+# reader, and check what it found: a warcinfo record first, each request
+# paired with the response after it, records end to end up to the file's
+# end, and no other type. warcio exits 0 even on garbage, hence the
+# checks. It prints how many responses there are.
+warccheck() {
+	npx -y warcio@2.4.11 index "$1" \
+		--fields warc-type,warc-record-id,warc-concurrent-to,http:status,offset,length 2>/dev/null |
+	node -e '
+const fs = require("fs");
+const file = process.argv[1];
+const gz = file.endsWith(".gz"), size = fs.statSync(file).size;
+const recs = fs.readFileSync(0, "utf8").split("\n").filter(Boolean).map(JSON.parse);
+const bad = [];
+let end = 0, responses = 0, ok = 0;
+recs.forEach((r, i) => {
+	if (r.offset !== end) bad.push(`record ${i} at byte ${r.offset}, not ${end}`);
+	end = r.offset + r.length + (gz ? 0 : 4);
+	const t = r["warc-type"], next = recs[i + 1] || {};
+	if (i === 0 && t !== "warcinfo") bad.push("no warcinfo record first");
+	if (t === "request" && (next["warc-type"] !== "response" ||
+	    r["warc-concurrent-to"] !== next["warc-record-id"] || next["warc-concurrent-to"] !== r["warc-record-id"]))
+		bad.push(`request ${i} is not paired with the response after it`);
+	if (t === "response") { responses++; if (String(r["http:status"]) === "200") ok++; }
+	if (!["warcinfo", "request", "response"].includes(t)) bad.push(`record ${i} has type ${t}`);
+});
+if (recs.length === 0) bad.push("warcio read no record");
+if (end !== size) bad.push(`the records end at byte ${end}, the file at ${size}`);
+if (bad.length) { console.error(bad.join("\n")); process.exit(1); }
+console.log(responses, ok);
+' "$1"
+}
+dir=$(newdir)
+warc=$tmp/zoo.warc.gz
+if show env HTTP_PROXY="$OWN" ./crawler -q -delay 0 -warc "$warc" "$zoo" "$dir" 3 2>"$tmp/err"; then
+	ok "-warc crawled the zoo into $(basename "$warc")"
+	pages=$(find "$dir" -type f ! -name .crawler | wc -l)
+	if ! command -v npx >/dev/null || ! command -v node >/dev/null; then
+		optional "-warc read back by warcio (no node; the Go tests read it back too)"
+	elif ! npx -y warcio@2.4.11 --help >/dev/null 2>&1; then
+		optional "-warc read back by warcio (npm could not fetch warcio@2.4.11)"
+	elif counts=$(warccheck "$warc" 2>"$tmp/warcerr"); then
+		# Robots.txt's 200 is the one response 200 that is no page here.
+		if [ "${counts#* }" -eq $((pages + 1)) ]; then
+			ok "warcio reads $warc whole: ${counts% *} responses, a 200 for each of the $pages pages and robots.txt"
+		else
+			bad "warcio finds ${counts#* } responses 200 in $warc, for $pages pages and robots.txt"
+		fi
+	else
+		bad "warcio and the checks on its index: $(cat "$tmp/warcerr")"
+	fi
+else
+	bad "-warc: $(cat "$tmp/err")"
 fi
 
 echo "== make demo leaves data/ alone"
