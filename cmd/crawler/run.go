@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"net/url"
 	"os"
+	"runtime"
 	"strconv"
 	"strings"
 	"syscall"
@@ -155,13 +156,14 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, getenv fu
 		fmt.Fprintf(stderr, "crawler: resuming the crawl in %s: replaying what came of its first %d pages, %d of them saved\n", cfg.dir, len(replay.Entries), replay.Saved)
 	}
 	if archive != nil {
-		c.Archive = func(tape []warc.Exchange) (int64, error) {
-			for _, x := range tape {
-				if err := archive.WriteExchange(x); err != nil {
-					return 0, err
-				}
-			}
-			return archive.Size(), nil
+		c.Archive = archive
+		// The archive's records are digested, and compressed for a
+		// .warc.gz, beside the crawl, which then needs a second processor
+		// to keep its pace (measured: -warc cost half as much again as a
+		// crawl without it on one processor). run is called once in a
+		// process, and tests already run on every processor.
+		if getenv("GOMAXPROCS") == "" && runtime.GOMAXPROCS(0) < 2 {
+			runtime.GOMAXPROCS(min(2, runtime.NumCPU()))
 		}
 	}
 	res, err := c.Crawl(ctx, cfg.seed)

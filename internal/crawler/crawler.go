@@ -107,14 +107,14 @@ type Crawler struct {
 	// and its pages fail; if not, or if Reach is nil, the crawl has lost
 	// its network and stops with [ErrOutage].
 	Reach func(ctx context.Context, origin string) error
-	// Archive, if set, writes the HTTP exchanges that went into a page's
-	// outcome to the crawl's WARC file, and returns the file's size after
-	// them, which the page's journal line keeps. The scribe calls it for
-	// each outcome it records, in the order of the crawl, before it saves
-	// the page, so that a page on disk has its records in the file
-	// whatever stops the crawl. Fetch and Reach must then put what they
-	// send and receive on the [pagefetch.Tape] of their context.
-	Archive func([]warc.Exchange) (size int64, err error)
+	// Archive, if set, is the crawl's WARC file, to which the scribe
+	// writes the HTTP exchanges that went into each outcome it records,
+	// in the order of the crawl, before it saves the page, so that a page
+	// on disk has its records in the file whatever stops the crawl; the
+	// page's journal line keeps the file's size after them. Fetch and
+	// Reach must then put what they send and receive on the
+	// [pagefetch.Tape] of their context. The crawler does not close it.
+	Archive *warc.Writer
 
 	// Parallel is how many pages may be fetched at once, each from
 	// another host. Up to 1, and while the crawl has met one host only,
@@ -192,10 +192,52 @@ type outcome struct {
 // A tape is what fetching a page sent and received, for the WARC file:
 // its own exchanges, and those that read the robots.txt it obeyed, which
 // the first page of the origin that the crawl records carries.
+//
+// Its own exchanges are encoded as soon as they are fetched, beside the
+// crawl, since digesting and compressing them costs more than the rest
+// of a page's commit: the scribe, which the crawl waits for, then only
+// writes them. The robots.txt's are encoded by the scribe, for the one
+// page in an origin that needs them.
 type tape struct {
 	origin string
 	robots []warc.Exchange
-	own    []warc.Exchange
+	own    []*encoding
+}
+
+// An encoding is the records of some exchanges, being built by a
+// goroutine of its own.
+type encoding struct {
+	done chan struct{}
+	recs []warc.Encoded
+	err  error
+}
+
+// encode starts building the records of xs.
+func encode(w *warc.Writer, xs []warc.Exchange) *encoding {
+	e := &encoding{done: make(chan struct{})}
+	go func() {
+		defer close(e.done)
+		e.recs, e.err = encodeAll(w, xs)
+	}()
+	return e
+}
+
+func encodeAll(w *warc.Writer, xs []warc.Exchange) ([]warc.Encoded, error) {
+	recs := make([]warc.Encoded, 0, len(xs))
+	for _, x := range xs {
+		r, err := w.Encode(x)
+		if err != nil {
+			return nil, err
+		}
+		recs = append(recs, r)
+	}
+	return recs, nil
+}
+
+// wait returns the records once they are built.
+func (e *encoding) wait() ([]warc.Encoded, error) {
+	<-e.done
+	return e.recs, e.err
 }
 
 // A source is where the outcome of a page comes from. It decides whether
@@ -615,7 +657,7 @@ func (r *run) unreachable(ctx context.Context, ue *pagefetch.UnreachableError) (
 		return outcome{}, fmt.Errorf("writing the log: %w", err)
 	}
 	fmt.Fprintf(r.c.Errors, "crawler: %v; %s answers, so that host alone is down: its pages fail from now on, with no more requests\n", ue, witness)
-	return outcome{kind: journal.Failed, err: ue, quiet: true, tape: &tape{own: reached.Exchanges()}}, nil
+	return outcome{kind: journal.Failed, err: ue, quiet: true, tape: &tape{own: []*encoding{encode(r.c.Archive, reached.Exchanges())}}}, nil
 }
 
 // push puts a page in the bag, and tells the lanes, if pages are fetched
@@ -669,7 +711,7 @@ func (c *Crawler) fetch(ctx context.Context, url string) ([]byte, *tape, error) 
 	}
 	var pt pagefetch.Tape
 	html, err := c.Fetch(pagefetch.WithTape(ctx, &pt), url)
-	t := &tape{own: pt.Exchanges()}
+	t := &tape{own: []*encoding{encode(c.Archive, pt.Exchanges())}}
 	t.origin, t.robots = pt.Robots()
 	return html, t, err
 }

@@ -17,9 +17,9 @@ import (
 // a resumed crawl adopts. At most one job waits while another is written.
 type scribe struct {
 	save    func(id int, url string, depth int, html []byte) error
-	journal func(journal.Entry) error            // may be nil
-	recycle func([]byte)                         // may be nil
-	archive func([]warc.Exchange) (int64, error) // may be nil
+	journal func(journal.Entry) error // may be nil
+	recycle func([]byte)              // may be nil
+	archive *warc.Writer              // may be nil
 
 	jobs chan scribeJob
 	done chan struct{}
@@ -64,18 +64,7 @@ func (s *scribe) run() {
 			// Before the page, so that a page on disk has its records in
 			// the file: a resumed crawl adopts a page saved but not
 			// journaled, and would not record it again.
-			var xs []warc.Exchange
-			if t := j.tape; t != nil {
-				if t.origin != "" && !s.robotsDone[t.origin] {
-					if s.robotsDone == nil {
-						s.robotsDone = make(map[string]bool)
-					}
-					s.robotsDone[t.origin] = true
-					xs = append(xs, t.robots...)
-				}
-				xs = append(xs, t.own...)
-			}
-			size, err := s.archive(xs)
+			size, err := s.write(j.tape)
 			if err != nil {
 				s.give(j.html)
 				s.fail(err)
@@ -100,6 +89,46 @@ func (s *scribe) run() {
 			}
 		}
 	}
+}
+
+// write writes the records on t, if any, with those of its robots.txt if
+// no page of its origin has yet, and returns the file's size after them.
+func (s *scribe) write(t *tape) (int64, error) {
+	if t == nil {
+		return s.archive.Size(), nil
+	}
+	if t.origin != "" && !s.robotsDone[t.origin] {
+		if s.robotsDone == nil {
+			s.robotsDone = make(map[string]bool)
+		}
+		s.robotsDone[t.origin] = true
+		recs, err := encodeAll(s.archive, t.robots)
+		if err != nil {
+			return 0, err
+		}
+		if err := s.writeAll(recs); err != nil {
+			return 0, err
+		}
+	}
+	for _, e := range t.own {
+		recs, err := e.wait()
+		if err != nil {
+			return 0, err
+		}
+		if err := s.writeAll(recs); err != nil {
+			return 0, err
+		}
+	}
+	return s.archive.Size(), nil
+}
+
+func (s *scribe) writeAll(recs []warc.Encoded) error {
+	for _, r := range recs {
+		if err := s.archive.WriteEncoded(r); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 func (s *scribe) give(html []byte) {

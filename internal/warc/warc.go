@@ -322,7 +322,8 @@ func (w *Writer) begin(info Info) error {
 
 // WriteExchange appends a request record and a response record for x,
 // each naming the other in WARC-Concurrent-To, as the standard's own
-// example and the readers that pair them from either side expect.
+// example and the readers that pair them from either side expect. It is
+// [Writer.Encode] followed by [Writer.WriteEncoded].
 //
 // Each record is built whole in memory, and for a .warc.gz compressed
 // into its own gzip member, and then written with a single write, the
@@ -332,8 +333,27 @@ func (w *Writer) begin(info Info) error {
 // exchanges whatever happens, short of a crash, which leaves a torn record
 // that [Resume] cuts off.
 func (w *Writer) WriteExchange(x Exchange) error {
-	if err := x.check(); err != nil {
+	e, err := w.Encode(x)
+	if err != nil {
 		return err
+	}
+	return w.WriteEncoded(e)
+}
+
+// An Encoded is the two records of an exchange, built by [Writer.Encode]
+// and not yet written.
+type Encoded struct {
+	req, resp []byte
+}
+
+// Encode builds the records of x that [Writer.WriteExchange] would write,
+// digests and compression included, without writing them. It touches
+// neither the file nor its size, so a caller can build records on other
+// goroutines while the file is written, and write them later, in the
+// order it chooses, with [Writer.WriteEncoded].
+func (w *Writer) Encode(x Exchange) (Encoded, error) {
+	if err := x.check(); err != nil {
+		return Encoded{}, err
 	}
 	reqID, respID := newID(), newID()
 	date := formatDate(x.Date)
@@ -383,7 +403,14 @@ func (w *Writer) WriteExchange(x Exchange) error {
 	}
 	resp := w.encode(w.buf(), h, x.Response)
 
-	return w.write(req, resp)
+	return Encoded{req: req, resp: resp}, nil
+}
+
+// WriteEncoded appends the records of e, as [Writer.WriteExchange] does.
+// Each Encoded must be written once at most, since its memory is reused
+// once written.
+func (w *Writer) WriteEncoded(e Encoded) error {
+	return w.write(e.req, e.resp)
 }
 
 // check reports what makes x unfit to record, or nil.
