@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"cmp"
 	"fmt"
 	"os"
@@ -129,27 +128,5 @@ func TestDesignImports(t *testing.T) {
 			}
 		}
 	}
-	const name = "../../DESIGN.md"
-	data, err := os.ReadFile(name)
-	if err != nil {
-		t.Fatal(err)
-	}
-	i := bytes.Index(data, []byte(designBegin))
-	j := bytes.Index(data, []byte(designEnd))
-	if i < 0 || j < i {
-		t.Fatalf("DESIGN.md lacks the lines %q and %q around the picture of the packages", designBegin, designEnd)
-	}
-	i += len(designBegin)
-	got := slices.Concat(data[:i], []byte(renderImports(graph)), data[j:])
-	if *update {
-		if !bytes.Equal(got, data) {
-			if err := os.WriteFile(name, got, 0o644); err != nil {
-				t.Fatal(err)
-			}
-		}
-		return
-	}
-	if !bytes.Equal(got, data) {
-		t.Errorf("DESIGN.md's picture of the packages is not what the imports give: run go test ./cmd/crawler -update\n%s", lineDiff(string(data), string(got)))
-	}
+	checkRegions(t, "../../DESIGN.md", []region{{begin: designBegin, end: designEnd, content: renderImports(graph)}})
 }

@@ -305,22 +305,41 @@ var readmeTables = []struct {
 }
 
 func TestReadme(t *testing.T) {
-	const name = "../../README.md"
+	var regions []region
+	for _, table := range readmeTables {
+		regions = append(regions, region{
+			begin:   fmt.Sprintf("<!-- %s: generated from cmd/crawler/manual.go by go test ./cmd/crawler -update; do not edit -->\n", table.name),
+			end:     fmt.Sprintf("<!-- /%s -->\n", table.name),
+			content: "\n" + table.render() + "\n",
+		})
+	}
+	checkRegions(t, "../../README.md", regions)
+}
+
+// A region is a part of a document that a test renders: what lies between
+// a begin line and an end line.
+type region struct {
+	begin, end string
+	content    string // what the region must hold
+}
+
+// checkRegions compares the regions of the file name with what they must
+// hold, or with -update writes them.
+func checkRegions(t *testing.T, name string, regions []region) {
+	t.Helper()
 	data, err := os.ReadFile(name)
 	if err != nil {
 		t.Fatal(err)
 	}
 	got := data
-	for _, table := range readmeTables {
-		begin := []byte(fmt.Sprintf("<!-- %s: generated from cmd/crawler/manual.go by go test ./cmd/crawler -update; do not edit -->\n", table.name))
-		end := []byte(fmt.Sprintf("<!-- /%s -->\n", table.name))
-		i := bytes.Index(got, begin)
-		j := bytes.Index(got, end)
+	for _, r := range regions {
+		i := bytes.Index(got, []byte(r.begin))
+		j := bytes.Index(got, []byte(r.end))
 		if i < 0 || j < i {
-			t.Fatalf("README.md lacks the lines %q and %q around the table the manual renders", begin, end)
+			t.Fatalf("%s lacks the lines %q and %q around a part the tests render", name, r.begin, r.end)
 		}
-		i += len(begin)
-		got = slices.Concat(got[:i], []byte("\n"+table.render()+"\n"), got[j:])
+		i += len(r.begin)
+		got = slices.Concat(got[:i], []byte(r.content), got[j:])
 	}
 	if *update {
 		if !bytes.Equal(got, data) {
@@ -331,7 +350,7 @@ func TestReadme(t *testing.T) {
 		return
 	}
 	if !bytes.Equal(got, data) {
-		t.Errorf("README.md's tables are not what cmd/crawler/manual.go renders: run go test ./cmd/crawler -update\n%s", lineDiff(string(data), string(got)))
+		t.Errorf("%s is not what the tests render: run go test ./cmd/crawler -update\n%s", name, lineDiff(string(data), string(got)))
 	}
 }
 

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"os/exec"
 	"regexp"
 	"strings"
 	"syscall"
@@ -63,22 +64,7 @@ func TestLogOnTerminal(t *testing.T) {
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	term.Close() // the crawler holds it now; once it exits, ctl reads EIO
-	var out bytes.Buffer
-	read := make(chan error, 1)
-	go func() {
-		_, err := io.Copy(&out, ctl)
-		read <- err
-	}()
-	waitAtMost(t, cmd, 10*time.Second)
-	select {
-	case err := <-read:
-		if err != nil && !errors.Is(err, syscall.EIO) {
-			t.Fatalf("reading the terminal: %v", err)
-		}
-	case <-time.After(10 * time.Second):
-		t.Fatal("the terminal never closed")
-	}
+	out := readTerminal(t, ctl, term, cmd)
 	if code := cmd.ProcessState.ExitCode(); code != exitOK {
 		t.Errorf("exit %d, want %d; stderr:\n%s", code, exitOK, stderr)
 	}
@@ -110,22 +96,7 @@ func TestStatusLineNarrow(t *testing.T) {
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	term.Close()
-	var out bytes.Buffer
-	read := make(chan error, 1)
-	go func() {
-		_, err := io.Copy(&out, ctl)
-		read <- err
-	}()
-	waitAtMost(t, cmd, 10*time.Second)
-	select {
-	case err := <-read:
-		if err != nil && !errors.Is(err, syscall.EIO) {
-			t.Fatalf("reading the terminal: %v", err)
-		}
-	case <-time.After(10 * time.Second):
-		t.Fatal("the terminal never closed")
-	}
+	out := readTerminal(t, ctl, term, cmd)
 	if code := cmd.ProcessState.ExitCode(); code != exitOK {
 		t.Errorf("exit %d, want %d; the terminal:\n%q", code, exitOK, out.String())
 	}
@@ -145,4 +116,28 @@ func TestStatusLineNarrow(t *testing.T) {
 	if drawn == 0 {
 		t.Errorf("the status line was never drawn:\n%q", out.String())
 	}
+}
+
+// readTerminal closes the child's side of a pseudo-terminal, which the
+// started cmd holds now, and returns all it wrote there once it has
+// exited: then the controlling side reads EIO.
+func readTerminal(t *testing.T, ctl, term *os.File, cmd *exec.Cmd) *bytes.Buffer {
+	t.Helper()
+	term.Close()
+	out := new(bytes.Buffer)
+	read := make(chan error, 1)
+	go func() {
+		_, err := io.Copy(out, ctl)
+		read <- err
+	}()
+	waitAtMost(t, cmd, 10*time.Second)
+	select {
+	case err := <-read:
+		if err != nil && !errors.Is(err, syscall.EIO) {
+			t.Fatalf("reading the terminal: %v", err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("the terminal never closed")
+	}
+	return out
 }
