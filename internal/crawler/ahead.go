@@ -81,7 +81,7 @@ type lane struct {
 	bag     laneBag
 	next    time.Time // when the host may be asked again without waiting
 	working bool      // a worker is fetching from it, or waiting for its pause
-	parked  bool      // its last fetch got no connection, or broke the loopback rule
+	parked  bool      // a fetch from it got no connection, or broke the loopback rule (see fetched); never undone
 	dead    bool      // the crawl found the host dead: its pages are dropped
 }
 
@@ -324,7 +324,8 @@ func (a *ahead) kill(host string) {
 	l := a.lane(host)
 	l.dead = true
 	for l.bag.Len() > 0 {
-		l.bag.Pop()
+		it, _ := l.bag.Pop()
+		delete(a.gone, it.URL)
 	}
 	for url, p := range a.pages {
 		if hostOf(url) == host && p.state != fetching {
