@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/tls"
 	"net"
+	"net/http"
 	"net/http/httptrace"
 	"sync"
 	"time"
@@ -93,7 +94,7 @@ func (c *recConn) Read(b []byte) (int, error) {
 	if n > 0 {
 		c.mu.Lock()
 		if c.cur != nil {
-			c.cur.resp = append(c.cur.resp, b[:n]...)
+			c.cur.record(b[:n])
 		}
 		c.mu.Unlock()
 	}
@@ -114,13 +115,29 @@ func (c *recConn) Write(b []byte) (int, error) {
 // A capture is the bytes of one request and its response.
 type capture struct {
 	date      time.Time
-	truncated string // why the response was not read to its end, if it was not
+	limit     int64  // how many bytes of the response are kept, if positive
+	truncated string // why the response is not recorded to its end, if it is not
 
 	mu   sync.Mutex // guards conn; req and resp are the conn's to append to while it holds the capture
 	conn *recConn
 	ip   string
 	req  []byte
 	resp []byte
+}
+
+// record appends what was read of the response, up to cp.limit: a server
+// that sends without end, or a coding that decodes to nothing, must not
+// make the record outgrow what the fetch itself would keep. Its conn's lock
+// is held.
+func (cp *capture) record(b []byte) {
+	if cp.limit > 0 {
+		room := cp.limit - int64(len(cp.resp))
+		if int64(len(b)) > room {
+			b = b[:max(room, 0)]
+			cp.truncated = "length"
+		}
+	}
+	cp.resp = append(cp.resp, b...)
 }
 
 // attach makes c the capture of conn, from the start: a request the
@@ -130,7 +147,7 @@ func (cp *capture) attach(conn *recConn) {
 	defer cp.mu.Unlock()
 	cp.detachLocked()
 	conn.mu.Lock()
-	cp.req, cp.resp, cp.ip = nil, nil, conn.ip
+	cp.req, cp.resp, cp.ip, cp.truncated = nil, nil, conn.ip, ""
 	conn.cur = cp
 	conn.mu.Unlock()
 	cp.conn = conn
@@ -179,15 +196,37 @@ func (cp *capture) trace(ctx context.Context) context.Context {
 }
 
 // startCapture returns a capture for a request made with ctx, and ctx
-// with the trace that feeds it, or nil and ctx if ctx has no tape.
-func startCapture(ctx context.Context) (*capture, *Tape, context.Context) {
+// with the trace that feeds it, or nil and ctx if ctx has no tape. The
+// capture keeps at most f.captureLimit(body) bytes of the response.
+func (f *Fetcher) startCapture(ctx context.Context, body int64) (*capture, *Tape, context.Context) {
 	t := tapeFrom(ctx)
 	if t == nil {
 		return nil, nil, ctx
 	}
-	cp := &capture{date: time.Now()}
+	cp := &capture{date: time.Now(), limit: f.captureLimit(body)}
 	return cp, t, cp.trace(ctx)
 }
+
+// captureLimit returns how many bytes of a response whose body is read up
+// to body bytes, after decoding, a capture keeps: the most header the
+// client's transport accepts, and twice the body, for the chunk framing
+// and a content coding that does not shrink it. Past that, the response is
+// recorded cut short, with WARC-Truncated "length". A body with no limit
+// (0) has none either.
+func (f *Fetcher) captureLimit(body int64) int64 {
+	if body <= 0 {
+		return 0
+	}
+	header := int64(defaultMaxHeaderBytes)
+	if t, ok := f.Client.Transport.(*http.Transport); ok && t.MaxResponseHeaderBytes > 0 {
+		header = t.MaxResponseHeaderBytes
+	}
+	return header + 2*body
+}
+
+// defaultMaxHeaderBytes is the most response header an http.Transport
+// reads when its MaxResponseHeaderBytes is zero.
+const defaultMaxHeaderBytes = 10 << 20
 
 // recordingDialers returns the dial functions of a transport whose
 // connections record, for http and for https. The https one does the TLS

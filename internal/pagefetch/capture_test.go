@@ -2,6 +2,7 @@ package pagefetch_test
 
 import (
 	"bytes"
+	"compress/gzip"
 	"crypto/tls"
 	"crypto/x509"
 	"fmt"
@@ -141,5 +142,45 @@ func TestTape(t *testing.T) {
 				t.Fatal(err)
 			}
 		})
+	}
+}
+
+// TestTapeBounded: a response that takes far more bytes on the wire than
+// its page, here a gzip stream of a short page padded with empty blocks
+// that decode to nothing, is recorded only up to the header limit and
+// twice the size limit, and marked cut short; the page is still fetched.
+func TestTapeBounded(t *testing.T) {
+	const pad = 200_000 // empty blocks of 5 bytes each: about 1 MB
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html")
+		w.Header().Set("Content-Encoding", "gzip")
+		zw := gzip.NewWriter(w)
+		zw.Write([]byte("<html>"))
+		for range pad {
+			zw.Flush() // an empty block
+		}
+		zw.Write([]byte("</html>"))
+		zw.Close()
+	}))
+	defer srv.Close()
+	f := captureFetcher(t, nil)
+	f.Robots, f.MaxSize = false, 1024
+	const header = 4096
+	f.Client.Transport.(*http.Transport).MaxResponseHeaderBytes = header
+
+	var tape pagefetch.Tape
+	body, err := f.Fetch(pagefetch.WithTape(t.Context(), &tape), srv.URL+"/page.html")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(body) != "<html></html>" {
+		t.Errorf("body %q", body)
+	}
+	xs := tape.Exchanges()
+	if len(xs) != 1 {
+		t.Fatalf("%d exchanges, want 1", len(xs))
+	}
+	if n, most := len(xs[0].Response), header+2*f.MaxSize; n != int(most) || xs[0].Truncated != "length" {
+		t.Errorf("recorded %d bytes, truncated %q; want %d, \"length\"", n, xs[0].Truncated, most)
 	}
 }

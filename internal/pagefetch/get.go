@@ -126,7 +126,11 @@ func (f *Fetcher) once(ctx context.Context, rawURL string, k kind) (_ *response,
 	f.sending(host)
 	var trace connTrace
 	traced := trace.with(reqCtx)
-	if cp, tape, withCapture := startCapture(traced); cp != nil {
+	limit := f.MaxSize
+	if k == robotsTxt {
+		limit = robotsMax + 1
+	}
+	if cp, tape, withCapture := f.startCapture(traced, limit); cp != nil {
 		// Deferred before the body is closed, so run after: the record
 		// holds every byte read, a body left unread included.
 		defer cp.end(tape, rawURL)

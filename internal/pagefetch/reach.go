@@ -113,7 +113,8 @@ func (f *Fetcher) Reach(ctx context.Context, origin string) error {
 	defer f.Pacer.Done(host)
 	var trace connTrace
 	traced := trace.with(ctx)
-	if cp, tape, withCapture := startCapture(traced); cp != nil {
+	// A HEAD response has no body; a server may send one all the same.
+	if cp, tape, withCapture := f.startCapture(traced, 1); cp != nil {
 		defer cp.end(tape, req.URL.String())
 		traced = withCapture
 	}
