@@ -125,6 +125,7 @@ func (p *Pacer) Wait(ctx context.Context, hostname string) error {
 	return nil
 }
 
+// add counts one more pause, of gap.
 func (p *Pauses) add(gap time.Duration) {
 	if p.Count == 0 || gap < p.Shortest {
 		p.Shortest = gap
