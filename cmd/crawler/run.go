@@ -87,6 +87,10 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, getenv fu
 		fmt.Fprintf(stderr, "crawler: %v\n", err)
 		return exitUsage
 	}
+	if err := outsideDir(cfg.dir, map[string]string{"stats-json": cfg.statsJSON, "warc": cfg.warc}); err != nil {
+		fmt.Fprintf(stderr, "crawler: %v\n", err)
+		return exitUsage
+	}
 	// The statistics file is opened now, so that a path that cannot be
 	// written is found before the crawl rather than after it.
 	var statsFile *outFile
