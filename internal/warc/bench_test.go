@@ -23,7 +23,7 @@ func BenchmarkWriteExchange(b *testing.B) {
 	}
 	resp.WriteString("0\r\n\r\n")
 	x := fill(tx{Response: resp.String()}, 0)
-	for _, name := range []string{"crawl.warc", "crawl.warc.gz"} {
+	for _, name := range fileNames {
 		b.Run(name, func(b *testing.B) {
 			w, err := Create(filepath.Join(b.TempDir(), name), info)
 			if err != nil {

@@ -14,12 +14,9 @@ import (
 
 // write creates a WARC file at path and writes the exchanges of the table
 // from first to last into it.
-func write(t *testing.T, path string, first, last int) {
+func write(t testing.TB, path string, first, last int) {
 	t.Helper()
-	w, err := Create(path, info)
-	if err != nil {
-		t.Fatal(err)
-	}
+	w := create(t, path)
 	for i := first; i < last; i++ {
 		if err := w.WriteExchange(fill(exchanges[i].x, i)); err != nil {
 			t.Fatal(err)
@@ -40,7 +37,7 @@ func types(t *testing.T, recs []rec) string {
 // anywhere. Resume must cut it back to its last whole exchange, wherever
 // the cut is, and what it appends after must be read back whole.
 func TestTorn(t *testing.T) {
-	for _, name := range []string{"crawl.warc", "crawl.warc.gz"} {
+	for _, name := range fileNames {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
 			dir := t.TempDir()
@@ -199,7 +196,7 @@ func TestNotWARC(t *testing.T) {
 // TestResumeAfresh: Resume makes the file if there is none, and begins an
 // empty one, which a crawl killed before it wrote anything leaves.
 func TestResumeAfresh(t *testing.T) {
-	for _, name := range []string{"crawl.warc", "crawl.warc.gz"} {
+	for _, name := range fileNames {
 		t.Run(name, func(t *testing.T) {
 			dir := t.TempDir()
 			missing := filepath.Join(dir, name)
@@ -344,7 +341,7 @@ func (f *fullDisk) Close() error { return nil }
 // TestFullDisk: a write that fails leaves the file with whole exchanges,
 // and the error is returned, by that write and every later one.
 func TestFullDisk(t *testing.T) {
-	for _, name := range []string{"crawl.warc", "crawl.warc.gz"} {
+	for _, name := range fileNames {
 		t.Run(name, func(t *testing.T) {
 			gz := strings.HasSuffix(name, ".gz")
 			// writeAll writes a warcinfo record and two exchanges to a
@@ -419,18 +416,9 @@ func TestFullDisk(t *testing.T) {
 // request, and the test reader reads them all.
 func FuzzScan(f *testing.F) {
 	dir := f.TempDir()
-	for _, name := range []string{"crawl.warc", "crawl.warc.gz"} {
+	for _, name := range fileNames {
 		path := filepath.Join(dir, name)
-		w, err := Create(path, info)
-		if err != nil {
-			f.Fatal(err)
-		}
-		for i := range 2 {
-			if err := w.WriteExchange(fill(exchanges[i].x, i)); err != nil {
-				f.Fatal(err)
-			}
-		}
-		w.Close()
+		write(f, path, 0, 2)
 		data, err := os.ReadFile(path)
 		if err != nil {
 			f.Fatal(err)
@@ -474,7 +462,7 @@ func (d failingDisk) ReadAt(p []byte, off int64) (int, error) {
 
 // TestScanIOError: a file that cannot be read is not called damaged.
 func TestScanIOError(t *testing.T) {
-	for _, name := range []string{"crawl.warc", "crawl.warc.gz"} {
+	for _, name := range fileNames {
 		path := filepath.Join(t.TempDir(), name)
 		write(t, path, 0, 2)
 		data, err := os.ReadFile(path)
@@ -492,15 +480,12 @@ func TestScanIOError(t *testing.T) {
 // cuts the file back there, whole records after it included, and refuses
 // a size that is not the end of a record.
 func TestResumeAt(t *testing.T) {
-	for _, name := range []string{"crawl.warc", "crawl.warc.gz"} {
+	for _, name := range fileNames {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
 			dir := t.TempDir()
 			path := filepath.Join(dir, name)
-			w, err := Create(path, info)
-			if err != nil {
-				t.Fatal(err)
-			}
+			w := create(t, path)
 			if err := w.WriteExchange(fill(exchanges[0].x, 0)); err != nil {
 				t.Fatal(err)
 			}

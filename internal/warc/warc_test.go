@@ -128,6 +128,19 @@ func fill(t tx, i int) Exchange {
 	return x
 }
 
+// fileNames are the files a test writes: one plain, one gzipped.
+var fileNames = []string{"crawl.warc", "crawl.warc.gz"}
+
+// create creates a WARC file at path, with info.
+func create(t testing.TB, path string) *Writer {
+	t.Helper()
+	w, err := Create(path, info)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return w
+}
+
 // readFile reads and checks a WARC file, and returns its records.
 func readFile(t *testing.T, path string) []rec {
 	t.Helper()
@@ -144,14 +157,11 @@ func readFile(t *testing.T, path string) []rec {
 }
 
 func TestWriteExchange(t *testing.T) {
-	for _, name := range []string{"crawl.warc", "crawl.warc.gz"} {
+	for _, name := range fileNames {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
 			path := filepath.Join(t.TempDir(), name)
-			w, err := Create(path, info)
-			if err != nil {
-				t.Fatal(err)
-			}
+			w := create(t, path)
 			for i, tt := range exchanges {
 				if err := w.WriteExchange(fill(tt.x, i)); err != nil {
 					t.Fatalf("%s: %v", tt.name, err)
@@ -221,14 +231,11 @@ func checkInfo(t *testing.T, r rec, name string) {
 // TestConcurrent: exchanges written at once from many goroutines come out
 // whole, each request next to its response.
 func TestConcurrent(t *testing.T) {
-	for _, name := range []string{"crawl.warc", "crawl.warc.gz"} {
+	for _, name := range fileNames {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
 			path := filepath.Join(t.TempDir(), name)
-			w, err := Create(path, info)
-			if err != nil {
-				t.Fatal(err)
-			}
+			w := create(t, path)
 			const n = 40
 			var wg sync.WaitGroup
 			for i := range n {
@@ -285,10 +292,7 @@ func TestBadInput(t *testing.T) {
 	}
 
 	path := filepath.Join(dir, "crawl.warc")
-	w, err := Create(path, info)
-	if err != nil {
-		t.Fatal(err)
-	}
+	w := create(t, path)
 	good := fill(tx{Response: response("HTTP/1.1 200 OK", "ok")}, 0)
 	xs := []struct {
 		name string
