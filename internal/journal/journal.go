@@ -225,28 +225,29 @@ func parseEntry(line string) (Entry, error) {
 	}
 	e.URL, _ = strconv.Unquote(u)
 	rest = rest[len(u):]
-	// A journal written before WARC files were, or by a crawl without
-	// one, has no size; the field comes last so that such lines read as
-	// they always did.
-	if i := strings.LastIndex(rest, " warc "); i >= 0 {
-		n, err := strconv.ParseInt(rest[i+len(" warc "):], 10, 64)
-		if err == nil && n > 0 && (e.Kind != Redirected || i > 0) {
-			e.WARC, rest = n, rest[:i]
-		}
-	}
 	switch e.Kind {
 	case Saved, Failed, Disallowed:
-		if rest != "" {
-			return Entry{}, bad
-		}
 	case Redirected:
 		t, err := strconv.QuotedPrefix(strings.TrimPrefix(rest, " "))
-		if err != nil || len(rest) != len(t)+1 {
+		if err != nil || !strings.HasPrefix(rest, " ") {
 			return Entry{}, bad
 		}
 		e.Target, _ = strconv.Unquote(t)
+		rest = rest[1+len(t):]
 	default:
 		return Entry{}, bad
+	}
+	// A journal written before WARC files were, or by a crawl without
+	// one, has no size; the field comes last so that such lines read as
+	// they always did. It is a positive number as Line writes it, with
+	// no sign and no leading zero.
+	if rest != "" {
+		num, ok := strings.CutPrefix(rest, " warc ")
+		n, err := strconv.ParseInt(num, 10, 64)
+		if !ok || err != nil || n < 1 || strconv.FormatInt(n, 10) != num {
+			return Entry{}, bad
+		}
+		e.WARC = n
 	}
 	return e, nil
 }

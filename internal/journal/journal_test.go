@@ -82,6 +82,16 @@ func TestReadErrors(t *testing.T) {
 		"tse-crawler journal 1\nbegin\nR \"u\"\n",
 		"tse-crawler journal 1\nbegin\nX \"u\"\n",
 		"tse-crawler journal 1\nbegin\nF u\n",
+		"tse-crawler journal 1\nbegin\nF \"u\" warc 0\n",
+		"tse-crawler journal 1\nbegin\nF \"u\" warc -5\n",
+		"tse-crawler journal 1\nbegin\nF \"u\" warc +5\n",
+		"tse-crawler journal 1\nbegin\nF \"u\" warc 05\n",
+		"tse-crawler journal 1\nbegin\nF \"u\" warc 5 \n",
+		"tse-crawler journal 1\nbegin\nF \"u\"  warc 5\n",
+		"tse-crawler journal 1\nbegin\nF \"u\" warc\n",
+		"tse-crawler journal 1\nbegin\nR \"u\" warc 5\n",
+		"tse-crawler journal 1\nbegin\nR \"u\" \"t\" warc 5 warc 6\n",
+		"tse-crawler journal 1\nbegin\nS 1 \"u\" warc 99999999999999999999\n",
 	} {
 		if _, _, err := Read(strings.NewReader(in)); err == nil {
 			t.Errorf("Read(%q) succeeded, want an error", in)
