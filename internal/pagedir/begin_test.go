@@ -177,17 +177,7 @@ func fresh(t *testing.T, replay *pagedir.Replay, err error) {
 // with nothing written, for the same parameters.
 func TestBeginFinishedLabel(t *testing.T) {
 	dir := t.TempDir()
-	d, err := pagedir.Open(dir, false)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := d.Begin(params); err != nil {
-		t.Fatal(err)
-	}
-	if _, ok := d.Label(); !ok {
-		d.Close()
-		t.Skip("skipping: this file system keeps no extended attributes")
-	}
+	d := beginLabelled(t, dir)
 	if err := d.Save(1, "http://x/1.html", 0, []byte("<html>")); err != nil {
 		t.Fatal(err)
 	}

@@ -572,10 +572,10 @@ func TestLoadAndCount(t *testing.T) {
 	}
 }
 
-// TestLabel: Begin labels the marker with the crawl's header, and the
-// label outlives the journal that Finish empties.
-func TestLabel(t *testing.T) {
-	dir := t.TempDir()
+// beginLabelled begins a crawl of params in dir, and skips the test where
+// the file system keeps no label.
+func beginLabelled(t *testing.T, dir string) *pagedir.Dir {
+	t.Helper()
 	d, err := pagedir.Open(dir, false)
 	if err != nil {
 		t.Fatal(err)
@@ -587,11 +587,19 @@ func TestLabel(t *testing.T) {
 		d.Close()
 		t.Skip("skipping: this file system keeps no extended attributes")
 	}
+	return d
+}
+
+// TestLabel: Begin labels the marker with the crawl's header, and the
+// label outlives the journal that Finish empties.
+func TestLabel(t *testing.T) {
+	dir := t.TempDir()
+	d := beginLabelled(t, dir)
 	if err := d.Finish(); err != nil {
 		t.Fatal(err)
 	}
 	// The label is read from the open marker, as a resume reads it.
-	d, err = pagedir.Open(dir, true)
+	d, err := pagedir.Open(dir, true)
 	if err != nil {
 		t.Fatal(err)
 	}
