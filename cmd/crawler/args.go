@@ -135,7 +135,8 @@ func (cfg *config) flagSet() *flag.FlagSet {
 		cfg.maxSize = n
 		return err
 	})
-	fs.IntVar(&cfg.parallel, "parallel", 4, "")
+	cfg.parallel, cfg.retries = 4, 2
+	fs.Func("parallel", "", countFlag(&cfg.parallel, fmt.Sprintf("a number of hosts from 1 to %d", maxParallel)))
 	fs.Func("ahead-memory", "", func(s string) error {
 		n, err := parseSize(s)
 		cfg.aheadMemory = n
@@ -145,7 +146,7 @@ func (cfg *config) flagSet() *flag.FlagSet {
 	fs.StringVar(&cfg.links, "links", "reference", "")
 	fs.StringVar(&cfg.order, "order", "lifo", "")
 	fs.BoolVar(&cfg.robots, "robots", true, "")
-	fs.IntVar(&cfg.retries, "retries", 2, "")
+	fs.Func("retries", "", countFlag(&cfg.retries, "a number such as 2, or 0 for none"))
 	fs.StringVar(&cfg.userAgent, "user-agent", "tse-crawler/"+buildinfo.Version, "")
 	fs.BoolVar(&cfg.resume, "resume", false, "")
 	fs.Func("scope", "", func(s string) error {
@@ -411,6 +412,19 @@ func durationFlag(d *time.Duration) func(string) error {
 			return errors.New("give a duration such as 1s, 1.5s or 500ms")
 		}
 		*d = v
+		return nil
+	}
+}
+
+// countFlag parses a whole number into n, its error naming what to give,
+// where the flag package's own would say only "parse error".
+func countFlag(n *int, want string) func(string) error {
+	return func(s string) error {
+		v, err := strconv.Atoi(s)
+		if err != nil {
+			return errors.New("give " + want)
+		}
+		*n = v
 		return nil
 	}
 }

@@ -6,10 +6,12 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"io/fs"
 	"net"
 	"net/http"
 	"net/url"
 	"os"
+	"path/filepath"
 	"runtime"
 	"strconv"
 	"strings"
@@ -101,6 +103,14 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, getenv fu
 		}
 		defer statsFile.discard() // unless the statistics were written
 	}
+	// A new crawl's WARC file is checked before the page directory is
+	// marked, so that a name already taken is told with nothing written.
+	if cfg.warc != "" && !cfg.resume {
+		if err := checkNewWARC(cfg.warc); err != nil {
+			fmt.Fprintf(stderr, "crawler: -warc: %s\n", warcAdvice(err))
+			return exitUsage
+		}
+	}
 	dir, err := pagedir.Open(cfg.dir, cfg.resume)
 	if err != nil {
 		return refused(err, stderr)
@@ -115,7 +125,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, getenv fu
 	if cfg.warc != "" {
 		if archive, err = openWARC(cfg, replay); err != nil {
 			dir.Close()
-			fmt.Fprintf(stderr, "crawler: -warc: %v\n", err)
+			fmt.Fprintf(stderr, "crawler: -warc: %s\n", warcAdvice(err))
 			if _, ok := errors.AsType[*warc.NotWARCError](err); ok {
 				return exitResume
 			}
@@ -228,6 +238,38 @@ func openWARC(cfg *config, replay *pagedir.Replay) (*warc.Writer, error) {
 		size = max(size, e.WARC)
 	}
 	return warc.ResumeAt(cfg.warc, size, info)
+}
+
+// checkNewWARC finds what would make [warc.Create] refuse path, as far as
+// it can be known before the file is made: a name already taken, even by a
+// dangling symbolic link, or a directory that is not there.
+func checkNewWARC(path string) error {
+	if _, err := os.Lstat(path); err == nil {
+		return &warc.ExistsError{Path: path}
+	}
+	if d := filepath.Dir(path); !isDir(d) {
+		return fmt.Errorf("%s, where WARC file %s would go, is not a directory: create it first (mkdir -p %s), or give a file in a directory that exists", d, path, d)
+	}
+	return nil
+}
+
+func isDir(path string) bool {
+	fi, err := os.Stat(path)
+	return err == nil && fi.IsDir()
+}
+
+// warcAdvice adds to an error opening the WARC file what to do about it.
+func warcAdvice(err error) string {
+	if _, ok := errors.AsType[*warc.ExistsError](err); ok {
+		return err.Error() + ": give the name of a new file (a crawl never writes into a file it did not make), or -resume to finish the crawl that wrote it"
+	}
+	if errors.Is(err, fs.ErrNotExist) {
+		return err.Error() + ": give a file in a directory that exists"
+	}
+	if errors.Is(err, fs.ErrPermission) {
+		return err.Error() + ": give a file in a directory you can write to"
+	}
+	return err.Error()
 }
 
 // refused tells why the crawl cannot begin in its page directory, with
