@@ -266,11 +266,7 @@ func recordingDialers(dialer *net.Dialer, cfg *tls.Config) (
 			raw.Close()
 			return nil, err
 		}
-		rc := newRecConn(conn)
-		if a, ok := raw.RemoteAddr().(*net.TCPAddr); ok {
-			rc.ip = a.IP.String()
-		}
-		return rc, nil
+		return newRecConn(conn), nil // a tls.Conn's RemoteAddr is raw's
 	}
 	return dial, dialTLS
 }
