@@ -1,6 +1,8 @@
 package pagefetch_test
 
 import (
+	"context"
+	"errors"
 	"fmt"
 	"io"
 	"maps"
@@ -132,4 +134,55 @@ func TestReachTakesTurns(t *testing.T) {
 			t.Errorf("%d requests to a.test in flight at once, want 1", b.most["a.test"])
 		}
 	})
+}
+
+// TestWaitersCanceled: a fetch waiting for its origin's robots.txt, which
+// another fetch is reading, and a Reach waiting for the host's turn, which
+// that read holds, both end with their context, and the read they waited
+// on is not disturbed.
+func TestWaitersCanceled(t *testing.T) {
+	release := make(chan struct{})
+	reading := make(chan struct{})
+	h := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/robots.txt" {
+			close(reading)
+			<-release
+			w.WriteHeader(http.StatusNotFound)
+			return
+		}
+		io.WriteString(w, "<html>ok</html>")
+	})
+	f := memFetcher(h, 0, 0)
+	first := make(chan error)
+	go func() {
+		_, err := f.Fetch(t.Context(), base+"/1.html")
+		first <- err
+	}()
+	<-reading
+
+	ctx, cancel := context.WithCancel(t.Context())
+	waiters := make(chan error, 2)
+	go func() {
+		_, err := f.Fetch(ctx, base+"/2.html")
+		waiters <- err
+	}()
+	go func() { waiters <- f.Reach(ctx, base) }()
+	cancel()
+	for range 2 {
+		select {
+		case err := <-waiters:
+			if !errors.Is(err, context.Canceled) {
+				t.Errorf("a canceled waiter: %v, want context.Canceled", err)
+			}
+		case <-time.After(5 * time.Second):
+			t.Fatal("a canceled waiter is still waiting")
+		}
+	}
+	close(release)
+	if err := <-first; err != nil {
+		t.Errorf("the fetch that read robots.txt: %v", err)
+	}
+	if _, err := f.Fetch(t.Context(), base+"/2.html"); err != nil {
+		t.Errorf("a fetch after the cancellation: %v", err)
+	}
 }
