@@ -135,7 +135,7 @@ var flagDocs = []flagDoc{
 		"each response as received, chunked framing and all. " +
 		"A *FILE* ending in `.gz` holds one gzip member per record. " +
 		"Requests ask for no content coding, so that each saved page is the payload of its `200` record. " +
-		"*FILE* must not exist (exit 2), unless with `-resume`, which cuts it back to the last page journaled and appends. " +
+		"Without `-resume`, *FILE* must not exist, and its directory must (exit 2, checked before anything is written); `-resume` cuts it back to the last page journaled and appends. " +
 		"A full disk stops the crawl, as a page that cannot be saved does (exit 1)."},
 	{"-robots=false", "on", "ignore robots.txt, for sites you own. " +
 		"By default each host's `/robots.txt` is fetched (as a paced request) before its first page and obeyed as RFC 9309 says; " +
