@@ -3,6 +3,7 @@ module tse-crawler
 go 1.26.0
 
 require (
+	github.com/klauspost/compress v1.20.3
 	github.com/nlnwa/whatwg-url v0.6.2
 	golang.org/x/net v0.62.0
 	golang.org/x/sys v0.49.0

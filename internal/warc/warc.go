@@ -313,7 +313,9 @@ func (w *Writer) begin(info Info) error {
 		[2]string{"Content-Type", "application/warc-fields"},
 		[2]string{"WARC-Block-Digest", digest(block)},
 	)
-	if err := w.write(w.encode(w.buf(), h, block)); err != nil {
+	var e Encoded
+	w.encode(&e, h, block)
+	if err := w.WriteEncoded(e); err != nil {
 		return err
 	}
 	w.infoID = id
@@ -341,9 +343,13 @@ func (w *Writer) WriteExchange(x Exchange) error {
 }
 
 // An Encoded is the two records of an exchange, built by [Writer.Encode]
-// and not yet written.
+// and not yet written: the parts to write one after the other. In a plain
+// file the blocks are the exchange's own memory, so that the bodies are
+// not copied before they are written; a .warc.gz's records are compressed
+// into buffers of the Writer's.
 type Encoded struct {
-	req, resp []byte
+	parts [][]byte
+	bufs  []*[]byte // to give back to the Writer's pool once written
 }
 
 // Encode builds the records of x that [Writer.WriteExchange] would write,
@@ -381,7 +387,8 @@ func (w *Writer) Encode(x Exchange) (Encoded, error) {
 	if reqPayload.known && reqPayload.size() > 0 {
 		h = append(h, [2]string{"WARC-Payload-Digest", reqPayload.digest()})
 	}
-	req := w.encode(w.buf(), h, x.Request)
+	var e Encoded
+	w.encode(&e, h, x.Request)
 
 	respPayload := responsePayload(x.Response, method)
 	h = header{{"WARC-Type", "response"}, {"WARC-Record-ID", respID}}
@@ -397,20 +404,23 @@ func (w *Writer) Encode(x Exchange) (Encoded, error) {
 	case respPayload.truncated:
 		h = append(h, [2]string{"WARC-Truncated", "unspecified"})
 	}
-	h = append(h, [2]string{"WARC-Block-Digest", digest(x.Response)})
 	if respPayload.known {
-		h = append(h, [2]string{"WARC-Payload-Digest", respPayload.digest()})
+		block, payload := digests(x.Response, respPayload.parts)
+		h = append(h, [2]string{"WARC-Block-Digest", block}, [2]string{"WARC-Payload-Digest", payload})
+	} else {
+		h = append(h, [2]string{"WARC-Block-Digest", digest(x.Response)})
 	}
-	resp := w.encode(w.buf(), h, x.Response)
-
-	return Encoded{req: req, resp: resp}, nil
+	w.encode(&e, h, x.Response)
+	return e, nil
 }
 
 // WriteEncoded appends the records of e, as [Writer.WriteExchange] does.
 // Each Encoded must be written once at most, since its memory is reused
-// once written.
+// once written; the exchange's own memory is the caller's again once
+// WriteEncoded returns.
 func (w *Writer) WriteEncoded(e Encoded) error {
-	return w.write(e.req, e.resp)
+	defer w.release(e.bufs)
+	return w.write(e.parts)
 }
 
 // check reports what makes x unfit to record, or nil.
@@ -436,40 +446,53 @@ func (x Exchange) check() error {
 	return nil
 }
 
-// buf returns an empty buffer for a record, reused from an earlier one.
-func (w *Writer) buf() []byte {
+// buf returns an empty buffer for a compressed record, reused from an
+// earlier one.
+func (w *Writer) buf() *[]byte {
 	if b, ok := w.bufs.Get().(*[]byte); ok {
-		return (*b)[:0]
+		*b = (*b)[:0]
+		return b
 	}
-	return nil
+	return new([]byte)
 }
 
-// write appends records to the file, each with one write. On failure it
-// cuts the file back to where it ended before, keeps the error, and
-// returns it.
-func (w *Writer) write(records ...[]byte) error {
-	defer func() {
-		for _, r := range records {
-			w.bufs.Put(&r)
-		}
-	}()
+// release gives buffers from buf back once what they hold is written.
+func (w *Writer) release(bufs []*[]byte) {
+	for _, b := range bufs {
+		w.bufs.Put(b)
+	}
+}
+
+// write appends parts, whole records, to the file. On failure it cuts the
+// file back to where it ended before, keeps the error, and returns it.
+func (w *Writer) write(parts [][]byte) error {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	if w.err != nil {
 		return w.err
 	}
-	n := w.size
-	for _, r := range records {
-		if _, err := w.f.Write(r); err != nil {
-			// If the cut fails too, Resume makes it.
-			w.f.Truncate(w.size)
-			w.err = fmt.Errorf("writing WARC file %s: %w", w.path, err)
-			return w.err
-		}
-		n += int64(len(r))
+	n, err := writeParts(w.f, parts)
+	if err != nil {
+		// If the cut fails too, Resume makes it.
+		w.f.Truncate(w.size)
+		w.err = fmt.Errorf("writing WARC file %s: %w", w.path, err)
+		return w.err
 	}
-	w.size = n
+	w.size += n
 	return nil
+}
+
+// writeEach writes parts with a write each.
+func writeEach(f file, parts [][]byte) (int64, error) {
+	var n int64
+	for _, p := range parts {
+		m, err := f.Write(p)
+		n += int64(m)
+		if err != nil {
+			return n, err
+		}
+	}
+	return n, nil
 }
 
 // Size returns the size of the file once the records written so far are
