@@ -171,14 +171,20 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, getenv fu
 	}
 	if archive != nil {
 		c.Archive = archive
-		// A .warc.gz's records are compressed beside the crawl, which
-		// then needs a second processor to keep its pace (measured on
-		// two: a sixth less time). A plain WARC file's digests are not
-		// worth one: the crawl took a sixth longer with it, handing off
-		// between threads. run is called once in a process, and tests
-		// run on every processor already.
-		if strings.HasSuffix(cfg.warc, ".gz") && getenv("GOMAXPROCS") == "" && runtime.GOMAXPROCS(0) < 2 {
-			runtime.GOMAXPROCS(min(2, runtime.NumCPU()))
+		// Records are built beside the crawl. A .warc.gz's compression
+		// is the larger part of its crawl's work, so it gets a second
+		// processor, and as many pages compressed at once as there are
+		// processors (measured on two: a third less time). A plain
+		// file's digests are built one page at a time, on the crawl's
+		// one processor: from a server on the same two processors, a
+		// second made the crawl a tenth slower, as the two fought the
+		// server for them (BENCHMARKS.md). run is called once in a
+		// process, and tests run on every processor already.
+		if strings.HasSuffix(cfg.warc, ".gz") {
+			if getenv("GOMAXPROCS") == "" && runtime.GOMAXPROCS(0) < 2 {
+				runtime.GOMAXPROCS(min(2, runtime.NumCPU()))
+			}
+			c.Encoders = runtime.GOMAXPROCS(0)
 		}
 	}
 	res, err := c.Crawl(ctx, cfg.seed)

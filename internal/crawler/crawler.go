@@ -15,6 +15,7 @@ import (
 	"io/fs"
 	"net/url"
 	"strings"
+	"sync"
 	"time"
 
 	"tse-crawler/internal/bag"
@@ -135,6 +136,14 @@ type Crawler struct {
 	// pause (pace.Pacer.Next), so that pages are fetched ahead from the
 	// hosts that are ready first.
 	Next func(host string) time.Time
+
+	// Encoders is how many pages' records may be built at once, beside
+	// the crawl; below 1 means 1.
+	Encoders int
+
+	encMu   sync.Mutex
+	encRing []*encoding // the last Encoders encodings started, a ring
+	encNext int         // where in encRing the next one goes
 }
 
 // Result sums up a crawl, or the part of it done before an error: the
@@ -207,17 +216,32 @@ type tape struct {
 // An encoding is the records of some exchanges, being built by a
 // goroutine of its own.
 type encoding struct {
+	xs   []warc.Exchange // whose responses are given back once written
 	done chan struct{}
 	recs []warc.Encoded
 	err  error
 }
 
-// encode starts building the records of xs.
-func encode(w *warc.Writer, xs []warc.Exchange) *encoding {
-	e := &encoding{done: make(chan struct{})}
+// encode starts building the records of xs, once the encoding started
+// Encoders before it is done. So digesting and compressing take no more
+// processors than that, and leave the others to the crawl, while the
+// records are built about in the order the scribe wants them.
+func (c *Crawler) encode(xs []warc.Exchange) *encoding {
+	e := &encoding{xs: xs, done: make(chan struct{})}
+	c.encMu.Lock()
+	if c.encRing == nil {
+		c.encRing = make([]*encoding, max(c.Encoders, 1))
+	}
+	prev := c.encRing[c.encNext]
+	c.encRing[c.encNext] = e
+	c.encNext = (c.encNext + 1) % len(c.encRing)
+	c.encMu.Unlock()
 	go func() {
 		defer close(e.done)
-		e.recs, e.err = encodeAll(w, xs)
+		if prev != nil {
+			<-prev.done
+		}
+		e.recs, e.err = encodeAll(c.Archive, xs)
 	}()
 	return e
 }
@@ -657,7 +681,7 @@ func (r *run) unreachable(ctx context.Context, ue *pagefetch.UnreachableError) (
 		return outcome{}, fmt.Errorf("writing the log: %w", err)
 	}
 	fmt.Fprintf(r.c.Errors, "crawler: %v; %s answers, so that host alone is down: its pages fail from now on, with no more requests\n", ue, witness)
-	return outcome{kind: journal.Failed, err: ue, quiet: true, tape: &tape{own: []*encoding{encode(r.c.Archive, reached.Exchanges())}}}, nil
+	return outcome{kind: journal.Failed, err: ue, quiet: true, tape: &tape{own: []*encoding{r.c.encode(reached.Exchanges())}}}, nil
 }
 
 // push puts a page in the bag, and tells the lanes, if pages are fetched
@@ -711,7 +735,7 @@ func (c *Crawler) fetch(ctx context.Context, url string) ([]byte, *tape, error) 
 	}
 	var pt pagefetch.Tape
 	html, err := c.Fetch(pagefetch.WithTape(ctx, &pt), url)
-	t := &tape{own: []*encoding{encode(c.Archive, pt.Exchanges())}}
+	t := &tape{own: []*encoding{c.encode(pt.Exchanges())}}
 	t.origin, t.robots = pt.Robots()
 	return html, t, err
 }

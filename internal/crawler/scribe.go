@@ -118,6 +118,9 @@ func (s *scribe) write(t *tape) (int64, error) {
 		if err := s.writeAll(recs); err != nil {
 			return 0, err
 		}
+		for _, x := range e.xs {
+			s.give(x.Response)
+		}
 	}
 	return s.archive.Size(), nil
 }

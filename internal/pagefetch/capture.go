@@ -147,7 +147,7 @@ func (cp *capture) attach(conn *recConn) {
 	defer cp.mu.Unlock()
 	cp.detachLocked()
 	conn.mu.Lock()
-	cp.req, cp.resp, cp.ip, cp.truncated = nil, nil, conn.ip, ""
+	cp.req, cp.resp, cp.ip, cp.truncated = nil, cp.resp[:0], conn.ip, ""
 	conn.cur = cp
 	conn.mu.Unlock()
 	cp.conn = conn
@@ -203,7 +203,10 @@ func (f *Fetcher) startCapture(ctx context.Context, body int64) (*capture, *Tape
 	if t == nil {
 		return nil, nil, ctx
 	}
-	cp := &capture{date: time.Now(), limit: f.captureLimit(body)}
+	// The response is read into a recycled body, if there is one: a
+	// crawler that writes the exchange gives it back (see Recycle), so
+	// that the bytes of a page are not appended into new memory twice.
+	cp := &capture{date: time.Now(), limit: f.captureLimit(body), resp: f.buffer()}
 	return cp, t, cp.trace(ctx)
 }
 

@@ -184,3 +184,40 @@ func TestTapeBounded(t *testing.T) {
 		t.Errorf("recorded %d bytes, truncated %q; want %d, \"length\"", n, xs[0].Truncated, most)
 	}
 }
+
+// TestTapeRecycled: a response is recorded into memory given back with
+// Recycle, as the body is read into, so that a crawl writing a WARC file
+// does not allocate two buffers for each page.
+func TestTapeRecycled(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Length", "3000")
+		w.Write(bytes.Repeat([]byte("<p>"), 1000))
+	}))
+	defer srv.Close()
+	f := captureFetcher(t, nil)
+	f.Robots = false
+	given := [][]byte{make([]byte, 0, 1<<20), make([]byte, 0, 1<<20)}
+	for _, b := range given {
+		f.Recycle(b)
+	}
+	var tape pagefetch.Tape
+	body, err := f.Fetch(pagefetch.WithTape(t.Context(), &tape), srv.URL+"/page.html")
+	if err != nil {
+		t.Fatal(err)
+	}
+	xs := tape.Exchanges()
+	if len(xs) != 1 {
+		t.Fatalf("%d exchanges, want 1", len(xs))
+	}
+	same := func(a, b []byte) bool { return cap(a) > 0 && cap(b) > 0 && &a[:1][0] == &b[:1][0] }
+	resp := xs[0].Response
+	if !same(resp, given[0]) && !same(resp, given[1]) {
+		t.Error("the response is not recorded into a recycled buffer")
+	}
+	if same(resp, body) {
+		t.Error("the response is recorded into the body's memory")
+	}
+	if !bytes.HasSuffix(resp, body) {
+		t.Errorf("the response does not end with the body: %q", resp)
+	}
+}

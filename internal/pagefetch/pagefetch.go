@@ -113,8 +113,9 @@ type Fetcher struct {
 // collector rather than held idle.
 const maxFree = 8
 
-// Recycle gives back a body that Fetch returned, once the caller is done
-// with it, so that a later Fetch can read a page into its memory instead of
+// Recycle gives back a body that Fetch returned, or the Response of an
+// exchange on a [Tape], once the caller is done with it, so that a later
+// Fetch can read a page, or record a response, into its memory instead of
 // allocating more. A body that is never given back is simply garbage. It
 // is safe to call Recycle from another goroutine than Fetch's.
 func (f *Fetcher) Recycle(body []byte) {
