@@ -192,7 +192,9 @@ var environment = []entry{
 		"The playground command serves a local copy of the CS50 site as such a proxy. " +
 		"A proxy variable that is set but is not a proxy URL is refused (exit 2) rather than ignored. " +
 		"Where both forms of a name are set, the upper-case one counts."},
-	{"HTTPS_PROXY, https_proxy", "the proxy that https requests go through, in the same form."},
+	{"HTTPS_PROXY, https_proxy", "the proxy that https requests go through, in the same form. " +
+		"With `-warc` it must be an `http://` proxy: the crawler opens the CONNECT tunnel through it itself, " +
+		"so that the archive holds the exchanges as sent and received inside TLS."},
 	{"NO_PROXY, no_proxy", "the hosts that bypass the proxy, separated by commas: a name, which takes in its subdomains " +
 		"(`example.edu`), a name after a dot, which takes in only its subdomains (`.example.edu`), " +
 		"an IP address or a CIDR range (`10.0.0.0/8`), each with an optional port, or `*` for every host. " +

@@ -1,11 +1,14 @@
 package pagefetch
 
 import (
+	"bufio"
 	"context"
 	"crypto/tls"
+	"fmt"
 	"net"
 	"net/http"
 	"net/http/httptrace"
+	"net/url"
 	"sync"
 	"time"
 
@@ -232,12 +235,21 @@ func (f *Fetcher) captureLimit(body int64) int64 {
 const defaultMaxHeaderBytes = 10 << 20
 
 // recordingDialers returns the dial functions of a transport whose
-// connections record, for http and for https. The https one does the TLS
-// handshake itself, so that what it records is the plaintext; the
-// transport then speaks HTTP/1.1 on it, as it cannot see the connection
-// is TLS, which is what a record of the exchange needs anyway.
-func recordingDialers(dialer *net.Dialer, cfg *tls.Config) (
-	dial, dialTLS func(ctx context.Context, network, addr string) (net.Conn, error)) {
+// connections record, for http and for https, and the proxy function
+// that goes with them. The https one does the TLS handshake itself, so
+// that what it records is the plaintext; the transport then speaks
+// HTTP/1.1 on it, as it cannot see the connection is TLS, which is what a
+// record of the exchange needs anyway.
+//
+// The transport would make the TLS connection of an https request through
+// a proxy itself, over the proxy's CONNECT tunnel, where only ciphertext
+// passes. So the proxy function tells the transport that https goes
+// direct, and the https dialer opens the tunnel through the proxy that
+// proxy chooses, as the transport would (RFC 9110, section 9.3.6), and
+// makes its TLS connection through it.
+func recordingDialers(dialer *net.Dialer, cfg *tls.Config, proxy func(*http.Request) (*url.URL, error)) (
+	dial, dialTLS func(ctx context.Context, network, addr string) (net.Conn, error),
+	httpProxy func(*http.Request) (*url.URL, error)) {
 	dial = func(ctx context.Context, network, addr string) (net.Conn, error) {
 		c, err := dialer.DialContext(ctx, network, addr)
 		if err != nil {
@@ -245,8 +257,18 @@ func recordingDialers(dialer *net.Dialer, cfg *tls.Config) (
 		}
 		return newRecConn(c), nil
 	}
+	if proxy != nil {
+		httpProxy = func(r *http.Request) (*url.URL, error) {
+			if r.URL.Scheme == "https" {
+				return nil, nil
+			}
+			return proxy(r)
+		}
+	}
 	dialTLS = func(ctx context.Context, network, addr string) (net.Conn, error) {
-		raw, err := dialer.DialContext(ctx, network, addr)
+		hctx, cancel := context.WithTimeout(ctx, tlsHandshakeTimeout)
+		defer cancel()
+		raw, err := dialTunnel(hctx, dialer, proxy, network, addr)
 		if err != nil {
 			return nil, err
 		}
@@ -263,13 +285,83 @@ func recordingDialers(dialer *net.Dialer, cfg *tls.Config) (
 		}
 		tc.NextProtos = []string{"http/1.1"}
 		conn := tls.Client(raw, tc)
-		hctx, cancel := context.WithTimeout(ctx, tlsHandshakeTimeout)
-		defer cancel()
 		if err := conn.HandshakeContext(hctx); err != nil {
 			raw.Close()
 			return nil, err
 		}
 		return newRecConn(conn), nil // a tls.Conn's RemoteAddr is raw's
 	}
-	return dial, dialTLS
+	return dial, dialTLS, httpProxy
+}
+
+// dialTunnel connects to addr, an https request's host and port: through
+// a CONNECT tunnel if proxy chooses an http proxy for it, else directly.
+// ctx bounds the whole of it, the proxy's answer included.
+func dialTunnel(ctx context.Context, dialer *net.Dialer, proxy func(*http.Request) (*url.URL, error), network, addr string) (net.Conn, error) {
+	var pu *url.URL
+	if proxy != nil {
+		var err error
+		if pu, err = proxy(&http.Request{URL: &url.URL{Scheme: "https", Host: addr}, Header: http.Header{}}); err != nil {
+			return nil, err
+		}
+	}
+	if pu == nil {
+		return dialer.DialContext(ctx, network, addr)
+	}
+	if pu.Scheme != "http" {
+		// The transport would speak TLS or SOCKS to such a proxy; a
+		// crawl that records does not, rather than record ciphertext.
+		return nil, fmt.Errorf("https through a %s proxy (%s) cannot be recorded in a WARC file: give an http:// proxy", pu.Scheme, pu.Redacted())
+	}
+	proxyAddr := pu.Host
+	if pu.Port() == "" {
+		proxyAddr = net.JoinHostPort(pu.Hostname(), "80")
+	}
+	conn, err := dialer.DialContext(ctx, network, proxyAddr)
+	if err != nil {
+		return nil, err
+	}
+	// The answer is read with a deadline that ctx's end brings forward, so
+	// that a proxy that never answers holds the request no longer than
+	// its context.
+	if d, ok := ctx.Deadline(); ok {
+		conn.SetDeadline(d)
+	}
+	stop := context.AfterFunc(ctx, func() { conn.SetDeadline(time.Unix(1, 0)) })
+	connect := &http.Request{
+		Method: http.MethodConnect,
+		URL:    &url.URL{Opaque: addr},
+		Host:   addr,
+		Header: http.Header{},
+	}
+	if u := pu.User; u != nil {
+		pass, _ := u.Password()
+		connect.SetBasicAuth(u.Username(), pass)
+		connect.Header["Proxy-Authorization"] = connect.Header["Authorization"]
+		delete(connect.Header, "Authorization")
+	}
+	br := bufio.NewReader(conn)
+	err = connect.Write(conn)
+	var resp *http.Response
+	if err == nil {
+		resp, err = http.ReadResponse(br, connect)
+	}
+	if !stop() {
+		err = context.Cause(ctx)
+	}
+	if err == nil {
+		resp.Body.Close()
+		switch {
+		case resp.StatusCode != http.StatusOK:
+			err = fmt.Errorf("proxy %s refused the tunnel to %s: %s", pu.Redacted(), addr, resp.Status)
+		case br.Buffered() > 0:
+			err = fmt.Errorf("proxy %s sent more than its answer to CONNECT %s", pu.Redacted(), addr)
+		}
+	}
+	if err != nil {
+		conn.Close()
+		return nil, fmt.Errorf("tunnel to %s through proxy %s: %w", addr, pu.Redacted(), err)
+	}
+	conn.SetDeadline(time.Time{})
+	return conn, nil
 }

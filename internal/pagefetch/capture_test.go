@@ -6,9 +6,13 @@ import (
 	"crypto/tls"
 	"crypto/x509"
 	"fmt"
+	"io"
+	"net"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -219,5 +223,156 @@ func TestTapeRecycled(t *testing.T) {
 	}
 	if !bytes.HasSuffix(resp, body) {
 		t.Errorf("the response does not end with the body: %q", resp)
+	}
+}
+
+// connectProxy is an http proxy on loopback that opens CONNECT tunnels,
+// relays plain requests, and keeps the request lines and the
+// Proxy-Authorization it was sent. refuse makes it answer CONNECT with a
+// 403, and silent with nothing at all.
+type connectProxy struct {
+	*httptest.Server
+	mu             sync.Mutex
+	lines, auths   []string
+	refuse, silent bool
+}
+
+func newConnectProxy(t *testing.T) *connectProxy {
+	p := &connectProxy{}
+	p.Server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		p.mu.Lock()
+		p.lines = append(p.lines, r.Method+" "+r.RequestURI)
+		p.auths = append(p.auths, r.Header.Get("Proxy-Authorization"))
+		refuse, silent := p.refuse, p.silent
+		p.mu.Unlock()
+		if r.Method != http.MethodConnect {
+			resp, err := http.DefaultTransport.RoundTrip(r)
+			if err != nil {
+				http.Error(w, err.Error(), http.StatusBadGateway)
+				return
+			}
+			defer resp.Body.Close()
+			for k, v := range resp.Header {
+				w.Header()[k] = v
+			}
+			w.WriteHeader(resp.StatusCode)
+			io.Copy(w, resp.Body)
+			return
+		}
+		if refuse {
+			http.Error(w, "no tunnels here", http.StatusForbidden)
+			return
+		}
+		client, _, err := w.(http.Hijacker).Hijack()
+		if err != nil {
+			return
+		}
+		defer client.Close()
+		if silent {
+			<-r.Context().Done()
+			return
+		}
+		server, err := net.Dial("tcp", r.Host)
+		if err != nil {
+			return
+		}
+		defer server.Close()
+		client.Write([]byte("HTTP/1.1 200 Connection established\r\n\r\n"))
+		done := make(chan struct{})
+		go func() { io.Copy(server, client); close(done) }()
+		io.Copy(client, server)
+		server.Close()
+		<-done
+	}))
+	t.Cleanup(p.Close)
+	return p
+}
+
+// TestTapeThroughProxy: an https page fetched through an http proxy is
+// recorded as plaintext, through a tunnel the client opens with CONNECT,
+// credentials and all; a plain http page still goes to the proxy in
+// absolute form; and a tunnel the proxy refuses, or never answers, or a
+// proxy the client cannot record through, fails the fetch.
+func TestTapeThroughProxy(t *testing.T) {
+	srv := httptest.NewTLSServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Length", "14")
+		w.Write([]byte("<html>s</html>"))
+	}))
+	defer srv.Close()
+	plain := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Write([]byte("<html>plain</html>"))
+	}))
+	defer plain.Close()
+	pool := x509.NewCertPool()
+	pool.AddCert(srv.Certificate())
+	p := newConnectProxy(t)
+	fetcher := func(proxy string, timeout time.Duration) *pagefetch.Fetcher {
+		pu, err := url.Parse(proxy)
+		if err != nil {
+			t.Fatal(err)
+		}
+		c := pagefetch.NewClient(pagefetch.ClientOptions{LoopbackOnly: true, Timeout: timeout, Capture: true,
+			TLS: &tls.Config{RootCAs: pool}, Proxy: http.ProxyURL(pu)})
+		t.Cleanup(c.CloseIdleConnections)
+		return &pagefetch.Fetcher{Client: c, Pacer: pace.New(0, pacetest.New()), UserAgent: userAgent}
+	}
+	host := strings.TrimPrefix(srv.URL, "https://")
+
+	f := fetcher("http://crawler:s3cret@"+strings.TrimPrefix(p.URL, "http://"), 10*time.Second)
+	var tape pagefetch.Tape
+	body, err := f.Fetch(pagefetch.WithTape(t.Context(), &tape), srv.URL+"/page.html")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(body) != "<html>s</html>" {
+		t.Errorf("body %q", body)
+	}
+	xs := tape.Exchanges()
+	if len(xs) != 1 {
+		t.Fatalf("%d exchanges, want 1", len(xs))
+	}
+	if req := string(xs[0].Request); !strings.HasPrefix(req, "GET /page.html HTTP/1.1\r\nHost: "+host+"\r\n") {
+		t.Errorf("the request is not recorded as sent in the tunnel: %q", req)
+	}
+	if resp := string(xs[0].Response); !strings.HasPrefix(resp, "HTTP/1.1 200 OK\r\n") || !strings.HasSuffix(resp, "\r\n\r\n<html>s</html>") {
+		t.Errorf("the response is not recorded as plaintext: %q", resp)
+	}
+	if _, err := f.Fetch(pagefetch.WithTape(t.Context(), new(pagefetch.Tape)), plain.URL+"/p.html"); err != nil {
+		t.Fatal(err)
+	}
+	p.mu.Lock()
+	lines, auths := p.lines, p.auths
+	p.mu.Unlock()
+	want := []string{"CONNECT " + host, "GET " + plain.URL + "/p.html"}
+	if fmt.Sprint(lines) != fmt.Sprint(want) {
+		t.Errorf("the proxy was sent %q, want %q", lines, want)
+	}
+	if basic := "Basic Y3Jhd2xlcjpzM2NyZXQ="; len(auths) < 1 || auths[0] != basic {
+		t.Errorf("CONNECT came with Proxy-Authorization %q, want %q", auths, basic)
+	}
+
+	p.mu.Lock()
+	p.refuse = true
+	p.mu.Unlock()
+	_, err = fetcher(p.URL, 10*time.Second).Fetch(pagefetch.WithTape(t.Context(), new(pagefetch.Tape)), srv.URL+"/page.html")
+	if err == nil || !strings.Contains(err.Error(), "refused the tunnel") || !strings.Contains(err.Error(), "403") {
+		t.Errorf("a refused tunnel: %v", err)
+	}
+
+	p.mu.Lock()
+	p.refuse, p.silent = false, true
+	p.mu.Unlock()
+	start := time.Now()
+	_, err = fetcher(p.URL, 300*time.Millisecond).Fetch(pagefetch.WithTape(t.Context(), new(pagefetch.Tape)), srv.URL+"/page.html")
+	if err == nil {
+		t.Error("a proxy that never answers CONNECT: no error")
+	}
+	if d := time.Since(start); d > 5*time.Second {
+		t.Errorf("a proxy that never answers held the fetch %v, past its timeout", d)
+	}
+
+	_, err = fetcher("socks5://"+strings.TrimPrefix(p.URL, "http://"), 10*time.Second).Fetch(pagefetch.WithTape(t.Context(), new(pagefetch.Tape)), srv.URL+"/page.html")
+	if err == nil || !strings.Contains(err.Error(), "cannot be recorded") {
+		t.Errorf("https through a socks5 proxy: %v, want it refused", err)
 	}
 }

@@ -23,9 +23,9 @@ type ClientOptions struct {
 	// trusted.
 	TLS *tls.Config
 	// Capture makes every connection record the bytes that requests made
-	// with a [Tape] send and receive. An https request through a proxy is
-	// not recorded: the transport makes its TLS connection itself, over
-	// the proxy's tunnel, where only ciphertext passes.
+	// with a [Tape] send and receive. An https request through a proxy
+	// then goes through a tunnel the client opens itself, so that it can
+	// record the plaintext; only an http:// proxy can be used for it.
 	Capture bool
 }
 
@@ -69,7 +69,7 @@ func NewClient(opt ClientOptions) *http.Client {
 		// A record holds an HTTP/1.1 message, which HTTP/2's binary
 		// frames are not.
 		transport.ForceAttemptHTTP2 = false
-		transport.DialContext, transport.DialTLSContext = recordingDialers(dialer, opt.TLS)
+		transport.DialContext, transport.DialTLSContext, transport.Proxy = recordingDialers(dialer, opt.TLS, opt.Proxy)
 	}
 	return &http.Client{
 		Transport: transport,

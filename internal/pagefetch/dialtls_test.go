@@ -28,7 +28,7 @@ func TestDialTLSBounded(t *testing.T) {
 			defer c.Close() // held open, silent, until the test ends
 		}
 	}()
-	_, dialTLS := recordingDialers(&net.Dialer{}, nil)
+	_, dialTLS, _ := recordingDialers(&net.Dialer{}, nil, nil)
 	ctx, cancel := context.WithTimeout(t.Context(), 100*time.Millisecond)
 	defer cancel()
 	start := time.Now()
@@ -49,7 +49,7 @@ func TestDialTLSVerifies(t *testing.T) {
 	addr := srv.Listener.Addr().String()
 
 	untrusted := &tls.Config{RootCAs: x509.NewCertPool()}
-	_, dialTLS := recordingDialers(&net.Dialer{}, untrusted)
+	_, dialTLS, _ := recordingDialers(&net.Dialer{}, untrusted, nil)
 	if c, err := dialTLS(t.Context(), "tcp", addr); err == nil {
 		c.Close()
 		t.Fatal("a certificate from no trusted root was accepted")
@@ -57,7 +57,7 @@ func TestDialTLSVerifies(t *testing.T) {
 
 	pool := x509.NewCertPool()
 	pool.AddCert(srv.Certificate())
-	_, dialTLS = recordingDialers(&net.Dialer{}, &tls.Config{RootCAs: pool})
+	_, dialTLS, _ = recordingDialers(&net.Dialer{}, &tls.Config{RootCAs: pool}, nil)
 	c, err := dialTLS(t.Context(), "tcp", addr)
 	if err != nil {
 		t.Fatal(err)
