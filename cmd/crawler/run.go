@@ -185,9 +185,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, getenv fu
 		// run is called once in a process, and tests run on every
 		// processor already.
 		gz := strings.HasSuffix(cfg.warc, ".gz")
-		if getenv("GOMAXPROCS") == "" && runtime.GOMAXPROCS(0) < 2 &&
-			(gz && runtime.NumCPU() >= 2 || runtime.NumCPU() >= 3) {
-			runtime.GOMAXPROCS(2)
+		if n := warcProcessors(gz, runtime.NumCPU()); getenv("GOMAXPROCS") == "" && runtime.GOMAXPROCS(0) < n {
+			runtime.GOMAXPROCS(n)
 		}
 		if gz {
 			c.Encoders = runtime.GOMAXPROCS(0)
@@ -415,6 +414,15 @@ func signalName(sig syscall.Signal) string {
 // proxyVars are the environment variables proxyFunc reads, in the order a
 // resume command sets them.
 var proxyVars = []string{"HTTP_PROXY", "http_proxy", "HTTPS_PROXY", "https_proxy", "NO_PROXY", "no_proxy"}
+
+// warcProcessors returns how many processors a crawl that writes a WARC
+// file runs on, on a machine with cpus of them (see run).
+func warcProcessors(gz bool, cpus int) int {
+	if gz && cpus >= 2 || cpus >= 3 {
+		return 2
+	}
+	return 1
+}
 
 // resumeCommand returns the command that finishes the crawl cfg describes,
 // as a line to paste into a POSIX shell in the directory the crawl was
