@@ -327,9 +327,9 @@ func (w *Writer) begin(info Info) error {
 // example and the readers that pair them from either side expect. It is
 // [Writer.Encode] followed by [Writer.WriteEncoded].
 //
-// Each record is built whole in memory, and for a .warc.gz compressed
-// into its own gzip member, and then written with a single write, the
-// request first. If a write fails, as it does on a full disk, the file is
+// Both records are built whole, each compressed into its own gzip member
+// for a .warc.gz, and then written together, the request first, with one
+// writev where the system has it. If a write fails, as it does on a full disk, the file is
 // cut back to the end of the last whole exchange, and that error is
 // returned by this call and every later one: the file ends with whole
 // exchanges whatever happens, short of a crash, which leaves a torn record
