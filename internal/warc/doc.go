@@ -82,7 +82,7 @@
 //
 // A response record carries two SHA-1 digests of nearly the same bytes,
 // the block's and the payload's, and on a crawl from a fast server they
-// are most of what writing the file costs. Where the processor has the
+// were the larger part of what writing the file costs. Where the processor has the
 // SHA extensions (amd64), the two are made side by side, in the two lanes
 // of one generated assembly routine, in about 60% of the time of one after
 // the other (see sha1x2.go); elsewhere crypto/sha1 makes them in turn.

@@ -8,7 +8,8 @@ import (
 // Every response record needs two SHA-1 digests of nearly the same bytes:
 // its block's, which is the whole response, and its payload's, which is
 // the body. SHA-1 cannot share work between them, and on a crawl from a
-// fast server they cost as much as everything else the crawl does. But a
+// fast server, one after the other, they took nearly as long as the rest
+// of the crawl. But a
 // SHA-1 round waits for the one before it, so one digest leaves most of
 // a processor's SHA units idle: on amd64 processors with the SHA
 // extensions, sha1x2_amd64.s runs the rounds of two digests side by side,
