@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"maps"
 	"os"
+	"path/filepath"
 	"slices"
 	"time"
 
@@ -106,15 +107,34 @@ func createOut(path string) (*outFile, error) {
 	return &outFile{f: f, created: created}, nil
 }
 
-// write replaces what the file holds with b, and closes it.
+// write replaces the file with one that holds b: written beside it under
+// a temporary name and renamed over it, so that a script reading the file
+// never sees half of it, and a disk that fills up leaves the file as it
+// was.
 func (o *outFile) write(b []byte) error {
 	o.done = true
-	err := o.f.Truncate(0)
-	if err == nil {
-		_, err = o.f.WriteAt(b, 0)
+	path := o.f.Name()
+	mode := fs.FileMode(0o644)
+	if fi, err := o.f.Stat(); err == nil {
+		mode = fi.Mode().Perm() // the user's own, or the umask's for a file we made
 	}
-	if cerr := o.f.Close(); err == nil {
+	o.f.Close()
+	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp-*")
+	if err != nil {
+		return err
+	}
+	_, err = tmp.Write(b)
+	if err == nil {
+		err = tmp.Chmod(mode) // CreateTemp's is 0600
+	}
+	if cerr := tmp.Close(); err == nil {
 		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(tmp.Name(), path)
+	}
+	if err != nil {
+		os.Remove(tmp.Name())
 	}
 	return err
 }

@@ -221,3 +221,57 @@ func TestQuietFailures(t *testing.T) {
 		}
 	})
 }
+
+// TestStatsJSONReplaced: the -stats-json file is replaced whole, by a file
+// written beside it and renamed, keeping the old file's permissions and
+// leaving nothing else in its directory.
+func TestStatsJSONReplaced(t *testing.T) {
+	for _, tt := range []struct {
+		name string
+		old  string // "" for no file before the crawl
+		mode os.FileMode
+	}{
+		{"new file", "", 0o644},
+		{"over an old one", "stale, and longer than the statistics will ever be " + strings.Repeat("x", 4096), 0o600},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			out := t.TempDir()
+			file := filepath.Join(out, "stats.json")
+			if tt.old != "" {
+				if err := os.WriteFile(file, []byte(tt.old), tt.mode); err != nil {
+					t.Fatal(err)
+				}
+			}
+			args := append(append([]string{"-stats-json", file}, outcomesArgs...), outcomesSeed, t.TempDir(), "1")
+			if code, _, stderr := crawl(t.Context(), outcomesProxy(t, nil), args...); code != exitOK {
+				t.Fatalf("exit %d: %s", code, stderr)
+			}
+			readStats(t, file) // whole JSON, nothing of the old file left
+			fi, err := os.Stat(file)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if want := tt.mode &^ umask(t); fi.Mode().Perm() != want {
+				t.Errorf("mode %v, want %v", fi.Mode().Perm(), want)
+			}
+			if names, _ := os.ReadDir(out); len(names) != 1 {
+				t.Errorf("the directory holds %d files, want the statistics alone", len(names))
+			}
+		})
+	}
+}
+
+// umask returns the process's file mode creation mask, for a file made
+// with a mode: the old file of TestStatsJSONReplaced is made with it too.
+func umask(t *testing.T) os.FileMode {
+	t.Helper()
+	f := filepath.Join(t.TempDir(), "probe")
+	if err := os.WriteFile(f, nil, 0o777); err != nil {
+		t.Fatal(err)
+	}
+	fi, err := os.Stat(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return 0o777 &^ fi.Mode().Perm()
+}
