@@ -376,3 +376,31 @@ func TestTapeThroughProxy(t *testing.T) {
 		t.Errorf("https through a socks5 proxy: %v, want it refused", err)
 	}
 }
+
+// TestRecycleBounded: a buffer far larger than a page may be is not kept
+// for the next, so that a response with a huge head cannot pin its memory.
+func TestRecycleBounded(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Write([]byte("<html></html>"))
+	}))
+	defer srv.Close()
+	for _, tt := range []struct {
+		size int
+		kept bool
+	}{{16 << 10, true}, {1 << 20, false}} {
+		t.Run(fmt.Sprint(tt.size), func(t *testing.T) {
+			f := captureFetcher(t, nil)
+			f.Robots, f.MaxSize = false, 4096
+			given := make([]byte, 0, tt.size)
+			f.Recycle(given)
+			var tape pagefetch.Tape
+			if _, err := f.Fetch(pagefetch.WithTape(t.Context(), &tape), srv.URL+"/p.html"); err != nil {
+				t.Fatal(err)
+			}
+			resp := tape.Exchanges()[0].Response
+			if used := &resp[:1][0] == &given[:1][0]; used != tt.kept {
+				t.Errorf("a recycled buffer of %d bytes, with pages of at most 4096: used %v, want %v", tt.size, used, tt.kept)
+			}
+		})
+	}
+}

@@ -119,7 +119,9 @@ const maxFree = 8
 // allocating more. A body that is never given back is simply garbage. It
 // is safe to call Recycle from another goroutine than Fetch's.
 func (f *Fetcher) Recycle(body []byte) {
-	if cap(body) == 0 {
+	// A buffer grown past twice the largest page, by a response with a
+	// huge head, is not worth holding for the next.
+	if cap(body) == 0 || f.MaxSize > 0 && int64(cap(body)) > 2*f.MaxSize+64<<10 {
 		return
 	}
 	f.mu.Lock()
