@@ -103,26 +103,40 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, getenv fu
 		}
 		defer statsFile.discard() // unless the statistics were written
 	}
-	// A new crawl's WARC file is checked before the page directory is
-	// marked, so that a name already taken is told with nothing written.
+	// A new crawl's WARC file is made before the page directory is
+	// marked, so that a name already taken, or a directory that cannot be
+	// written, is told with nothing written in either; and if the page
+	// directory is refused, the file, which this run made, is removed.
+	var archive *warc.Writer
 	if cfg.warc != "" && !cfg.resume {
-		if err := checkNewWARC(cfg.warc); err != nil {
+		err := checkNewWARC(cfg.warc)
+		if err == nil {
+			archive, err = openWARC(cfg, nil)
+		}
+		if err != nil {
 			fmt.Fprintf(stderr, "crawler: -warc: %s\n", warcAdvice(err))
 			return exitUsage
 		}
 	}
+	unmade := func() {
+		if archive != nil {
+			archive.Close()
+			os.Remove(cfg.warc)
+		}
+	}
 	dir, err := pagedir.Open(cfg.dir, cfg.resume)
 	if err != nil {
+		unmade()
 		return refused(err, stderr)
 	}
 	replay, err := dir.Begin(cfg.params())
 	if err != nil {
 		dir.Close()
+		unmade()
 		return refused(err, stderr)
 	}
 
-	var archive *warc.Writer
-	if cfg.warc != "" {
+	if cfg.warc != "" && cfg.resume {
 		if archive, err = openWARC(cfg, replay); err != nil {
 			dir.Close()
 			fmt.Fprintf(stderr, "crawler: -warc: %s\n", warcAdvice(err))

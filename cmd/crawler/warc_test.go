@@ -7,8 +7,10 @@ import (
 	"context"
 	"crypto/sha1"
 	"encoding/base32"
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -294,6 +296,29 @@ func TestWARCRefused(t *testing.T) {
 	}
 	if code, _, stderr := crawl(t.Context(), p.getenv, "-delay", "0", "-warc", filepath.Join(t.TempDir(), "no", "such", "dir.warc"), zooSeed, t.TempDir(), "1"); code != exitUsage {
 		t.Errorf("an unwritable path: exit %d, want %d: %s", code, exitUsage, stderr)
+	}
+	// A page directory that is refused leaves no WARC file behind.
+	full := t.TempDir()
+	if err := os.WriteFile(filepath.Join(full, "1"), []byte("a page\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	made := filepath.Join(t.TempDir(), "made.warc")
+	if code, _, stderr := crawl(t.Context(), p.getenv, "-delay", "0", "-warc", made, zooSeed, full, "1"); code != exitPageDir {
+		t.Errorf("a page directory that holds pages: exit %d, want %d: %s", code, exitPageDir, stderr)
+	}
+	if _, err := os.Lstat(made); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("the refused crawl left its WARC file: %v", err)
+	}
+	// A WARC file that cannot be made, in a directory that exists, leaves
+	// the page directory unmarked.
+	if _, err := os.Stat("/proc/self"); err == nil {
+		dir := t.TempDir()
+		if code, _, stderr := crawl(t.Context(), p.getenv, "-delay", "0", "-warc", "/proc/self/crawl.warc", zooSeed, dir, "1"); code != exitUsage {
+			t.Errorf("a WARC file that cannot be made: exit %d, want %d: %s", code, exitUsage, stderr)
+		}
+		if names, _ := os.ReadDir(dir); len(names) != 0 {
+			t.Errorf("the page directory holds %v, want nothing", names)
+		}
 	}
 	if n := p.requests.Load(); n != 0 {
 		t.Errorf("%d requests made", n)
