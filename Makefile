@@ -101,8 +101,9 @@ unit:
 system: build
 	$(if $(COUNTS),TESTING_COUNTS="$(COUNTS)/system") bash testing.sh
 
-# The micro-benchmarks, then whole crawls timed as processes: the crawler
-# against wget on the playground's wikipedia, a synthetic site of 100,000
+# The micro-benchmarks, then whole crawls timed as processes: the crawler,
+# with and without -warc, against wget on the playground's wikipedia, a
+# synthetic site of 100,000
 # pages, and a polite crawl of a synthetic site on four hosts, one page at
 # a time and four hosts at once. BENCHDIR is where the crawls write (a tmpfs if there is
 # one, to leave the disk's own noise out; give BENCHDIR=/tmp for the disk).
