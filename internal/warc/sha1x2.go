@@ -9,12 +9,12 @@ import (
 // its block's, which is the whole response, and its payload's, which is
 // the body. SHA-1 cannot share work between them, and on a crawl from a
 // fast server, one after the other, they took nearly as long as the rest
-// of the crawl. But a
-// SHA-1 round waits for the one before it, so one digest leaves most of
-// a processor's SHA units idle: on amd64 processors with the SHA
-// extensions, sha1x2_amd64.s runs the rounds of two digests side by side,
-// and makes both in about 60% of the time of one after the other. Where
-// that is not available, the two are made one after the other.
+// of the crawl. But a SHA-1 round waits for the one before it, so one
+// digest leaves most of a processor's SHA units idle: on amd64 processors
+// with the SHA extensions, sha1x2_amd64.s runs the rounds of two digests
+// side by side, and makes both in about 60% of the time of one after the
+// other. Where that is not available, the two are made one after the
+// other.
 
 // digests returns the labelled digests of block and of the bytes of
 // payload, one after the other.
