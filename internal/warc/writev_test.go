@@ -14,7 +14,12 @@ import (
 // TestWriteParts: writeParts puts every part in a real file, in order,
 // empty parts included, with writev.
 func TestWriteParts(t *testing.T) {
+	many := make([][]byte, 3000) // more than one writev takes
+	for i := range many {
+		many[i] = []byte{byte('a' + i%26)}
+	}
 	for _, parts := range [][][]byte{
+		many,
 		nil,
 		{{}},
 		{[]byte("WARC/1.1\r\n"), {}, bytes.Repeat([]byte("x"), 1<<20), []byte("\r\n\r\n")},
