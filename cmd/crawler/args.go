@@ -472,8 +472,9 @@ func parseDepth(s string) (int, error) {
 // would read the process's environment once and for all, which a test
 // cannot change.) A proxy variable that is set but is not a proxy URL is an
 // error: net/http would ignore it and send every request straight to the
-// web, which is not what the user asked for.
-func proxyFunc(getenv func(string) string) (func(*http.Request) (*url.URL, error), error) {
+// web, which is not what the user asked for. A crawl that records (-warc)
+// opens https tunnels itself, through an http:// proxy only.
+func proxyFunc(getenv func(string) string, recording bool) (func(*http.Request) (*url.URL, error), error) {
 	either := func(name string) (string, error) {
 		v := getenv(name)
 		if v == "" {
@@ -492,6 +493,9 @@ func proxyFunc(getenv func(string) string) (func(*http.Request) (*url.URL, error
 	}
 	if cfg.HTTPSProxy, err = either("HTTPS_PROXY"); err != nil {
 		return nil, err
+	}
+	if v := cfg.HTTPSProxy; recording && v != "" && !strings.HasPrefix(strings.ToLower(v), "http://") && strings.Contains(v, "://") {
+		return nil, fmt.Errorf("the https proxy %q cannot be used with -warc: https then goes through a tunnel the crawler opens itself, to record what passes inside TLS, and only an http:// proxy gives one: give such a proxy, or unset it", v)
 	}
 	cfg.NoProxy = getenv("NO_PROXY")
 	if cfg.NoProxy == "" {

@@ -172,7 +172,7 @@ var flagDocs = []flagDoc{
 var exitStatus = []entry{
 	{"0", "the crawl finished (pages that could not be fetched are logged as `FAILED`, with the reason on stderr, or under `-q` summed up in one line at the end, and do not stop it)"},
 	{"1", "the crawl stopped: a page could not be saved, or `-delay` under 1s met an address that is not loopback"},
-	{"2", "wrong number of arguments, a bad flag, a `-stats-json` file that cannot be written, a `-warc` file that exists (without `-resume`) or cannot be made, a `-stats-json` or `-warc` file inside *pageDirectory*, or a proxy variable that is not a proxy URL"},
+	{"2", "wrong number of arguments, a bad flag, a `-stats-json` file that cannot be written, a `-warc` file that exists (without `-resume`) or cannot be made, a `-stats-json` or `-warc` file inside *pageDirectory*, a proxy variable that is not a proxy URL, or, with `-warc`, an https proxy that is not an `http://` one"},
 	{"3", "*seedURL* cannot be normalized, or is not internal"},
 	{"4", "*pageDirectory* does not exist, is not a writable directory, or already holds pages (without `-resume`)"},
 	{"5", "*maxDepth* is not an integer from 0 to 10"},
@@ -193,7 +193,7 @@ var environment = []entry{
 		"A proxy variable that is set but is not a proxy URL is refused (exit 2) rather than ignored. " +
 		"Where both forms of a name are set, the upper-case one counts."},
 	{"HTTPS_PROXY, https_proxy", "the proxy that https requests go through, in the same form. " +
-		"With `-warc` it must be an `http://` proxy: the crawler opens the CONNECT tunnel through it itself, " +
+		"With `-warc` it must be an `http://` proxy (exit 2 otherwise): the crawler opens the CONNECT tunnel through it itself, " +
 		"so that the archive holds the exchanges as sent and received inside TLS."},
 	{"NO_PROXY, no_proxy", "the hosts that bypass the proxy, separated by commas: a name, which takes in its subdomains " +
 		"(`example.edu`), a name after a dot, which takes in only its subdomains (`.example.edu`), " +

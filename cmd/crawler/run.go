@@ -84,7 +84,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, getenv fu
 		}
 		return exitUsage
 	}
-	proxy, err := proxyFunc(getenv)
+	proxy, err := proxyFunc(getenv, cfg.warc != "")
 	if err != nil {
 		fmt.Fprintf(stderr, "crawler: %v\n", err)
 		return exitUsage

@@ -347,3 +347,42 @@ func TestWARCProcessors(t *testing.T) {
 		})
 	}
 }
+
+// TestWARCProxyScheme: with -warc, an https proxy that is not an http://
+// one is refused before the first request, as the crawler could not
+// record through it; without -warc it is taken.
+func TestWARCProxyScheme(t *testing.T) {
+	p := newProxy(t, testdataSite(t))
+	for _, tt := range []struct {
+		https string
+		warc  bool
+		want  int
+	}{
+		{"socks5://127.0.0.1:1080", true, exitUsage},
+		{"https://127.0.0.1:3128", true, exitUsage},
+		{"socks5://127.0.0.1:1080", false, exitOK},
+		{"http://127.0.0.1:3128", true, exitOK},
+		{"127.0.0.1:3128", true, exitOK},
+	} {
+		t.Run(fmt.Sprintf("%s warc %v", tt.https, tt.warc), func(t *testing.T) {
+			getenv := func(name string) string {
+				if name == "HTTPS_PROXY" {
+					return tt.https
+				}
+				return p.getenv(name)
+			}
+			args := []string{"-q", "-delay", "0"}
+			if tt.warc {
+				args = append(args, "-warc", filepath.Join(t.TempDir(), "crawl.warc"))
+			}
+			args = append(args, zooSeed, t.TempDir(), "0")
+			code, _, stderr := crawl(t.Context(), getenv, args...)
+			if code != tt.want {
+				t.Fatalf("exit %d, want %d: %s", code, tt.want, stderr)
+			}
+			if code == exitUsage && !strings.Contains(stderr, "only an http:// proxy") {
+				t.Errorf("the message does not say what proxy to give: %s", stderr)
+			}
+		})
+	}
+}
