@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"crypto/tls"
+	"errors"
 	"fmt"
 	"net"
 	"net/http"
@@ -353,9 +354,9 @@ func dialTunnel(ctx context.Context, dialer *net.Dialer, proxy func(*http.Reques
 		resp.Body.Close()
 		switch {
 		case resp.StatusCode != http.StatusOK:
-			err = fmt.Errorf("proxy %s refused the tunnel to %s: %s", pu.Redacted(), addr, resp.Status)
+			err = fmt.Errorf("the proxy refused the tunnel: %s", resp.Status)
 		case br.Buffered() > 0:
-			err = fmt.Errorf("proxy %s sent more than its answer to CONNECT %s", pu.Redacted(), addr)
+			err = errors.New("the proxy sent more than its answer to CONNECT")
 		}
 	}
 	if err != nil {
