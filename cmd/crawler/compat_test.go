@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"tse-crawler/internal/testbed/linediff"
 	"tse-crawler/internal/testbed/playgroundtest"
 )
 
@@ -65,7 +66,7 @@ func TestReferenceLog(t *testing.T) {
 		t.Fatalf("exit %d; stderr:\n%s", code, stderr)
 	}
 	if want := string(playgroundtest.Log(t, "letters-10")); stdout != want {
-		t.Errorf("log differs from the reference's letters-10.log:\n%s", lineDiff(want, stdout))
+		t.Errorf("log differs from the reference's letters-10.log:\n%s", linediff.First(want, stdout))
 	}
 }
 

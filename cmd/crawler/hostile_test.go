@@ -28,17 +28,6 @@ import (
 // could leave the crawler hung for ever run it as a process, and kill it
 // if it outlives a bound.
 
-// hostileServer starts a hostile server for the test.
-func hostileServer(t *testing.T, opt hostile.Options) *hostile.Server {
-	t.Helper()
-	s, err := hostile.Start(opt)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(s.Close)
-	return s
-}
-
 // waitAtMost waits for a started command for at most limit. A crawler
 // still running then is killed, and the test fails: whatever it was
 // waiting for, it was waiting too long. It returns how long it waited.
@@ -138,7 +127,7 @@ func TestHostileUpgrade(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name+", -timeout 500ms", func(t *testing.T) {
 			t.Parallel()
-			s := hostileServer(t, hostile.Options{})
+			s := hostile.ServeTest(t, hostile.Options{})
 			dir := t.TempDir()
 			args := slices.Concat([]string{"-delay", "0", "-timeout", "500ms"}, tt.args, []string{dir, "1"})
 			cmd, stderr := crawlerProcess(s.URL, args...)
@@ -171,7 +160,7 @@ func TestHostileUpgrade(t *testing.T) {
 	}
 	t.Run("SIGINT while a 101 hangs, -timeout 30s", func(t *testing.T) {
 		t.Parallel()
-		s := hostileServer(t, hostile.Options{})
+		s := hostile.ServeTest(t, hostile.Options{})
 		dir := t.TempDir()
 		// With a pause of a second, the crawler is still at work, with
 		// ok.html to fetch, whether the 101 holds it or not.
@@ -215,7 +204,7 @@ func TestHostileRedirectLoop(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			s := hostileServer(t, hostile.Options{})
+			s := hostile.ServeTest(t, hostile.Options{})
 			args := slices.Concat([]string{"-delay", "0"}, tt.args, []string{t.TempDir(), "1"})
 			code, stdout, stderr := crawl(t.Context(), proxyEnv(s.URL), args...)
 			if code != tt.code {
@@ -243,7 +232,7 @@ func TestHostileDotSegments(t *testing.T) {
 	for _, scanner := range []string{"reference", "html"} {
 		t.Run(scanner, func(t *testing.T) {
 			t.Parallel()
-			s := hostileServer(t, hostile.Options{})
+			s := hostile.ServeTest(t, hostile.Options{})
 			code, stdout, stderr := crawl(t.Context(), proxyEnv(s.URL), "-delay", "0", "-links", scanner, hostile.DotsSeed, t.TempDir(), "1")
 			if code != exitOK {
 				t.Errorf("exit %d, want %d; stderr:\n%s", code, exitOK, stderr)
@@ -281,7 +270,7 @@ func TestHostileControlBytes(t *testing.T) {
 	for _, to := range []string{"file", "pipe"} {
 		t.Run("stdout to a "+to, func(t *testing.T) {
 			t.Parallel()
-			s := hostileServer(t, hostile.Options{})
+			s := hostile.ServeTest(t, hostile.Options{})
 			cmd, stderr := crawlerProcess(s.URL, "-delay", "0", "-stats", hostile.ControlSeed, t.TempDir(), "1")
 			var pipe bytes.Buffer
 			var file *os.File
@@ -349,7 +338,7 @@ func TestHostileOutage(t *testing.T) {
 	t.Parallel()
 	args := []string{"-delay", "0", hostile.PlainSeed, "3"}
 	// The crawl as it goes with nothing in its way.
-	full := hostileServer(t, hostile.Options{})
+	full := hostile.ServeTest(t, hostile.Options{})
 	wantDir := t.TempDir()
 	code, wantLog, stderr := crawl(t.Context(), proxyEnv(full.URL), withDir(args, wantDir)...)
 	if code != exitOK {
@@ -398,19 +387,19 @@ func TestHostileOutage(t *testing.T) {
 			t.Errorf("FAILED lines %q, want none", lines)
 		}
 		assertOnlyMarker(t, dir)
-		s := hostileServer(t, hostile.Options{Addr: addr})
+		s := hostile.ServeTest(t, hostile.Options{Addr: addr})
 		resume(t, s.URL, dir)
 	})
 	for _, after := range []int{1, 2, 4} {
 		t.Run(fmt.Sprintf("proxy goes down after %d pages", after), func(t *testing.T) {
 			t.Parallel()
-			s := hostileServer(t, hostile.Options{DownAfter: after})
+			s := hostile.ServeTest(t, hostile.Options{DownAfter: after})
 			dir := t.TempDir()
 			code, stdout, stderr := crawl(t.Context(), proxyEnv(s.URL), withDir(args, dir)...)
 			checkOutage(t, s.Addr, code, stdout, stderr)
 			checkWhole(t, snapshot(t, dir), want)
 			s.Close()
-			back := hostileServer(t, hostile.Options{Addr: s.Addr})
+			back := hostile.ServeTest(t, hostile.Options{Addr: s.Addr})
 			resume(t, back.URL, dir)
 		})
 	}
@@ -424,7 +413,7 @@ func TestHostileDeadHost(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s := hostileServer(t, hostile.Options{DeadOrigin: "http://" + dead})
+	s := hostile.ServeTest(t, hostile.Options{DeadOrigin: "http://" + dead})
 	seed := "http://" + s.Addr + "/tse/dead/index.html"
 	dir := t.TempDir()
 	code, stdout, stderr := crawl(t.Context(), proxyEnv(""),
@@ -479,7 +468,7 @@ func TestHostileRefusedBeforeRequest(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			s := hostileServer(t, hostile.Options{})
+			s := hostile.ServeTest(t, hostile.Options{})
 			dir := t.TempDir()
 			args := slices.Concat([]string{"-delay", "0", "-scope", "http://" + s.Addr + "/"}, tt.flags,
 				[]string{"http://" + s.Addr + "/tse/plain/index.html", dir, "1"})
@@ -513,7 +502,7 @@ func TestHostileRefusedBeforeRequest(t *testing.T) {
 // requested until then must still keep to the rules.
 func TestHostileBusy(t *testing.T) {
 	t.Parallel()
-	s := hostileServer(t, hostile.Options{})
+	s := hostile.ServeTest(t, hostile.Options{})
 	ctx, cancel := context.WithCancelCause(t.Context())
 	defer cancel(nil)
 	stop := time.AfterFunc(3*time.Second, func() { cancel(stopSignal{syscall.SIGINT}) })
@@ -546,7 +535,7 @@ func TestHostileBusy(t *testing.T) {
 // send no request.
 func TestHostileMarkerNotAFile(t *testing.T) {
 	t.Parallel()
-	s := hostileServer(t, hostile.Options{})
+	s := hostile.ServeTest(t, hostile.Options{})
 	const precious = "not the crawler's\n"
 	tests := []struct {
 		name string

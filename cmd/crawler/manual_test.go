@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"tse-crawler/internal/buildinfo"
+	"tse-crawler/internal/testbed/linediff"
 )
 
 // manualDate is the date of the man page, which man prints at the foot of
@@ -263,7 +264,7 @@ func checkGenerated(t *testing.T, name, got string) {
 		t.Fatalf("%v: run go test ./cmd/crawler -update", err)
 	}
 	if got != string(want) {
-		t.Errorf("%s is not what cmd/crawler/manual.go renders: run go test ./cmd/crawler -update\n%s", name, lineDiff(string(want), got))
+		t.Errorf("%s is not what cmd/crawler/manual.go renders: run go test ./cmd/crawler -update\n%s", name, linediff.First(string(want), got))
 	}
 }
 
@@ -350,7 +351,7 @@ func checkRegions(t *testing.T, name string, regions []region) {
 		return
 	}
 	if !bytes.Equal(got, data) {
-		t.Errorf("%s is not what the tests render: run go test ./cmd/crawler -update\n%s", name, lineDiff(string(data), string(got)))
+		t.Errorf("%s is not what the tests render: run go test ./cmd/crawler -update\n%s", name, linediff.First(string(data), string(got)))
 	}
 }
 

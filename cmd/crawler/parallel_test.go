@@ -12,6 +12,7 @@ import (
 	"testing"
 	"testing/fstest"
 
+	"tse-crawler/internal/testbed/linediff"
 	"tse-crawler/internal/testbed/playground"
 	"tse-crawler/internal/testbed/synthsite"
 )
@@ -140,7 +141,7 @@ func TestParallelSameDirectory(t *testing.T) {
 							t.Errorf("-parallel %d: the page directory differs: %s", n, diff)
 						}
 						if got.stdout != want.stdout {
-							t.Errorf("-parallel %d: the log differs at %s", n, lineDiff(want.stdout, got.stdout))
+							t.Errorf("-parallel %d: the log differs at %s", n, linediff.First(want.stdout, got.stdout))
 						}
 						if got.stderr != want.stderr || got.stats != want.stats {
 							t.Errorf("-parallel %d: stderr\n%s\nstatistics\n%s\nwant\n%s\n%s", n, got.stderr, got.stats, want.stderr, want.stats)

@@ -24,6 +24,7 @@ import (
 	"tse-crawler/internal/buildinfo"
 	"tse-crawler/internal/pagedir"
 	"tse-crawler/internal/testbed/hostile"
+	"tse-crawler/internal/testbed/linediff"
 	"tse-crawler/internal/testbed/playground"
 	"tse-crawler/internal/testbed/playgroundtest"
 )
@@ -447,7 +448,7 @@ func TestGolden(t *testing.T) {
 				t.Fatalf("%v (go test -update creates it)", err)
 			}
 			if got != string(want) {
-				t.Errorf("crawl differs from %s (go test -update to accept):\n%s", golden, lineDiff(string(want), got))
+				t.Errorf("crawl differs from %s (go test -update to accept):\n%s", golden, linediff.First(string(want), got))
 			}
 		})
 	}
@@ -522,24 +523,6 @@ func readPages(t *testing.T, dir string) []page {
 		}
 	}
 	return pages
-}
-
-// lineDiff shows the first lines at which want and got differ.
-func lineDiff(want, got string) string {
-	w, g := strings.Split(want, "\n"), strings.Split(got, "\n")
-	for i := range max(len(w), len(g)) {
-		var wl, gl string
-		if i < len(w) {
-			wl = w[i]
-		}
-		if i < len(g) {
-			gl = g[i]
-		}
-		if wl != gl {
-			return fmt.Sprintf("line %d:\n-%s\n+%s", i+1, wl, gl)
-		}
-	}
-	return "(no difference in lines)"
 }
 
 const zooSeed = "http://cs50tse.cs.dartmouth.edu/tse/zoo/index.html"

@@ -58,7 +58,7 @@ func TestLogOnTerminal(t *testing.T) {
 	t.Parallel()
 	ctl, term := openPTY(t)
 	defer ctl.Close()
-	s := hostileServer(t, hostile.Options{})
+	s := hostile.ServeTest(t, hostile.Options{})
 	cmd, stderr := crawlerProcess(s.URL, "-delay", "0", hostile.ControlSeed, t.TempDir(), "1")
 	cmd.Stdout = term
 	if err := cmd.Start(); err != nil {

@@ -18,6 +18,8 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+
+	"tse-crawler/internal/testbed/linediff"
 )
 
 // A warcRecord is a record as read back by warcRecords, a reader written
@@ -224,7 +226,7 @@ func TestWARC(t *testing.T) {
 					if first == "" {
 						first = sum
 					} else if sum != first {
-						t.Errorf("%s -parallel %s records other exchanges than the first crawl:\n%s", file, parallel, lineDiff(first, sum))
+						t.Errorf("%s -parallel %s records other exchanges than the first crawl:\n%s", file, parallel, linediff.First(first, sum))
 					}
 				}
 			}

@@ -20,6 +20,7 @@ import (
 	"tse-crawler/internal/journal"
 	"tse-crawler/internal/pagescan"
 	"tse-crawler/internal/scope"
+	"tse-crawler/internal/testbed/linediff"
 	"tse-crawler/internal/testbed/playground"
 	"tse-crawler/internal/testbed/synthsite"
 	"tse-crawler/internal/weburl"
@@ -172,7 +173,7 @@ func (a crawlRecord) diff(b crawlRecord) string {
 		{"page directory", a.pages, b.pages}, {"log", a.log, b.log}, {"stderr", a.errs, b.errs}, {"journal", a.journal, b.journal},
 	} {
 		if f.a != f.b {
-			d = append(d, fmt.Sprintf("the %s differs:\n%s", f.name, firstDiff(f.a, f.b)))
+			d = append(d, fmt.Sprintf("the %s differs:\n%s", f.name, linediff.First(f.a, f.b)))
 		}
 	}
 	ra, rb := a.res, b.res
@@ -184,24 +185,6 @@ func (a crawlRecord) diff(b crawlRecord) string {
 		d = append(d, fmt.Sprintf("requests by host %v, want %v", b.requests, a.requests))
 	}
 	return strings.Join(d, "\n")
-}
-
-// firstDiff shows the first line where two texts differ.
-func firstDiff(a, b string) string {
-	al, bl := strings.Split(a, "\n"), strings.Split(b, "\n")
-	for i := range max(len(al), len(bl)) {
-		var x, y string
-		if i < len(al) {
-			x = al[i]
-		}
-		if i < len(bl) {
-			y = bl[i]
-		}
-		if x != y {
-			return fmt.Sprintf("line %d: %q, want %q", i+1, y, x)
-		}
-	}
-	return ""
 }
 
 // TestParallelSameCrawl: fetching ahead on several hosts at once changes

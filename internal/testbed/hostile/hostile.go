@@ -27,6 +27,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"testing"
 	"time"
 )
 
@@ -154,6 +155,18 @@ type Server struct {
 	answered int           // requests answered, robots.txt aside
 	hijacked map[net.Conn]bool
 	closed   bool
+}
+
+// ServeTest starts a server for a test, and closes it when the test ends;
+// a server that cannot start fails the test.
+func ServeTest(tb testing.TB, opt Options) *Server {
+	tb.Helper()
+	s, err := Start(opt)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	tb.Cleanup(s.Close)
+	return s
 }
 
 // Start starts a server.

@@ -16,16 +16,6 @@ import (
 	"tse-crawler/internal/testbed/hostile"
 )
 
-func start(t *testing.T, opt hostile.Options) *hostile.Server {
-	t.Helper()
-	s, err := hostile.Start(opt)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(s.Close)
-	return s
-}
-
 // client fetches through s as a proxy, and follows no redirect.
 func client(s *hostile.Server) *http.Client {
 	proxy, _ := url.Parse(s.URL)
@@ -37,7 +27,7 @@ func client(s *hostile.Server) *http.Client {
 }
 
 func TestCases(t *testing.T) {
-	s := start(t, hostile.Options{DeadOrigin: "http://127.0.0.1:9"})
+	s := hostile.ServeTest(t, hostile.Options{DeadOrigin: "http://127.0.0.1:9"})
 	c := client(s)
 	tests := []struct {
 		url      string
@@ -99,7 +89,7 @@ func TestCases(t *testing.T) {
 }
 
 func TestRequestsRecorded(t *testing.T) {
-	s := start(t, hostile.Options{})
+	s := hostile.ServeTest(t, hostile.Options{})
 	c := client(s)
 	for _, u := range []string{hostile.DotsSeed, "http://cs50tse.cs.dartmouth.edu/tse/.%2E/secret.html", "http://UPGRADE-robots.test/b.html"} {
 		res, err := c.Get(u)
@@ -190,7 +180,7 @@ func TestSwitchingProtocols(t *testing.T) {
 // TestDownAfter checks that a server told to go down after two answers
 // gives them and then refuses every connection, robots.txt aside.
 func TestDownAfter(t *testing.T) {
-	s := start(t, hostile.Options{DownAfter: 2})
+	s := hostile.ServeTest(t, hostile.Options{DownAfter: 2})
 	c := client(s)
 	for _, u := range []string{"http://cs50tse.cs.dartmouth.edu/robots.txt", hostile.PlainSeed, "http://cs50tse.cs.dartmouth.edu/tse/plain/a.html"} {
 		res, err := c.Get(u)
@@ -204,7 +194,7 @@ func TestDownAfter(t *testing.T) {
 		t.Errorf("GET after the server went down: %v, want connection refused", err)
 	}
 	// The address is free again, for a server that takes over.
-	s2 := start(t, hostile.Options{Addr: s.Addr})
+	s2 := hostile.ServeTest(t, hostile.Options{Addr: s.Addr})
 	if s2.URL != s.URL {
 		t.Errorf("the new server is at %s, want %s", s2.URL, s.URL)
 	}
