@@ -224,7 +224,9 @@ func TestQuietFailures(t *testing.T) {
 
 // TestStatsJSONReplaced: the -stats-json file is replaced whole, by a file
 // written beside it and renamed, keeping the old file's permissions and
-// leaving nothing else in its directory.
+// leaving nothing else in its directory. The old file is never written:
+// another name for it, a hard link, still reads as it did, where a file
+// rewritten in place would show the statistics, or half of them.
 func TestStatsJSONReplaced(t *testing.T) {
 	for _, tt := range []struct {
 		name string
@@ -237,9 +239,13 @@ func TestStatsJSONReplaced(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			out := t.TempDir()
 			file := filepath.Join(out, "stats.json")
+			link := filepath.Join(t.TempDir(), "old.json")
 			if tt.old != "" {
 				if err := os.WriteFile(file, []byte(tt.old), tt.mode); err != nil {
 					t.Fatal(err)
+				}
+				if err := os.Link(file, link); err != nil {
+					t.Skipf("no hard links here: %v", err)
 				}
 			}
 			args := append(append([]string{"-stats-json", file}, outcomesArgs...), outcomesSeed, t.TempDir(), "1")
@@ -256,6 +262,11 @@ func TestStatsJSONReplaced(t *testing.T) {
 			}
 			if names, _ := os.ReadDir(out); len(names) != 1 {
 				t.Errorf("the directory holds %d files, want the statistics alone", len(names))
+			}
+			if tt.old != "" {
+				if data, _ := os.ReadFile(link); string(data) != tt.old {
+					t.Errorf("the old file was written in place: it now holds %.40q", data)
+				}
 			}
 		})
 	}
