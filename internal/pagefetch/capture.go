@@ -6,6 +6,7 @@ import (
 	"crypto/tls"
 	"errors"
 	"fmt"
+	"io"
 	"net"
 	"net/http"
 	"net/http/httptrace"
@@ -341,7 +342,10 @@ func dialTunnel(ctx context.Context, dialer *net.Dialer, proxy func(*http.Reques
 		connect.Header["Proxy-Authorization"] = connect.Header["Authorization"]
 		delete(connect.Header, "Authorization")
 	}
-	br := bufio.NewReader(conn)
+	// The answer is read through a limit, as the transport reads it, so
+	// that a proxy sending a head without end cannot fill the memory
+	// before the deadline comes.
+	br := bufio.NewReader(io.LimitReader(conn, defaultMaxHeaderBytes))
 	err = connect.Write(conn)
 	var resp *http.Response
 	if err == nil {

@@ -229,12 +229,13 @@ func TestTapeRecycled(t *testing.T) {
 // connectProxy is an http proxy on loopback that opens CONNECT tunnels,
 // relays plain requests, and keeps the request lines and the
 // Proxy-Authorization it was sent. refuse makes it answer CONNECT with a
-// 403, and silent with nothing at all.
+// 403, silent with nothing at all, and endless with a head that never
+// ends.
 type connectProxy struct {
 	*httptest.Server
-	mu             sync.Mutex
-	lines, auths   []string
-	refuse, silent bool
+	mu                      sync.Mutex
+	lines, auths            []string
+	refuse, silent, endless bool
 }
 
 func newConnectProxy(t *testing.T) *connectProxy {
@@ -243,7 +244,7 @@ func newConnectProxy(t *testing.T) *connectProxy {
 		p.mu.Lock()
 		p.lines = append(p.lines, r.Method+" "+r.RequestURI)
 		p.auths = append(p.auths, r.Header.Get("Proxy-Authorization"))
-		refuse, silent := p.refuse, p.silent
+		refuse, silent, endless := p.refuse, p.silent, p.endless
 		p.mu.Unlock()
 		if r.Method != http.MethodConnect {
 			resp, err := http.DefaultTransport.RoundTrip(r)
@@ -271,6 +272,15 @@ func newConnectProxy(t *testing.T) *connectProxy {
 		if silent {
 			<-r.Context().Done()
 			return
+		}
+		if endless {
+			line := []byte("X-Padding: " + strings.Repeat("a", 1000) + "\r\n")
+			client.Write([]byte("HTTP/1.1 200 Connection established\r\n"))
+			for {
+				if _, err := client.Write(line); err != nil {
+					return
+				}
+			}
 		}
 		server, err := net.Dial("tcp", r.Host)
 		if err != nil {
@@ -369,6 +379,18 @@ func TestTapeThroughProxy(t *testing.T) {
 	}
 	if d := time.Since(start); d > 5*time.Second {
 		t.Errorf("a proxy that never answers held the fetch %v, past its timeout", d)
+	}
+
+	p.mu.Lock()
+	p.silent, p.endless = false, true
+	p.mu.Unlock()
+	start = time.Now()
+	_, err = fetcher(p.URL, 30*time.Second).Fetch(pagefetch.WithTape(t.Context(), new(pagefetch.Tape)), srv.URL+"/page.html")
+	if err == nil {
+		t.Error("a proxy whose answer to CONNECT never ends: no error")
+	}
+	if d := time.Since(start); d > 5*time.Second {
+		t.Errorf("a proxy whose answer never ends held the fetch %v: its head is read without a limit", d)
 	}
 
 	_, err = fetcher("socks5://"+strings.TrimPrefix(p.URL, "http://"), 10*time.Second).Fetch(pagefetch.WithTape(t.Context(), new(pagefetch.Tape)), srv.URL+"/page.html")
