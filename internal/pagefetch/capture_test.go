@@ -11,6 +11,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/url"
+	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -424,5 +425,46 @@ func TestRecycleBounded(t *testing.T) {
 				t.Errorf("a recycled buffer of %d bytes, with pages of at most 4096: used %v, want %v", tt.size, used, tt.kept)
 			}
 		})
+	}
+}
+
+// TestTapeTargetURI: a record's target is the URI as the request line
+// carried it, with the bytes a URI cannot hold percent-encoded as they
+// went on the wire, whatever raw bytes the crawl's key for the page holds.
+func TestTapeTargetURI(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html")
+		io.WriteString(w, "<p>hello</p>")
+	}))
+	defer srv.Close()
+	f := captureFetcher(t, nil)
+	f.Robots = false
+	tests := []struct{ key, want string }{
+		{"/\xff\xfe.html", "/%FF%FE.html"},
+		{"/a b.html", "/a%20b.html"},
+		{"/caf\xc3\xa9.html", "/caf%C3%A9.html"},
+		{"/q.html?x y\xff", "/q.html?x%20y%FF"},
+		{"/plain.html?a=1#top", "/plain.html?a=1"},
+	}
+	for _, tt := range tests {
+		var tape pagefetch.Tape
+		if _, err := f.Fetch(pagefetch.WithTape(t.Context(), &tape), srv.URL+tt.key); err != nil {
+			t.Fatalf("Fetch(%q): %v", tt.key, err)
+		}
+		xs := tape.Exchanges()
+		if len(xs) != 1 {
+			t.Fatalf("Fetch(%q) recorded %d exchanges, want 1", tt.key, len(xs))
+		}
+		if got, want := xs[0].TargetURI, srv.URL+tt.want; got != want {
+			t.Errorf("Fetch(%q) recorded target %q, want %q", tt.key, got, want)
+		}
+		w, err := warc.Create(filepath.Join(t.TempDir(), "x.warc"), warc.Info{Software: "test/1"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := w.WriteExchange(xs[0]); err != nil {
+			t.Errorf("Fetch(%q): the exchange cannot be written: %v", tt.key, err)
+		}
+		w.Close()
 	}
 }

@@ -358,10 +358,15 @@ func TestRetryConnectionErrors(t *testing.T) {
 // every attempt of it, and the crawl is never hung.
 func TestTimeoutRetried(t *testing.T) {
 	release := make(chan struct{})
-	defer close(release)
 	var mu sync.Mutex
 	requests := 0
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/robots.txt" {
+			// Asked once the retries are spent, whether the host can
+			// still be connected to: it can.
+			http.NotFound(w, r)
+			return
+		}
 		mu.Lock()
 		requests++
 		mu.Unlock()
@@ -375,6 +380,7 @@ func TestTimeoutRetried(t *testing.T) {
 		}
 	}))
 	defer srv.Close()
+	defer close(release) // before the server is closed, which waits for its handlers
 	f := &pagefetch.Fetcher{
 		Client:    pagefetch.NewClient(pagefetch.ClientOptions{LoopbackOnly: true, Timeout: 150 * time.Millisecond}),
 		Pacer:     pace.New(0, nil),

@@ -75,8 +75,10 @@ func (f *Fetcher) get(ctx context.Context, rawURL string, k kind) (*response, er
 			return resp, nil
 		case err != nil && !retryable(ctx, err):
 			return nil, err
+		case attempt >= retries && err != nil:
+			return nil, f.recheck(ctx, rawURL, host, err)
 		case attempt >= retries:
-			return resp, err
+			return resp, nil
 		}
 		backoff := max(f.Pacer.Delay(host), minBackoff)
 		for range attempt {
@@ -84,6 +86,27 @@ func (f *Fetcher) get(ctx context.Context, rawURL string, k kind) (*response, er
 		}
 		f.Pacer.Hold(host, max(backoff, min(retryAfter, maxWait)))
 	}
+}
+
+// recheck decides what the failure of the last attempt at rawURL, on
+// host, means when a connection was made for it but no whole response
+// came: the connection broke, or went silent. The page may be at fault,
+// or the way to the host may have gone, as it does when a proxy dies with
+// a request in flight. So it asks the host once more, as [Fetcher.Reach]
+// does: if no connection can be made now, the host is unreachable, which
+// is no verdict on the page, and the [*UnreachableError] is returned;
+// otherwise err is.
+func (f *Fetcher) recheck(ctx context.Context, rawURL, host string, err error) error {
+	if _, ok := errors.AsType[*UnreachableError](err); ok || host == "" || context.Cause(ctx) != nil {
+		return err
+	}
+	scheme, _, _ := strings.Cut(rawURL, "://")
+	rerr := f.Reach(ctx, strings.ToLower(scheme)+"://"+host)
+	if ue, ok := errors.AsType[*UnreachableError](rerr); ok {
+		ue.Err = fmt.Errorf("%w (after a connection to it broke: %v)", ue.Err, err)
+		return ue
+	}
+	return err
 }
 
 // once sends one paced request and reads its response. It returns the
@@ -133,12 +156,12 @@ func (f *Fetcher) once(ctx context.Context, rawURL string, k kind) (_ *response,
 	if cp, tape, withCapture := f.startCapture(traced, limit); cp != nil {
 		// Deferred before the body is closed, so run after: the record
 		// holds every byte read, a body left unread included.
-		defer cp.end(tape, rawURL)
+		defer cp.end(tape, wireURI(req))
 		traced = withCapture
 	}
 	res, err := f.Client.Do(req.WithContext(traced))
 	if err != nil {
-		return nil, 0, host, trace.unreachable(ctx, host, err)
+		return nil, 0, host, trace.unreachable(ctx, host, err, f.Client.Timeout)
 	}
 	// net/http ends a body when its request's context ends, but not the
 	// raw connection it hands back as the body of a 101 Switching

@@ -20,6 +20,7 @@ import (
 	"net"
 	"net/http"
 	"net/url"
+	"strconv"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -44,6 +45,24 @@ var ErrDisallowed = errors.New("disallowed by robots.txt")
 // (5xx, 429) or could not be reached: RFC 9309 then forbids crawling the
 // host at all. No request was sent for the URL.
 var ErrRobotsUnavailable = errors.New("robots.txt unavailable, so nothing on the host may be crawled")
+
+// ErrBadPort is returned, wrapped, for a URL whose port no connection can
+// be made to: 0, or more than 65535. No request was sent for it. It is the
+// URL's fault, not the network's, so it is never an [UnreachableError].
+var ErrBadPort = errors.New("not a TCP port (1 to 65535)")
+
+// CheckPort returns an error wrapping [ErrBadPort] for a URL's port
+// (url.URL.Port's) that no connection can be made to; "" is the
+// scheme's.
+func CheckPort(port string) error {
+	if port == "" {
+		return nil
+	}
+	if n, err := strconv.Atoi(port); err != nil || n < 1 || n > 65535 {
+		return fmt.Errorf("port %s is %w", port, ErrBadPort)
+	}
+	return nil
+}
 
 // A StatusError reports an HTTP response whose status is not 200 OK and not
 // a redirect.
@@ -201,8 +220,8 @@ func Reason(err error) string {
 	switch {
 	case errors.As(err, &ue):
 		return "host unreachable"
-	case errors.As(err, &pe) && pe.Op == "parse":
-		return "bad URL" // net/url refuses it (a control byte, say): no request was sent
+	case errors.As(err, &pe) && pe.Op == "parse", errors.Is(err, ErrBadPort):
+		return "bad URL" // net/url refuses it (a control byte, say), or no connection can be made to it: no request was sent
 	case errors.As(err, &se):
 		return fmt.Sprintf("HTTP %d", se.Code)
 	case errors.Is(err, ErrRobotsUnavailable):
@@ -231,6 +250,9 @@ func (f *Fetcher) Fetch(ctx context.Context, rawURL string) ([]byte, error) {
 	}
 	if u.Scheme != "http" && u.Scheme != "https" {
 		return nil, fmt.Errorf("cannot fetch a %s URL", u.Scheme)
+	}
+	if err := CheckPort(u.Port()); err != nil {
+		return nil, err
 	}
 	if f.Robots {
 		rules, err := f.robotsFor(ctx, u)

@@ -9,6 +9,7 @@ import (
 	"net/http/httptrace"
 	"net/url"
 	"sync"
+	"time"
 )
 
 // An UnreachableError reports a request that got no HTTP response at all,
@@ -70,17 +71,28 @@ func (t *connTrace) with(ctx context.Context) context.Context {
 }
 
 // unreachable wraps err, the failure of a request to host, in an
-// [*UnreachableError] when no connection was made for it and the failure
-// came from the network (and not, say, from the crawl being stopped).
-func (t *connTrace) unreachable(ctx context.Context, host string, err error) error {
+// [*UnreachableError] when no connection could be made for it and the
+// failure came from the network (and not, say, from the crawl being
+// stopped). That is so when the trace saw no connection, or when the
+// error is a failed dial: the transport retries a request whose kept-alive
+// connection turns out dead on a new one, and when that dial fails, the
+// connection the trace saw was not this request's answer.
+//
+// timeout is the client's limit on a request. One shorter than
+// [minJudge] cut the attempt off too soon to say anything of the network,
+// so a connection it cut short is a timeout, not an unreachable host.
+func (t *connTrace) unreachable(ctx context.Context, host string, err error, timeout time.Duration) error {
 	t.mu.Lock()
 	connected, addr := t.connected, t.addr
 	t.mu.Unlock()
-	if connected || context.Cause(ctx) != nil || errors.Is(err, ErrNotLoopback) {
+	if context.Cause(ctx) != nil || errors.Is(err, ErrNotLoopback) || connected && !dialFailed(err) {
 		return err
 	}
 	var ne net.Error
 	if !errors.As(err, &ne) {
+		return err
+	}
+	if ne.Timeout() && timeout > 0 && timeout < minJudge {
 		return err
 	}
 	var ue *url.Error
@@ -88,6 +100,32 @@ func (t *connTrace) unreachable(ctx context.Context, host string, err error) err
 		err = ue.Err // the URL is the page's, and the crawler names it
 	}
 	return &UnreachableError{Host: host, Addr: addr, Err: err}
+}
+
+// minJudge is the shortest timeout whose running out while connecting
+// says that the host cannot be reached. A connection attempt given less
+// has not lived to see TCP's first retransmission, whose timer starts at
+// a second (RFC 6298, section 2), so it cannot tell a lost packet from a
+// network that is down; and a -timeout of 1ns never even tries.
+const minJudge = time.Second
+
+// dialFailed reports whether err is the failure to open a connection:
+// the name did not resolve, or the connection was refused, timed out or
+// could not reach the proxy. An address that cannot be dialed at all,
+// such as a port out of range, is no failure of the network.
+func dialFailed(err error) bool {
+	if _, ok := errors.AsType[*net.AddrError](err); ok {
+		return false
+	}
+	if _, ok := errors.AsType[*net.DNSError](err); ok {
+		return true
+	}
+	for e := err; e != nil; e = errors.Unwrap(e) {
+		if oe, ok := e.(*net.OpError); ok && oe.Op == "dial" {
+			return true
+		}
+	}
+	return false
 }
 
 // Reach reports whether origin ("http://host[:port]") answers at all: it
@@ -115,14 +153,14 @@ func (f *Fetcher) Reach(ctx context.Context, origin string) error {
 	traced := trace.with(ctx)
 	// A HEAD response has no body; a server may send one all the same.
 	if cp, tape, withCapture := f.startCapture(traced, 1); cp != nil {
-		defer cp.end(tape, req.URL.String())
+		defer cp.end(tape, wireURI(req))
 		traced = withCapture
 	}
 	req = req.WithContext(traced)
 	f.sending(host)
 	res, err := f.Client.Do(req)
 	if err != nil {
-		return trace.unreachable(ctx, host, err)
+		return trace.unreachable(ctx, host, err, f.Client.Timeout)
 	}
 	res.Body.Close()
 	return nil

@@ -1,14 +1,18 @@
 package pagefetch_test
 
 import (
+	"bufio"
 	"cmp"
 	"context"
 	"errors"
+	"io"
 	"net"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
+	"os"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -50,7 +54,10 @@ func TestUnreachable(t *testing.T) {
 	}
 
 	// A connection that never completes, as to an address that drops
-	// every packet.
+	// every packet: the dialer's own timeout ends it, or the request's.
+	dialTimesOut := func(ctx context.Context, network, addr string) (net.Conn, error) {
+		return nil, &net.OpError{Op: "dial", Net: network, Err: os.ErrDeadlineExceeded}
+	}
 	blackhole := func(ctx context.Context, network, addr string) (net.Conn, error) {
 		<-ctx.Done()
 		return nil, &net.OpError{Op: "dial", Net: network, Err: ctx.Err()}
@@ -70,7 +77,12 @@ func TestUnreachable(t *testing.T) {
 		{name: "connection refused", url: "http://" + dead + "/p.html", want: true, wantAddr: dead},
 		{name: "robots.txt: connection refused", url: "http://" + dead + "/p.html", robots: true, want: true, wantAddr: dead},
 		{name: "name not found", url: "http://nowhere.test/p.html", dial: dnsFails, want: true, dns: true},
-		{name: "connection times out", url: "http://192.0.2.1/p.html", dial: blackhole, timeout: 50 * time.Millisecond, want: true},
+		{name: "connection times out", url: "http://192.0.2.1/p.html", dial: dialTimesOut, want: true},
+		{name: "connection waited for a second", url: "http://192.0.2.1/p.html", dial: blackhole, timeout: time.Second, want: true},
+		// Too short a timeout to judge the network by: TCP has not yet
+		// sent its SYN again.
+		{name: "timeout too short to connect", url: "http://192.0.2.1/p.html", dial: blackhole, timeout: 50 * time.Millisecond},
+		{name: "timeout of 1ns", url: "http://" + dead + "/p.html", timeout: time.Nanosecond},
 		{name: "proxy refuses", url: "http://cs50tse.cs.dartmouth.edu/tse/p.html", proxy: "http://" + dead, want: true, wantAddr: dead},
 		{name: "proxy answers 502", url: "http://cs50tse.cs.dartmouth.edu/tse/p.html", proxy: proxy.URL},
 		{name: "server hangs up", url: rude.URL + "/p.html"},
@@ -175,5 +187,191 @@ func TestReach(t *testing.T) {
 	}
 	if f.Requests() != 2 {
 		t.Errorf("%d requests counted, want 2", f.Requests())
+	}
+}
+
+// A dyingServer answers on 127.0.0.1 until it dies as a killed process
+// does: it stops listening, and every connection it holds is reset.
+type dyingServer struct {
+	ln    net.Listener
+	mu    sync.Mutex
+	conns []net.Conn
+	gets  int // GETs received
+	heads int // HEADs received
+}
+
+// newDyingServer serves each GET with answer, which may kill the server;
+// a HEAD gets an empty 404.
+func newDyingServer(t *testing.T, answer func(s *dyingServer, c net.Conn, n int)) *dyingServer {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := &dyingServer{ln: ln}
+	go func() {
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			s.mu.Lock()
+			s.conns = append(s.conns, c)
+			s.mu.Unlock()
+			go func() {
+				br := bufio.NewReader(c)
+				for {
+					req, err := http.ReadRequest(br)
+					if err != nil {
+						return
+					}
+					s.mu.Lock()
+					n := s.gets
+					if req.Method == http.MethodHead {
+						s.heads++
+					} else {
+						s.gets++
+					}
+					s.mu.Unlock()
+					if req.Method == http.MethodHead {
+						io.WriteString(c, "HTTP/1.1 404 Not Found\r\nContent-Length: 0\r\n\r\n")
+						continue
+					}
+					answer(s, c, n)
+				}
+			}()
+		}
+	}()
+	t.Cleanup(s.die)
+	return s
+}
+
+func (s *dyingServer) die() {
+	s.ln.Close()
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, c := range s.conns {
+		if tc, ok := c.(*net.TCPConn); ok {
+			tc.SetLinger(0)
+		}
+		c.Close()
+	}
+}
+
+func (s *dyingServer) counts() (gets, heads int) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.gets, s.heads
+}
+
+const okPage = "HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nContent-Length: 9\r\n\r\n<p>ok</p>"
+
+// TestConnectionLost: a request whose connection breaks after it was made
+// is no verdict on the page when the host can no longer be connected to at
+// all, whatever the retries: the way to it has gone, as when a proxy dies
+// with a request in flight. When the host still answers, the page failed.
+func TestConnectionLost(t *testing.T) {
+	tests := []struct {
+		name   string
+		answer func(s *dyingServer, c net.Conn, n int)
+		robots bool
+		want   bool // an UnreachableError for the second fetch
+		heads  int  // HEAD requests the fetcher sent
+	}{{
+		// The transport sends the request again on a new connection when
+		// a kept-alive one dies before any answer; it is that one's
+		// failure to connect that counts.
+		name: "kept-alive connection dies unanswered, a new one refused",
+		answer: func(s *dyingServer, c net.Conn, n int) {
+			if n == 0 {
+				io.WriteString(c, okPage)
+				return
+			}
+			s.die()
+		},
+		want: true,
+	}, {
+		name: "cut in the middle of the body, then refused",
+		answer: func(s *dyingServer, c net.Conn, n int) {
+			if n == 0 {
+				io.WriteString(c, okPage)
+				return
+			}
+			io.WriteString(c, "HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nContent-Length: 100\r\n\r\n<p>the start")
+			s.die()
+		},
+		want: true,
+	}, {
+		name: "robots.txt cut in the middle, then refused",
+		answer: func(s *dyingServer, c net.Conn, n int) {
+			if n < 2 {
+				io.WriteString(c, okPage) // robots.txt, which is HTML, and the first page
+				return
+			}
+			s.die()
+		},
+		robots: true,
+		want:   true,
+	}, {
+		name: "cut in the middle of the body, the host still up",
+		answer: func(s *dyingServer, c net.Conn, n int) {
+			if n == 0 {
+				io.WriteString(c, okPage)
+				return
+			}
+			io.WriteString(c, "HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nContent-Length: 100\r\n\r\n<p>the start")
+			c.Close()
+		},
+		heads: 1,
+	}}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s := newDyingServer(t, tt.answer)
+			c := pagefetch.NewClient(pagefetch.ClientOptions{LoopbackOnly: true, Timeout: 5 * time.Second})
+			t.Cleanup(c.CloseIdleConnections)
+			f := &pagefetch.Fetcher{Client: c, Pacer: pace.New(0, nil), UserAgent: "tse-crawler/9.9", Robots: tt.robots}
+			base := "http://" + s.ln.Addr().String()
+			if tt.robots {
+				// A host whose robots.txt is read again for each page:
+				// another origin of the same server.
+				base = "http://localhost:" + strings.Split(s.ln.Addr().String(), ":")[1]
+			}
+			if _, err := f.Fetch(t.Context(), "http://"+s.ln.Addr().String()+"/first.html"); err != nil {
+				t.Fatalf("first Fetch: %v", err)
+			}
+			_, err := f.Fetch(t.Context(), base+"/second.html")
+			ue, got := errors.AsType[*pagefetch.UnreachableError](err)
+			if got != tt.want {
+				t.Fatalf("second Fetch error %v: unreachable %v, want %v", err, got, tt.want)
+			}
+			if got && errors.Is(err, pagefetch.ErrRobotsUnavailable) {
+				t.Errorf("%v is taken for the host's robots.txt verdict", err)
+			}
+			if got && ue.Addr == "" {
+				t.Errorf("UnreachableError %+v names no address", ue)
+			}
+			if _, heads := s.counts(); !tt.want && heads != tt.heads {
+				t.Errorf("%d HEAD requests, want %d", heads, tt.heads)
+			}
+		})
+	}
+}
+
+// TestBadPort: a port no connection can be made to fails the page as a
+// bad URL, before any request, and is never taken for a host that cannot
+// be reached.
+func TestBadPort(t *testing.T) {
+	f := &pagefetch.Fetcher{Client: pagefetch.NewClient(pagefetch.ClientOptions{}), Pacer: pace.New(0, nil), UserAgent: "tse-crawler/9.9", Robots: true}
+	for _, u := range []string{"http://127.0.0.1:99999/p.html", "http://127.0.0.1:0/p.html", "http://example.test:65536/"} {
+		_, err := f.Fetch(t.Context(), u)
+		if !errors.Is(err, pagefetch.ErrBadPort) || pagefetch.Reason(err) != "bad URL" {
+			t.Errorf("Fetch(%s) = %v (reason %q), want ErrBadPort, a bad URL", u, err, pagefetch.Reason(err))
+		}
+		if _, ok := errors.AsType[*pagefetch.UnreachableError](err); ok {
+			t.Errorf("Fetch(%s) = %v: a host that cannot be reached", u, err)
+		}
+	}
+	if n := f.Requests(); n != 0 {
+		t.Errorf("%d requests sent", n)
 	}
 }

@@ -55,7 +55,11 @@ func splitTarget(rawURL string) (site, target string, ok bool) {
 func (f *Fetcher) newRequest(ctx context.Context, method, rawURL string) (*http.Request, error) {
 	site, target, ok := splitTarget(rawURL)
 	if !f.WHATWG || !ok {
-		return http.NewRequestWithContext(ctx, method, rawURL, nil)
+		req, err := http.NewRequestWithContext(ctx, method, rawURL, nil)
+		if err == nil {
+			req.URL.RawQuery = wireEscape(req.URL.RawQuery)
+		}
+		return req, err
 	}
 	req, err := http.NewRequestWithContext(ctx, method, rawURL, nil)
 	if err == nil && req.URL.RequestURI() == target {
@@ -106,6 +110,46 @@ func (f *Fetcher) requestPath(rawURL string) (u *url.URL, path, query string, er
 	if u, err = url.Parse(rawURL); err != nil {
 		return nil, "", "", err
 	}
+	u.RawQuery = wireEscape(u.RawQuery)
 	path, query = pathAndQuery(u)
 	return u, path, query, nil
+}
+
+// wireEscape percent-encodes the bytes of s that cannot go on a request
+// line: spaces, controls and bytes that are not ASCII. net/url escapes
+// them in a path, but sends a query as it is, and the reference mode
+// keeps a link's raw bytes: "q.html?x y" would go out as
+// "GET /q.html?x y HTTP/1.1", which a server reads as a target of
+// "/q.html?x" and a protocol of "y". A browser sends "%20", as this does.
+func wireEscape(s string) string {
+	i := 0
+	for i < len(s) && s[i] > ' ' && s[i] < 0x7f {
+		i++
+	}
+	if i == len(s) {
+		return s
+	}
+	const hex = "0123456789ABCDEF"
+	b := []byte(s[:i])
+	for ; i < len(s); i++ {
+		if c := s[i]; c <= ' ' || c >= 0x7f {
+			b = append(b, '%', hex[c>>4], hex[c&15])
+		} else {
+			b = append(b, c)
+		}
+	}
+	return string(b)
+}
+
+// wireURI returns the absolute URI that req asks for as it goes on the
+// wire, for the WARC-Target-URI of its record: the scheme and host, then
+// the request target as the request line carries it. The crawl's own key
+// for the page may hold raw bytes, as the reference mode keeps them, but
+// the request line never does, and neither may a record.
+func wireURI(req *http.Request) string {
+	target := req.URL.RequestURI()
+	if strings.HasPrefix(target, "/") {
+		target = req.URL.Scheme + "://" + req.URL.Host + target
+	}
+	return wireEscape(target)
 }

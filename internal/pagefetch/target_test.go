@@ -102,6 +102,11 @@ func TestRequestTarget(t *testing.T) {
 		{"proxied percent without hex", true, true, "/%zz.html", "GET http://" + host + "/%zz.html HTTP/1.1"},
 		{"reference mode re-escapes", false, false, "/a|b^c.html", "GET /a%7Cb%5Ec.html HTTP/1.1"},
 		{"reference mode proxied", false, true, "/a|b.html", "GET http://" + host + "/a%7Cb.html HTTP/1.1"},
+		// The reference mode keeps a link's raw bytes in its key; the
+		// request line never carries them.
+		{"reference mode raw bytes", false, false, "/\xff\xfe a.html", "GET /%FF%FE%20a.html HTTP/1.1"},
+		{"reference mode raw query", false, false, "/q.html?x y\xff", "GET /q.html?x%20y%FF HTTP/1.1"},
+		{"reference mode raw query proxied", false, true, "/q.html?x y\xe9", "GET http://" + host + "/q.html?x%20y%E9 HTTP/1.1"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
