@@ -247,6 +247,9 @@ func parseArgs(args []string) (*config, error) {
 		}
 		return nil, &usageError{exitSeedURL, fmt.Sprintf("seedURL %s is not in the crawl's scope (%s): give a seed inside it, or another -scope", seed, cfg.scope)}
 	}
+	if err := seedPort(seed); err != nil {
+		return nil, &usageError{exitSeedURL, fmt.Sprintf("seedURL %s: %v, so no connection can be made to it: give a port from 1 to 65535, or none for the scheme's own", seed, err)}
+	}
 	cfg.seed, cfg.rawSeed = seed, rest[0]
 	cfg.dir = rest[1]
 	depth, err := parseDepth(rest[2])
@@ -526,4 +529,19 @@ func proxyURL(v string) bool {
 		return true
 	}
 	return false
+}
+
+// seedPort returns an error if the port of seed, a normalized URL, is one
+// no connection can be made to. Fetching it would fail as no other page
+// does, with the seed alone to blame, so it is refused as a bad seed.
+func seedPort(seed string) error {
+	_, rest, _ := strings.Cut(seed, "://")
+	if i := strings.IndexAny(rest, "/?#"); i >= 0 {
+		rest = rest[:i]
+	}
+	u, err := url.Parse("http://" + rest)
+	if err != nil {
+		return nil // fetching it says what is wrong
+	}
+	return pagefetch.CheckPort(u.Port())
 }

@@ -376,6 +376,11 @@ func finish(dir *pagedir.Dir, cfg *config, resume string, res crawler.Result, er
 		}
 		if err != nil {
 			fmt.Fprintf(stderr, "crawler: %v\n", err)
+			if cfg.timeout < time.Second {
+				// Too short to tell a server that is down from one that
+				// is far away; 1ns never even tries to connect.
+				fmt.Fprintf(stderr, "crawler: is -timeout %v too short? Give a server at least a second, such as -timeout 10s.\n", cfg.timeout)
+			}
 			return exitSeedFetch
 		}
 		return exitOK
