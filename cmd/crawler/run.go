@@ -143,6 +143,9 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, getenv fu
 			if _, ok := errors.AsType[*warc.NotWARCError](err); ok {
 				return exitResume
 			}
+			if _, ok := errors.AsType[*missingWARCError](err); ok {
+				return exitResume
+			}
 			return exitUsage
 		}
 	}
@@ -251,6 +254,10 @@ func openWARC(cfg *config, replay *pagedir.Replay) (*warc.Writer, error) {
 	switch {
 	case !cfg.resume:
 		return warc.Create(cfg.warc, info)
+	case replay != nil && (len(replay.Entries) > 0 || replay.Pages > 0) && missing(cfg.warc):
+		// Made before the crawl began, so it was deleted or moved since:
+		// a new file would lack the records of the pages already saved.
+		return nil, &missingWARCError{path: cfg.warc, dir: cfg.dir, pages: replay.Pages}
 	case replay == nil:
 		// Nothing was journaled: whatever the file holds, if it is there,
 		// is of pages never committed.
@@ -263,6 +270,22 @@ func openWARC(cfg *config, replay *pagedir.Replay) (*warc.Writer, error) {
 		size = max(size, e.WARC)
 	}
 	return warc.ResumeAt(cfg.warc, size, info)
+}
+
+// A missingWARCError is a crawl to resume whose WARC file is gone.
+type missingWARCError struct {
+	path, dir string
+	pages     int // saved in dir
+}
+
+func (e *missingWARCError) Error() string {
+	return fmt.Sprintf("WARC file %s is missing, and the %d pages saved in %s have their records in it: put it back to resume the crawl, or start a new crawl in an empty directory", e.path, e.pages, e.dir)
+}
+
+// missing reports whether nothing at all is at path, not even a link.
+func missing(path string) bool {
+	_, err := os.Lstat(path)
+	return errors.Is(err, fs.ErrNotExist)
 }
 
 // checkNewWARC finds what would make [warc.Create] refuse path, as far as

@@ -388,3 +388,50 @@ func TestWARCProxyScheme(t *testing.T) {
 		})
 	}
 }
+
+// TestWARCResumeMissing: a crawl whose WARC file was deleted after it had
+// saved pages is refused on -resume (exit 7), with no request and nothing
+// written, since a new file would lack those pages' records; put back, it
+// resumes.
+func TestWARCResumeMissing(t *testing.T) {
+	p := newStepProxy(t, testdataSite(t))
+	dir, out := t.TempDir(), filepath.Join(t.TempDir(), "crawl.warc")
+	args := withDir([]string{"-q", "-delay", "0", "-warc", out, zooSeed, "2"}, dir)
+	ctx, cancel := context.WithCancelCause(t.Context())
+	defer cancel(nil)
+	p.setHook(func(n int64, done bool) {
+		if n == 4 && done {
+			cancel(stopSignal{syscall.SIGINT})
+		}
+	})
+	if code, _, stderr := crawl(ctx, p.getenv, args...); code != 130 {
+		t.Fatalf("interrupted crawl: exit %d, want 130: %s", code, stderr)
+	}
+	p.setHook(nil) // and counts requests from 0
+	aside := out + ".aside"
+	if err := os.Rename(out, aside); err != nil {
+		t.Fatal(err)
+	}
+	before := snapshot(t, dir)
+	resume := append([]string{"-resume"}, args...)
+	code, _, stderr := crawl(t.Context(), p.getenv, resume...)
+	if code != exitResume || !strings.Contains(stderr, out+" is missing") {
+		t.Errorf("resumed without its WARC file: exit %d, want %d: %s", code, exitResume, stderr)
+	}
+	if _, err := os.Lstat(out); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("the refused resume made %s: %v", out, err)
+	}
+	if diff := sameDir(snapshot(t, dir), before); diff != "" {
+		t.Errorf("the refused resume changed the page directory: %s", diff)
+	}
+	if n := p.n.Load(); n != 0 {
+		t.Errorf("the refused resume sent %d requests", n)
+	}
+	if err := os.Rename(aside, out); err != nil {
+		t.Fatal(err)
+	}
+	if code, _, stderr := crawl(t.Context(), p.getenv, resume...); code != exitOK {
+		t.Fatalf("resumed with its WARC file back: exit %d: %s", code, stderr)
+	}
+	checkPagesArchived(t, dir, checkWARC(t, out))
+}
