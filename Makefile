@@ -103,10 +103,12 @@ system: build
 
 # The micro-benchmarks, then whole crawls timed as processes: the crawler,
 # with and without -warc, against wget on the playground's wikipedia, a
-# synthetic site of 100,000
-# pages, and a polite crawl of a synthetic site on four hosts, one page at
-# a time and four hosts at once. BENCHDIR is where the crawls write (a tmpfs if there is
-# one, to leave the disk's own noise out; give BENCHDIR=/tmp for the disk).
+# synthetic site of 100,000 pages, a polite crawl of a synthetic site on
+# four hosts, one page at a time and four hosts at once, and the crawler's
+# peak memory on a page of 50 MiB, a gzip bomb of a GiB and a million links
+# that robots.txt disallows (crawlbench -memory=false skips it). BENCHDIR
+# is where the crawls write (a tmpfs if there is one, to leave the disk's
+# own noise out; give BENCHDIR=/tmp for the disk).
 BENCHDIR ?= $(shell [ -d /dev/shm ] && echo /dev/shm || echo /tmp)
 bench: build
 	$(GO) test -run '^$$' -bench . -benchmem ./internal/...

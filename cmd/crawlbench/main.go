@@ -2,12 +2,14 @@
 // figures: the crawler, with and without a WARC file, against GNU wget on
 // the CS50 playground's wikipedia at depth 2, the crawler alone on a synthetic site of a hundred
 // thousand pages, and a polite crawl of a synthetic site spread over four
-// hosts, one page at a time against four hosts at once. `make bench` runs
-// it after the micro-benchmarks.
+// hosts, one page at a time against four hosts at once, and last the
+// crawler's peak memory on a page of 50 MiB, a gzip bomb of a GiB and a
+// million links that robots.txt disallows, served by crawlbench itself.
+// `make bench` runs it after the micro-benchmarks.
 //
 // Usage:
 //
-//	crawlbench [-runs 5] [-shared ../shared/playground] [-dir /tmp] [-synthetic 100000] [-hosts 4] [-hosts-pages 400] [-hosts-delay 20ms]
+//	crawlbench [-runs 5] [-shared ../shared/playground] [-dir /tmp] [-synthetic 100000] [-hosts 4] [-hosts-pages 400] [-hosts-delay 20ms] [-memory=false] [-memory-runs 3]
 //
 // It needs ./crawler and ./playground (make builds them), tar, and wget
 // for the comparison (without wget, the crawler is timed alone). Each run
@@ -15,7 +17,9 @@
 // that one run's writing back does not slow the next. On a disk the
 // directories are removed only at the end: on a file system mounted with
 // discard, deleting 190 MB between runs slows the next run by as much as
-// it takes. On a tmpfs each is removed after its run. The figures are what the kernel reports for the finished process
+// it takes. On a tmpfs each is removed after its run, and in the memory
+// section wherever it is, since a run there leaves a page of up to a GiB.
+// The figures are what the kernel reports for the finished process
 // (wait4's rusage, as /usr/bin/time prints): wall, user and system time,
 // and peak resident memory. The crawler and wget take turns, and the
 // table gives the best and the median of the runs.
@@ -57,6 +61,10 @@ type config struct {
 	hosts      int
 	hostsPages int
 	hostsDelay time.Duration
+	// The crawler's peak memory on pages as large as a crawl may meet,
+	// with runs of its own, since each takes seconds.
+	memory     bool
+	memoryRuns int
 }
 
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
@@ -70,7 +78,13 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs.IntVar(&cfg.hosts, "hosts", 4, "hosts of the polite crawl of several hosts; 0 to skip it")
 	fs.IntVar(&cfg.hostsPages, "hosts-pages", 400, "pages of the site of several hosts, in all")
 	fs.DurationVar(&cfg.hostsDelay, "hosts-delay", 20*time.Millisecond, "the pause of the crawl of several hosts")
+	fs.BoolVar(&cfg.memory, "memory", true, "measure peak memory on a page of 50 MiB, a gzip bomb and a million links; -memory=false to skip it")
+	fs.IntVar(&cfg.memoryRuns, "memory-runs", 3, "runs of each command of the memory section")
 	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	if cfg.memory && cfg.memoryRuns < 1 {
+		fmt.Fprintf(stderr, "crawlbench: -memory-runs must be at least 1 (-memory=false skips the section)\n")
 		return 2
 	}
 	if err := bench(ctx, cfg, stdout, stderr); err != nil {
@@ -114,7 +128,12 @@ func bench(ctx context.Context, cfg config, stdout, stderr io.Writer) error {
 		}
 	}
 	if cfg.hosts > 0 {
-		return benchHosts(ctx, cfg, stdout, stderr)
+		if err := benchHosts(ctx, cfg, stdout, stderr); err != nil {
+			return err
+		}
+	}
+	if cfg.memory {
+		return benchMemory(ctx, cfg, stdout, stderr)
 	}
 	return nil
 }
