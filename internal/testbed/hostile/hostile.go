@@ -2,16 +2,18 @@
 // answers 101 Switching Protocols and then says nothing, a robots.txt that
 // does the same, an endless chain of redirects, links whose percent-encoded
 // dots lead out of the crawl's scope, links full of terminal control bytes,
-// a page that is always 503, and a host that goes away in the middle of a
-// crawl. Tests point a crawler at it and check that the crawler survives.
+// a page that is always 503, a host that goes away in the middle of a crawl,
+// and links and a redirect holding raw bytes that are not UTF-8 or not
+// allowed in a URL. Tests point a crawler at it and check that the crawler
+// survives.
 //
 // Like the project's playground, a [Server] is a forward proxy: with
 // HTTP_PROXY set to its URL, a crawler fetches the CS50 site's real URLs
 // (http://cs50tse.cs.dartmouth.edu/tse/...) from it, and no request ever
 // leaves the machine. It also answers requests sent straight to it, on
-// 127.0.0.1, as the CS50 host. Every request is recorded, with the path as
-// sent and the path as the server resolves it, so that a test can check
-// what the crawler asked for and when.
+// 127.0.0.1, as the CS50 host. Every request is recorded, with the path and
+// query as sent and the path as the server resolves it, so that a test can
+// check what the crawler asked for and when.
 package hostile
 
 import (
@@ -85,7 +87,28 @@ const (
 	// DeadSeed links to two pages on [Options.DeadOrigin] and to an
 	// ordinary page beside it.
 	DeadSeed = Site + "dead/index.html"
+
+	// RawSeed links to [RawLinks], written into the page as raw bytes, and
+	// to RawRedirect, which redirects (302) to [RawRedirectTarget], raw
+	// bytes too. Every other page under /tse/raw/ is an ordinary page with
+	// no links, so that whichever way a crawler encodes those bytes, or
+	// sends them raw, it fetches a page; the request's Decoded path tells
+	// which one it asked for. As nginx does, the server takes a raw space
+	// in a request target as part of it, not as its end.
+	RawSeed     = Site + "raw/index.html"
+	RawRedirect = Site + "raw/go.html"
 )
+
+// RawLinks are the links of RawSeed, besides RawRedirect: raw bytes that
+// are not UTF-8 (0xff 0xfe), a space, a raw UTF-8 é, and a query holding
+// a space and a raw 0xff. Go's net/url escapes the first three in the
+// path it sends, but sends the query as it is, space and all.
+var RawLinks = []string{"\xff\xfe.html", "a b.html", "caf\xc3\xa9.html", "q.html?x y\xff"}
+
+// RawRedirectTarget is where RawRedirect sends the crawler, written as it
+// is into the Location header: a path holding é in Latin-1, a lone 0xe9
+// byte, which is not UTF-8.
+const RawRedirectTarget = "/tse/raw/\xe9t\xe9.html"
 
 // DotLinks are the links of DotsSeed. The server decodes them as nginx does
 // (percent-decoding first, then removing dot segments), so the first three
@@ -129,8 +152,9 @@ type Request struct {
 	Time    time.Time // when it arrived
 	Method  string
 	Host    string // as asked for, lower-case, without the port
-	Path    string // as sent, escapes and all
-	Decoded string // as the server resolves it; "" if it cannot
+	Path    string // as sent, escapes, spaces and raw bytes all
+	Query   string // as sent, after the '?'; "" if none
+	Decoded string // the path as the server resolves it; "" if it cannot
 }
 
 // A Server serves the hostile site on a loopback address. Its methods are
@@ -191,10 +215,14 @@ func Start(opt Options) (*Server, error) {
 		changed:  make(chan struct{}),
 		hijacked: make(map[net.Conn]bool),
 	}
-	s.srv = &http.Server{Handler: s, ReadHeaderTimeout: 10 * time.Second}
+	s.srv = &http.Server{
+		Handler:           s,
+		ReadHeaderTimeout: 10 * time.Second,
+		ConnContext:       withConn,
+	}
 	go func() {
 		defer close(s.served)
-		s.srv.Serve(ln)
+		s.srv.Serve(lenientListener{ln})
 	}()
 	return s, nil
 }
@@ -288,7 +316,8 @@ func (s *Server) record(r *http.Request) Request {
 	if h, _, err := net.SplitHostPort(host); err == nil {
 		host = h
 	}
-	req := Request{Time: time.Now(), Method: r.Method, Host: host, Path: r.URL.EscapedPath()}
+	req := Request{Time: time.Now(), Method: r.Method, Host: host}
+	req.Path, req.Query = splitTarget(sentTarget(r.Context(), r.RequestURI))
 	req.Decoded, _ = Resolve(req.Path)
 	s.mu.Lock()
 	s.log = append(s.log, req)
@@ -383,7 +412,13 @@ func (s *Server) cs50(w http.ResponseWriter, r *http.Request, req Request) {
 		redirect(w, r, http.StatusFound, DotsRedirectTarget)
 	case "/tse/busy/down.html":
 		page(w, r, http.StatusServiceUnavailable, "")
+	case "/tse/raw/go.html":
+		redirect(w, r, http.StatusFound, RawRedirectTarget)
 	default:
+		if strings.HasPrefix(p, "/tse/raw/") {
+			page(w, r, http.StatusOK, "<p>a page with a raw name</p>")
+			return
+		}
 		page(w, r, http.StatusNotFound, "")
 	}
 }
@@ -409,6 +444,8 @@ func pages(opt Options) map[string]string {
 		"/tse/dead/index.html": links(opt.DeadOrigin+"/a.html", opt.DeadOrigin+"/b.html", "alive.html"),
 		"/tse/dead/alive.html": "<p>alive</p>",
 		"/tse/no/p.html":       "<p>robots.txt disallows this page</p>",
+
+		"/tse/raw/index.html": links(slices.Concat(RawLinks, []string{"go.html"})...),
 	}
 }
 

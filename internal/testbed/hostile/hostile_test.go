@@ -8,6 +8,7 @@ import (
 	"net"
 	"net/http"
 	"net/url"
+	"slices"
 	"strings"
 	"syscall"
 	"testing"
@@ -58,6 +59,14 @@ func TestCases(t *testing.T) {
 		{hostile.DeadSeed, 200, "", `href="http://127.0.0.1:9/a.html"`},
 		{"http://127.0.0.1:9/tse/dead/alive.html", 200, "", "alive"}, // served as the CS50 host
 		{"http://dead.test/a.html", 502, "", ""},
+		{hostile.RawSeed, 200, "", "href=\"caf\xc3\xa9.html\""},
+		{hostile.RawRedirect, 302, hostile.RawRedirectTarget, ""},
+		// As net/http sends them: the path escaped, the query as it is.
+		{"http://cs50tse.cs.dartmouth.edu/tse/raw/\xff\xfe.html", 200, "", "raw name"},
+		{"http://cs50tse.cs.dartmouth.edu/tse/raw/a b.html", 200, "", "raw name"},
+		{"http://cs50tse.cs.dartmouth.edu/tse/raw/caf\xc3\xa9.html", 200, "", "raw name"},
+		{"http://cs50tse.cs.dartmouth.edu/tse/raw/q.html?x y\xff", 200, "", "raw name"},
+		{"http://cs50tse.cs.dartmouth.edu/tse/raw/\xe9t\xe9.html", 200, "", "raw name"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.url, func(t *testing.T) {
@@ -91,7 +100,7 @@ func TestCases(t *testing.T) {
 func TestRequestsRecorded(t *testing.T) {
 	s := hostile.ServeTest(t, hostile.Options{})
 	c := client(s)
-	for _, u := range []string{hostile.DotsSeed, "http://cs50tse.cs.dartmouth.edu/tse/.%2E/secret.html", "http://UPGRADE-robots.test/b.html"} {
+	for _, u := range []string{hostile.DotsSeed, "http://cs50tse.cs.dartmouth.edu/tse/.%2E/secret.html", "http://UPGRADE-robots.test/b.html", "http://cs50tse.cs.dartmouth.edu/tse/raw/q.html?x y\xff"} {
 		res, err := c.Get(u)
 		if err != nil {
 			t.Fatal(err)
@@ -103,6 +112,7 @@ func TestRequestsRecorded(t *testing.T) {
 		{Method: "GET", Host: hostile.Host, Path: "/tse/dots.html", Decoded: "/tse/dots.html"},
 		{Method: "GET", Host: hostile.Host, Path: "/tse/.%2E/secret.html", Decoded: "/secret.html"},
 		{Method: "GET", Host: hostile.UpgradeRobotsHost, Path: "/b.html", Decoded: "/b.html"},
+		{Method: "GET", Host: hostile.Host, Path: "/tse/raw/q.html", Query: "x y\xff", Decoded: "/tse/raw/q.html"},
 	}
 	if len(got) != len(want) {
 		t.Fatalf("recorded %d requests, want %d: %+v", len(got), len(want), got)
@@ -239,5 +249,134 @@ func TestResolve(t *testing.T) {
 		if (err != nil) != (tt.want == "") || got != tt.want {
 			t.Errorf("Resolve(%q) = %q, %v; want %q", tt.in, got, err, tt.want)
 		}
+	}
+}
+
+// TestRawSeed checks that RawSeed holds RawLinks byte for byte.
+func TestRawSeed(t *testing.T) {
+	s := hostile.ServeTest(t, hostile.Options{})
+	res, err := client(s).Get(hostile.RawSeed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	body, err := io.ReadAll(res.Body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, link := range append(hostile.RawLinks, "go.html") {
+		if !strings.Contains(string(body), `href="`+link+`"`) {
+			t.Errorf("RawSeed lacks href=%q:\n%q", link, body)
+		}
+	}
+}
+
+// TestRawTargets sends the raw pages' URLs in every form a client might
+// give them, pipelined on one connection kept alive, and checks that each
+// is a page, and that each request is recorded as it was sent.
+func TestRawTargets(t *testing.T) {
+	s := hostile.ServeTest(t, hostile.Options{})
+	tests := []struct{ target, decoded string }{
+		{"/tse/raw/index.html", "/tse/raw/index.html"},
+		{"/tse/raw/%FF%FE.html", "/tse/raw/\xff\xfe.html"},
+		{"/tse/raw/\xff\xfe.html", "/tse/raw/\xff\xfe.html"},
+		{"/tse/raw/%EF%BF%BD%EF%BF%BD.html", "/tse/raw/\ufffd\ufffd.html"}, // a browser's reading of the bytes
+		{"/tse/raw/a%20b.html", "/tse/raw/a b.html"},
+		{"/tse/raw/a b.html", "/tse/raw/a b.html"},
+		{"/tse/raw/a%20b.html", "/tse/raw/a b.html"}, // after a raw space, as it was sent
+		{"http://cs50tse.cs.dartmouth.edu/tse/raw/a b.html", "/tse/raw/a b.html"},
+		{"/tse/raw/caf%C3%A9.html", "/tse/raw/caf\u00e9.html"},
+		{"/tse/raw/caf\xc3\xa9.html", "/tse/raw/caf\u00e9.html"},
+		{"/tse/raw/q.html?x y\xff", "/tse/raw/q.html"},
+		{"/tse/raw/q.html?x%20y%FF", "/tse/raw/q.html"},
+		{"http://cs50tse.cs.dartmouth.edu/tse/raw/q.html?x y\xff", "/tse/raw/q.html"},
+		{"/tse/raw/%E9t%E9.html", "/tse/raw/\xe9t\xe9.html"},
+		{"/tse/raw/\xe9t\xe9.html", "/tse/raw/\xe9t\xe9.html"},
+		{"/tse/raw/%C3%A9t%C3%A9.html", "/tse/raw/\u00e9t\u00e9.html"}, // read as Latin-1
+	}
+	conn, err := net.Dial("tcp", s.Addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	conn.SetDeadline(time.Now().Add(10 * time.Second))
+	var requests strings.Builder
+	for _, tt := range tests {
+		requests.WriteString("GET " + tt.target + " HTTP/1.1\r\nHost: " + hostile.Host + "\r\n\r\n")
+	}
+	if _, err := io.WriteString(conn, requests.String()); err != nil {
+		t.Fatal(err)
+	}
+	r := bufio.NewReader(conn)
+	for _, tt := range tests {
+		res, err := http.ReadResponse(r, nil)
+		if err != nil {
+			t.Fatalf("GET %q: %v", tt.target, err)
+		}
+		body, err := io.ReadAll(res.Body)
+		if err != nil || res.StatusCode != 200 {
+			t.Errorf("GET %q = %d, %v; want 200", tt.target, res.StatusCode, err)
+		}
+		if tt.target != "/tse/raw/index.html" && !strings.Contains(string(body), "raw name") {
+			t.Errorf("GET %q: %q is not the page of a raw name", tt.target, body)
+		}
+	}
+	got := s.Requests()
+	if len(got) != len(tests) {
+		t.Fatalf("recorded %d requests, want %d: %+v", len(got), len(tests), got)
+	}
+	for i, tt := range tests {
+		target := tt.target
+		if !strings.HasPrefix(target, "/") {
+			target = target[strings.Index(target, "/tse/"):]
+		}
+		path, query, _ := strings.Cut(target, "?")
+		if r := got[i]; r.Host != hostile.Host || r.Path != path || r.Query != query || r.Decoded != tt.decoded {
+			t.Errorf("GET %q recorded as %+v, want path %q, query %q, decoded %q", tt.target, r, path, query, tt.decoded)
+		}
+	}
+}
+
+// TestRequestLineInPieces sends a request line with a raw space in two
+// pieces, the first while the request before it is being answered, and a
+// request line too long to be rewritten: each must be read as one request.
+func TestRequestLineInPieces(t *testing.T) {
+	s := hostile.ServeTest(t, hostile.Options{})
+	conn, err := net.Dial("tcp", s.Addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	conn.SetDeadline(time.Now().Add(10 * time.Second))
+	r := bufio.NewReader(conn)
+	long := "/tse/" + strings.Repeat("x", 10<<10) + ".html"
+	steps := []struct {
+		send string
+		code int // of the answer to read then; 0 for none
+	}{
+		{"GET /tse/plain/index.html HTTP/1.1\r\nHost: " + hostile.Host + "\r\n\r\nGET /tse/raw/a b", 200},
+		{".html HTTP/1.1\r\nHost: " + hostile.Host + "\r\n\r\n", 200},
+		{"GET " + long + " HTTP/1.1\r\nHost: " + hostile.Host + "\r\n\r\n", 404},
+		{"GET /tse/raw/a b.html HTTP/1.1\r\nHost: " + hostile.Host + "\r\n\r\n", 200},
+	}
+	for _, step := range steps {
+		if _, err := io.WriteString(conn, step.send); err != nil {
+			t.Fatal(err)
+		}
+		res, err := http.ReadResponse(r, nil)
+		if err != nil {
+			t.Fatalf("after %.40q: %v", step.send, err)
+		}
+		io.Copy(io.Discard, res.Body)
+		if res.StatusCode != step.code {
+			t.Errorf("after %.40q: %d, want %d", step.send, res.StatusCode, step.code)
+		}
+	}
+	var paths []string
+	for _, r := range s.Requests() {
+		paths = append(paths, r.Path)
+	}
+	if want := []string{"/tse/plain/index.html", "/tse/raw/a b.html", long, "/tse/raw/a b.html"}; !slices.Equal(paths, want) {
+		t.Errorf("recorded paths %.60q, want %.60q", paths, want)
 	}
 }
