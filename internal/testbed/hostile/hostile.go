@@ -3,9 +3,9 @@
 // does the same, an endless chain of redirects, links whose percent-encoded
 // dots lead out of the crawl's scope, links full of terminal control bytes,
 // a page that is always 503, a host that goes away in the middle of a crawl,
-// and links and a redirect holding raw bytes that are not UTF-8 or not
-// allowed in a URL. Tests point a crawler at it and check that the crawler
-// survives.
+// a page whose 200 comes after 100 Continue and 103 Early Hints, and links
+// and a redirect holding raw bytes that are not UTF-8 or not allowed in a
+// URL. Tests point a crawler at it and check that the crawler survives.
 //
 // Like the project's playground, a [Server] is a forward proxy: with
 // HTTP_PROXY set to its URL, a crawler fetches the CS50 site's real URLs
@@ -88,6 +88,14 @@ const (
 	// ordinary page beside it.
 	DeadSeed = Site + "dead/index.html"
 
+	// InterimSeed links to InterimPage, whose answer begins with two
+	// interim responses nothing asked for, [InterimPrelude]: 100 Continue,
+	// then 103 Early Hints. Then, on the same connection, comes the final
+	// 200, a page of [InterimBody] framed by Content-Length, with
+	// Connection: close, and the connection closes.
+	InterimSeed = Site + "interim/index.html"
+	InterimPage = Site + "interim/hints.html"
+
 	// RawSeed links to [RawLinks], written into the page as raw bytes, and
 	// to RawRedirect, which redirects (302) to [RawRedirectTarget], raw
 	// bytes too. Every other page under /tse/raw/ is an ordinary page with
@@ -98,6 +106,15 @@ const (
 	RawSeed     = Site + "raw/index.html"
 	RawRedirect = Site + "raw/go.html"
 )
+
+// InterimPrelude is what InterimPage's answer begins with, byte for byte:
+// the interim responses before its 200.
+const InterimPrelude = "HTTP/1.1 100 Continue\r\n\r\n" +
+	"HTTP/1.1 103 Early Hints\r\nLink: </tse/interim/style.css>; rel=preload\r\n\r\n"
+
+// InterimBody is the body of InterimPage's final 200: what a crawler must
+// save for it.
+var InterimBody = document("<p>the page after 100 Continue and 103 Early Hints</p>")
 
 // RawLinks are the links of RawSeed, besides RawRedirect: raw bytes that
 // are not UTF-8 (0xff 0xfe), a space, a raw UTF-8 é, and a query holding
@@ -412,6 +429,9 @@ func (s *Server) cs50(w http.ResponseWriter, r *http.Request, req Request) {
 		redirect(w, r, http.StatusFound, DotsRedirectTarget)
 	case "/tse/busy/down.html":
 		page(w, r, http.StatusServiceUnavailable, "")
+	case "/tse/interim/hints.html":
+		head := InterimPrelude + okHead("Content-Length: "+strconv.Itoa(len(InterimBody)), "Connection: close")
+		s.raw(w, r, head, InterimBody)
 	case "/tse/raw/go.html":
 		redirect(w, r, http.StatusFound, RawRedirectTarget)
 	default:
@@ -445,7 +465,8 @@ func pages(opt Options) map[string]string {
 		"/tse/dead/alive.html": "<p>alive</p>",
 		"/tse/no/p.html":       "<p>robots.txt disallows this page</p>",
 
-		"/tse/raw/index.html": links(slices.Concat(RawLinks, []string{"go.html"})...),
+		"/tse/interim/index.html": links("hints.html"),
+		"/tse/raw/index.html":     links(slices.Concat(RawLinks, []string{"go.html"})...),
 	}
 }
 
@@ -479,13 +500,18 @@ func page(w http.ResponseWriter, r *http.Request, code int, body string) {
 	if body == "" {
 		body = "<h1>" + strconv.Itoa(code) + " " + http.StatusText(code) + "</h1>"
 	}
-	doc := "<!DOCTYPE html>\n<html><head><title>hostile</title></head><body>\n" + body + "\n</body></html>\n"
+	doc := document(body)
 	w.Header().Set("Content-Type", "text/html")
 	w.Header().Set("Content-Length", strconv.Itoa(len(doc)))
 	w.WriteHeader(code)
 	if r.Method != http.MethodHead {
 		io.WriteString(w, doc)
 	}
+}
+
+// document returns the HTML document of a page whose body holds body.
+func document(body string) string {
+	return "<!DOCTYPE html>\n<html><head><title>hostile</title></head><body>\n" + body + "\n</body></html>\n"
 }
 
 // redirect answers with a redirect to location, written as it is.
@@ -522,6 +548,27 @@ func (s *Server) switchProtocols(w http.ResponseWriter) {
 	s.mu.Unlock()
 	// The handler returns; the connection stays open, in s.hijacked, for
 	// Close to close.
+}
+
+// raw answers with bytes that net/http would not send as they are, written
+// straight on the connection in one write: head, the status lines and
+// headers, and body, unless r is a HEAD. Then it closes the connection.
+func (s *Server) raw(w http.ResponseWriter, r *http.Request, head, body string) {
+	conn, _, err := http.NewResponseController(w).Hijack()
+	if err != nil {
+		return
+	}
+	if r.Method == http.MethodHead {
+		body = ""
+	}
+	conn.Write([]byte(head + body))
+	conn.Close()
+}
+
+// okHead returns the status line and header of a 200 for an HTML page,
+// with the given header fields.
+func okHead(fields ...string) string {
+	return "HTTP/1.1 200 OK\r\nContent-Type: text/html\r\n" + strings.Join(fields, "\r\n") + "\r\n\r\n"
 }
 
 // Resolve returns the path a server such as nginx serves for the path of a

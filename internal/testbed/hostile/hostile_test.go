@@ -2,11 +2,14 @@ package hostile_test
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"errors"
 	"io"
 	"net"
 	"net/http"
+	"net/http/httptrace"
+	"net/textproto"
 	"net/url"
 	"slices"
 	"strings"
@@ -59,6 +62,7 @@ func TestCases(t *testing.T) {
 		{hostile.DeadSeed, 200, "", `href="http://127.0.0.1:9/a.html"`},
 		{"http://127.0.0.1:9/tse/dead/alive.html", 200, "", "alive"}, // served as the CS50 host
 		{"http://dead.test/a.html", 502, "", ""},
+		{hostile.InterimSeed, 200, "", `href="hints.html"`},
 		{hostile.RawSeed, 200, "", "href=\"caf\xc3\xa9.html\""},
 		{hostile.RawRedirect, 302, hostile.RawRedirectTarget, ""},
 		// As net/http sends them: the path escaped, the query as it is.
@@ -378,5 +382,77 @@ func TestRequestLineInPieces(t *testing.T) {
 	}
 	if want := []string{"/tse/plain/index.html", "/tse/raw/a b.html", long, "/tse/raw/a b.html"}; !slices.Equal(paths, want) {
 		t.Errorf("recorded paths %.60q, want %.60q", paths, want)
+	}
+}
+
+// exchange sends request to s on a connection of its own, and returns
+// every byte s sends back until it closes the connection.
+func exchange(t *testing.T, s *hostile.Server, request string) []byte {
+	t.Helper()
+	conn, err := net.Dial("tcp", s.Addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	// Bounds every read: a server that never closes fails the test.
+	conn.SetDeadline(time.Now().Add(10 * time.Second))
+	if _, err := io.WriteString(conn, request); err != nil {
+		t.Fatal(err)
+	}
+	wire, err := io.ReadAll(conn)
+	if err != nil {
+		t.Fatalf("reading the answer: %v, after %q", err, wire)
+	}
+	return wire
+}
+
+// get is a GET request for u, in the absolute form a proxy is sent.
+func get(u string) string {
+	host := strings.SplitN(u, "/", 4)[2]
+	return "GET " + u + " HTTP/1.1\r\nHost: " + host + "\r\n\r\n"
+}
+
+// TestInterim checks the bytes of InterimPage's answer, and that a Go
+// client skips the interim responses to the page.
+func TestInterim(t *testing.T) {
+	s := hostile.ServeTest(t, hostile.Options{})
+	wire := exchange(t, s, get(hostile.InterimPage))
+	final, ok := bytes.CutPrefix(wire, []byte(hostile.InterimPrelude))
+	if !ok {
+		t.Fatalf("the answer %q does not begin with %q", wire, hostile.InterimPrelude)
+	}
+	r := bufio.NewReader(bytes.NewReader(final))
+	res, err := http.ReadResponse(r, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, err := io.ReadAll(res.Body)
+	if err != nil || res.StatusCode != 200 || !res.Close || string(body) != hostile.InterimBody {
+		t.Errorf("the final answer is %d (Connection: close %v) with %q, %v; want 200, close, %q", res.StatusCode, res.Close, body, err, hostile.InterimBody)
+	}
+	if rest, _ := io.ReadAll(r); len(rest) > 0 {
+		t.Errorf("%q after the final answer, want nothing", rest)
+	}
+
+	var codes []int
+	trace := &httptrace.ClientTrace{Got1xxResponse: func(code int, _ textproto.MIMEHeader) error {
+		codes = append(codes, code)
+		return nil
+	}}
+	req, err := http.NewRequestWithContext(httptrace.WithClientTrace(t.Context(), trace), http.MethodGet, hostile.InterimPage, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err = client(s).Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	body, err = io.ReadAll(res.Body)
+	if err != nil || res.StatusCode != 200 || string(body) != hostile.InterimBody {
+		t.Errorf("net/http: %d with %q, %v; want 200 with InterimBody", res.StatusCode, body, err)
+	}
+	if !slices.Equal(codes, []int{100, 103}) {
+		t.Errorf("net/http saw interim responses %v, want [100 103]", codes)
 	}
 }
