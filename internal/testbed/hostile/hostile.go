@@ -3,9 +3,10 @@
 // does the same, an endless chain of redirects, links whose percent-encoded
 // dots lead out of the crawl's scope, links full of terminal control bytes,
 // a page that is always 503, a host that goes away in the middle of a crawl,
-// a page whose 200 comes after 100 Continue and 103 Early Hints, and links
-// and a redirect holding raw bytes that are not UTF-8 or not allowed in a
-// URL. Tests point a crawler at it and check that the crawler survives.
+// a page whose 200 comes after 100 Continue and 103 Early Hints, pages
+// followed on the wire by a second response nobody asked for, and links and
+// a redirect holding raw bytes that are not UTF-8 or not allowed in a URL.
+// Tests point a crawler at it and check that the crawler survives.
 //
 // Like the project's playground, a [Server] is a forward proxy: with
 // HTTP_PROXY set to its URL, a crawler fetches the CS50 site's real URLs
@@ -96,6 +97,16 @@ const (
 	InterimSeed = Site + "interim/index.html"
 	InterimPage = Site + "interim/hints.html"
 
+	// TrailingSeed links to TrailingPage, a 200 framed by Content-Length,
+	// and to TrailingChunked, a 200 in chunks with no trailer, each of
+	// [TrailingBody]. Each is followed, in the same write, by
+	// [TrailingExtra], a whole second response that nothing asked for, and
+	// then the connection closes. Neither says Connection: close, so a
+	// client may find the extra response on a connection it would reuse.
+	TrailingSeed    = Site + "trailing/index.html"
+	TrailingPage    = Site + "trailing/page.html"
+	TrailingChunked = Site + "trailing/chunked.html"
+
 	// RawSeed links to [RawLinks], written into the page as raw bytes, and
 	// to RawRedirect, which redirects (302) to [RawRedirectTarget], raw
 	// bytes too. Every other page under /tse/raw/ is an ordinary page with
@@ -115,6 +126,13 @@ const InterimPrelude = "HTTP/1.1 100 Continue\r\n\r\n" +
 // InterimBody is the body of InterimPage's final 200: what a crawler must
 // save for it.
 var InterimBody = document("<p>the page after 100 Continue and 103 Early Hints</p>")
+
+// TrailingBody is the body of both TrailingPage and TrailingChunked.
+var TrailingBody = document("<p>a page with a second response after it</p>")
+
+// TrailingExtra is what follows TrailingPage's and TrailingChunked's
+// answers on the wire: no part of them, and no part of any record of them.
+const TrailingExtra = "HTTP/1.1 200 OK\r\nContent-Length: 5\r\n\r\nextra"
 
 // RawLinks are the links of RawSeed, besides RawRedirect: raw bytes that
 // are not UTF-8 (0xff 0xfe), a space, a raw UTF-8 é, and a query holding
@@ -431,7 +449,11 @@ func (s *Server) cs50(w http.ResponseWriter, r *http.Request, req Request) {
 		page(w, r, http.StatusServiceUnavailable, "")
 	case "/tse/interim/hints.html":
 		head := InterimPrelude + okHead("Content-Length: "+strconv.Itoa(len(InterimBody)), "Connection: close")
-		s.raw(w, r, head, InterimBody)
+		s.raw(w, r, head, InterimBody, "")
+	case "/tse/trailing/page.html":
+		s.raw(w, r, okHead("Content-Length: "+strconv.Itoa(len(TrailingBody))), TrailingBody, TrailingExtra)
+	case "/tse/trailing/chunked.html":
+		s.raw(w, r, okHead("Transfer-Encoding: chunked"), chunked(TrailingBody), TrailingExtra)
 	case "/tse/raw/go.html":
 		redirect(w, r, http.StatusFound, RawRedirectTarget)
 	default:
@@ -465,8 +487,9 @@ func pages(opt Options) map[string]string {
 		"/tse/dead/alive.html": "<p>alive</p>",
 		"/tse/no/p.html":       "<p>robots.txt disallows this page</p>",
 
-		"/tse/interim/index.html": links("hints.html"),
-		"/tse/raw/index.html":     links(slices.Concat(RawLinks, []string{"go.html"})...),
+		"/tse/interim/index.html":  links("hints.html"),
+		"/tse/trailing/index.html": links("page.html", "chunked.html"),
+		"/tse/raw/index.html":      links(slices.Concat(RawLinks, []string{"go.html"})...),
 	}
 }
 
@@ -552,8 +575,9 @@ func (s *Server) switchProtocols(w http.ResponseWriter) {
 
 // raw answers with bytes that net/http would not send as they are, written
 // straight on the connection in one write: head, the status lines and
-// headers, and body, unless r is a HEAD. Then it closes the connection.
-func (s *Server) raw(w http.ResponseWriter, r *http.Request, head, body string) {
+// headers; body, unless r is a HEAD; and tail. Then it closes the
+// connection.
+func (s *Server) raw(w http.ResponseWriter, r *http.Request, head, body, tail string) {
 	conn, _, err := http.NewResponseController(w).Hijack()
 	if err != nil {
 		return
@@ -561,7 +585,7 @@ func (s *Server) raw(w http.ResponseWriter, r *http.Request, head, body string) 
 	if r.Method == http.MethodHead {
 		body = ""
 	}
-	conn.Write([]byte(head + body))
+	conn.Write([]byte(head + body + tail))
 	conn.Close()
 }
 
@@ -569,6 +593,13 @@ func (s *Server) raw(w http.ResponseWriter, r *http.Request, head, body string) 
 // with the given header fields.
 func okHead(fields ...string) string {
 	return "HTTP/1.1 200 OK\r\nContent-Type: text/html\r\n" + strings.Join(fields, "\r\n") + "\r\n\r\n"
+}
+
+// chunked returns body in the chunked transfer coding: two chunks, then
+// the last, empty one, with no trailer.
+func chunked(body string) string {
+	half := len(body) / 2
+	return fmt.Sprintf("%x\r\n%s\r\n%x\r\n%s\r\n0\r\n\r\n", half, body[:half], len(body)-half, body[half:])
 }
 
 // Resolve returns the path a server such as nginx serves for the path of a

@@ -63,6 +63,7 @@ func TestCases(t *testing.T) {
 		{"http://127.0.0.1:9/tse/dead/alive.html", 200, "", "alive"}, // served as the CS50 host
 		{"http://dead.test/a.html", 502, "", ""},
 		{hostile.InterimSeed, 200, "", `href="hints.html"`},
+		{hostile.TrailingSeed, 200, "", `href="chunked.html"`},
 		{hostile.RawSeed, 200, "", "href=\"caf\xc3\xa9.html\""},
 		{hostile.RawRedirect, 302, hostile.RawRedirectTarget, ""},
 		// As net/http sends them: the path escaped, the query as it is.
@@ -454,5 +455,38 @@ func TestInterim(t *testing.T) {
 	}
 	if !slices.Equal(codes, []int{100, 103}) {
 		t.Errorf("net/http saw interim responses %v, want [100 103]", codes)
+	}
+}
+
+// TestTrailing checks that each of the trailing pages is a whole message
+// of TrailingBody followed by TrailingExtra and nothing else.
+func TestTrailing(t *testing.T) {
+	s := hostile.ServeTest(t, hostile.Options{})
+	for _, u := range []string{hostile.TrailingPage, hostile.TrailingChunked} {
+		wire := exchange(t, s, get(u))
+		msg, ok := bytes.CutSuffix(wire, []byte(hostile.TrailingExtra))
+		if !ok {
+			t.Errorf("%s: the answer %q does not end with TrailingExtra", u, wire)
+			continue
+		}
+		r := bufio.NewReader(bytes.NewReader(msg))
+		res, err := http.ReadResponse(r, nil)
+		if err != nil {
+			t.Fatalf("%s: %v", u, err)
+		}
+		body, err := io.ReadAll(res.Body)
+		if err != nil || res.StatusCode != 200 || string(body) != hostile.TrailingBody {
+			t.Errorf("%s: %d with %q, %v; want 200 with %q", u, res.StatusCode, body, err, hostile.TrailingBody)
+		}
+		if rest, _ := io.ReadAll(r); len(rest) > 0 {
+			t.Errorf("%s: %q between the message and TrailingExtra, want nothing", u, rest)
+		}
+		chunked := slices.Equal(res.TransferEncoding, []string{"chunked"})
+		if want := u == hostile.TrailingChunked; chunked != want || !chunked && res.ContentLength != int64(len(hostile.TrailingBody)) {
+			t.Errorf("%s: Transfer-Encoding %q, Content-Length %d; want chunked %v", u, res.TransferEncoding, res.ContentLength, want)
+		}
+		if res.Close {
+			t.Errorf("%s: Connection: close, want the connection to seem kept alive", u)
+		}
 	}
 }
