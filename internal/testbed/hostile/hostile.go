@@ -4,9 +4,10 @@
 // dots lead out of the crawl's scope, links full of terminal control bytes,
 // a page that is always 503, a host that goes away in the middle of a crawl,
 // a page whose 200 comes after 100 Continue and 103 Early Hints, pages
-// followed on the wire by a second response nobody asked for, and links and
-// a redirect holding raw bytes that are not UTF-8 or not allowed in a URL.
-// Tests point a crawler at it and check that the crawler survives.
+// followed on the wire by a second response nobody asked for, links and a
+// redirect holding raw bytes that are not UTF-8 or not allowed in a URL, and
+// a site spread over four hosts. Tests point a crawler at it and check that
+// the crawler survives.
 //
 // Like the project's playground, a [Server] is a forward proxy: with
 // HTTP_PROXY set to its URL, a crawler fetches the CS50 site's real URLs
@@ -24,6 +25,7 @@ import (
 	"fmt"
 	"html"
 	"io"
+	"maps"
 	"net"
 	"net/http"
 	"slices"
@@ -41,6 +43,12 @@ const (
 	// UpgradeRobotsHost is a host whose robots.txt answers 101 Switching
 	// Protocols and then nothing; its other pages are ordinary.
 	UpgradeRobotsHost = "upgrade-robots.test"
+	// HostA, HostB and HostC carry HostsSeed's site with Host, each found
+	// from the one before: A from Host, B from A, C from B. Each serves
+	// robots.txt as Host does.
+	HostA = "a.hostile.test"
+	HostB = "b.hostile.test"
+	HostC = "c.hostile.test"
 )
 
 // Site is the CS50 site's prefix, under which the cases are served.
@@ -116,7 +124,23 @@ const (
 	// in a request target as part of it, not as its end.
 	RawSeed     = Site + "raw/index.html"
 	RawRedirect = Site + "raw/go.html"
+
+	// HostsSeed starts a crawl of HostsPages pages on four hosts: Host,
+	// [HostA], [HostB] and [HostC]. Each host has a tree of pages three
+	// levels deep, each page but the lowest linking to three below it;
+	// the top page of each host but C's also links to the next host's top
+	// page, and every page below the top links back up to it. Each page
+	// has one way down to it, so a crawl in any order reaches the same
+	// pages at the same depth: all of them at depth HostsDepth, C's lowest
+	// level lying that far from the seed. A crawl must be given each host
+	// in its scope; see [HostsScopes].
+	HostsSeed  = Site + "hosts/index.html"
+	HostsDepth = 5
+	HostsPages = 52
 )
+
+// HostsScopes are the -scope prefixes that take in HostsSeed's site.
+var HostsScopes = []string{Site, "http://" + HostA + "/", "http://" + HostB + "/", "http://" + HostC + "/"}
 
 // InterimPrelude is what InterimPage's answer begins with, byte for byte:
 // the interim responses before its 200.
@@ -203,7 +227,8 @@ type Server struct {
 	Addr string
 
 	opt    Options
-	site   map[string]string // the ordinary pages, by path
+	site   map[string]string            // the CS50 host's ordinary pages, by path
+	trees  map[string]map[string]string // HostA's, HostB's and HostC's, by host and path
 	ln     net.Listener
 	srv    *http.Server
 	served chan struct{} // closed when Serve returns
@@ -245,6 +270,7 @@ func Start(opt Options) (*Server, error) {
 		Addr:     ln.Addr().String(),
 		opt:      opt,
 		site:     pages(opt),
+		trees:    trees(),
 		ln:       ln,
 		served:   make(chan struct{}),
 		changed:  make(chan struct{}),
@@ -391,6 +417,8 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		s.upgradeRobots(w, r, req)
 	case req.Host == Host || isLoopback(req.Host):
 		s.cs50(w, r, req)
+	case s.trees[req.Host] != nil:
+		s.tree(w, r, req)
 	default:
 		// What a proxy says of a host it cannot reach: an HTTP answer, so
 		// to the crawler a failed page, not an outage.
@@ -417,8 +445,7 @@ func (s *Server) upgradeRobots(w http.ResponseWriter, r *http.Request, req Reque
 func (s *Server) cs50(w http.ResponseWriter, r *http.Request, req Request) {
 	p := req.Decoded
 	if p == "/robots.txt" {
-		w.Header().Set("Content-Type", "text/plain")
-		io.WriteString(w, "User-agent: *\nDisallow: "+Disallowed+"\n")
+		robotsTxt(w)
 		return
 	}
 	if !strings.HasPrefix(p, "/tse/") {
@@ -465,10 +492,29 @@ func (s *Server) cs50(w http.ResponseWriter, r *http.Request, req Request) {
 	}
 }
 
+// tree serves HostA, HostB and HostC.
+func (s *Server) tree(w http.ResponseWriter, r *http.Request, req Request) {
+	if req.Decoded == "/robots.txt" {
+		robotsTxt(w)
+		return
+	}
+	if body, ok := s.trees[req.Host][req.Decoded]; ok {
+		page(w, r, http.StatusOK, body)
+		return
+	}
+	page(w, r, http.StatusNotFound, "")
+}
+
+// robotsTxt answers with the CS50 host's robots.txt.
+func robotsTxt(w http.ResponseWriter) {
+	w.Header().Set("Content-Type", "text/plain")
+	io.WriteString(w, "User-agent: *\nDisallow: "+Disallowed+"\n")
+}
+
 // pages returns the ordinary pages of the CS50 host, by path: HTML bodies,
 // served with a 200.
 func pages(opt Options) map[string]string {
-	return map[string]string{
+	m := map[string]string{
 		"/tse/plain/index.html": links("a.html", "b.html", "c.html"),
 		"/tse/plain/a.html":     links("b.html", "d.html", "missing.html"),
 		"/tse/plain/b.html":     links("index.html", "old.html"),
@@ -491,6 +537,41 @@ func pages(opt Options) map[string]string {
 		"/tse/trailing/index.html": links("page.html", "chunked.html"),
 		"/tse/raw/index.html":      links(slices.Concat(RawLinks, []string{"go.html"})...),
 	}
+	maps.Copy(m, hostTree("/tse/hosts/", "http://"+HostA+"/index.html"))
+	return m
+}
+
+// trees returns the pages of HostA, HostB and HostC, by host and path.
+func trees() map[string]map[string]string {
+	return map[string]map[string]string{
+		HostA: hostTree("/", "http://"+HostB+"/index.html"),
+		HostB: hostTree("/", "http://"+HostC+"/index.html"),
+		HostC: hostTree("/", ""),
+	}
+}
+
+// hostTree returns one host's part of HostsSeed's site, by path: a top
+// page, dir+"index.html", that links to next (if not "") and to three
+// pages, each of which links to three more. Every page below the top
+// links back up to it, which in any order of crawl is seen already.
+func hostTree(dir, next string) map[string]string {
+	m := make(map[string]string)
+	var top []string
+	for i := 1; i <= 3; i++ {
+		mid := []string{"index.html"}
+		for j := 1; j <= 3; j++ {
+			low := fmt.Sprintf("%d/%d.html", i, j)
+			mid = append(mid, low)
+			m[dir+low] = links("../index.html")
+		}
+		top = append(top, fmt.Sprintf("%d.html", i))
+		m[dir+top[i-1]] = links(mid...)
+	}
+	if next != "" {
+		top = append(top, next)
+	}
+	m[dir+"index.html"] = links(top...)
+	return m
 }
 
 // chainStep reports whether p is a step of the redirect chain, and which.

@@ -5,12 +5,15 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"html"
 	"io"
+	"maps"
 	"net"
 	"net/http"
 	"net/http/httptrace"
 	"net/textproto"
 	"net/url"
+	"regexp"
 	"slices"
 	"strings"
 	"syscall"
@@ -28,6 +31,13 @@ func client(s *hostile.Server) *http.Client {
 		CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse },
 		Timeout:       10 * time.Second,
 	}
+}
+
+// keepAlive is client with connections kept alive.
+func keepAlive(s *hostile.Server) *http.Client {
+	c := client(s)
+	c.Transport.(*http.Transport).DisableKeepAlives = false
+	return c
 }
 
 func TestCases(t *testing.T) {
@@ -72,6 +82,11 @@ func TestCases(t *testing.T) {
 		{"http://cs50tse.cs.dartmouth.edu/tse/raw/caf\xc3\xa9.html", 200, "", "raw name"},
 		{"http://cs50tse.cs.dartmouth.edu/tse/raw/q.html?x y\xff", 200, "", "raw name"},
 		{"http://cs50tse.cs.dartmouth.edu/tse/raw/\xe9t\xe9.html", 200, "", "raw name"},
+		{hostile.HostsSeed, 200, "", `href="http://a.hostile.test/index.html"`},
+		{"http://a.hostile.test/robots.txt", 200, "", "Disallow: /tse/no/"},
+		{"http://c.hostile.test/robots.txt", 200, "", "Disallow: /tse/no/"},
+		{"http://c.hostile.test/3/3.html", 200, "", `href="../index.html"`},
+		{"http://c.hostile.test/4.html", 404, "", ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.url, func(t *testing.T) {
@@ -487,6 +502,82 @@ func TestTrailing(t *testing.T) {
 		}
 		if res.Close {
 			t.Errorf("%s: Connection: close, want the connection to seem kept alive", u)
+		}
+	}
+}
+
+// TestHostsSite crawls HostsSeed's site, breadth first and last in first
+// out, and checks that both crawls reach HostsPages pages on four hosts,
+// the same at the same depth, every one of them within HostsScopes.
+func TestHostsSite(t *testing.T) {
+	s := hostile.ServeTest(t, hostile.Options{})
+	c := keepAlive(s)
+	href := regexp.MustCompile(`href="([^"]*)"`)
+	crawl := func(lifo bool) map[string]int {
+		depth := map[string]int{hostile.HostsSeed: 0}
+		bag := []string{hostile.HostsSeed}
+		for len(bag) > 0 {
+			var u string
+			if lifo {
+				u, bag = bag[len(bag)-1], bag[:len(bag)-1]
+			} else {
+				u, bag = bag[0], bag[1:]
+			}
+			res, err := c.Get(u)
+			if err != nil {
+				t.Fatal(err)
+			}
+			body, err := io.ReadAll(res.Body)
+			res.Body.Close()
+			if err != nil || res.StatusCode != 200 {
+				t.Fatalf("GET %s = %d, %v; want 200", u, res.StatusCode, err)
+			}
+			if depth[u] == hostile.HostsDepth {
+				continue
+			}
+			base, _ := url.Parse(u)
+			for _, m := range href.FindAllStringSubmatch(string(body), -1) {
+				ref, err := base.Parse(html.UnescapeString(m[1]))
+				if err != nil {
+					t.Fatal(err)
+				}
+				link := ref.String()
+				if !slices.ContainsFunc(hostile.HostsScopes, func(p string) bool { return strings.HasPrefix(link, p) }) {
+					t.Errorf("%s links to %s, outside HostsScopes", u, link)
+				} else if _, seen := depth[link]; !seen {
+					depth[link] = depth[u] + 1
+					bag = append(bag, link)
+				}
+			}
+		}
+		return depth
+	}
+	bfs, lifo := crawl(false), crawl(true)
+	if len(bfs) != hostile.HostsPages || !maps.Equal(bfs, lifo) {
+		t.Errorf("breadth first: %d pages, last in first out: %d pages, want the same %d:\n%v\n%v", len(bfs), len(lifo), hostile.HostsPages, bfs, lifo)
+	}
+	hosts := make(map[string]bool)
+	deepest := 0
+	for u, d := range bfs {
+		ref, _ := url.Parse(u)
+		hosts[ref.Host] = true
+		deepest = max(deepest, d)
+	}
+	if want := map[string]bool{hostile.Host: true, hostile.HostA: true, hostile.HostB: true, hostile.HostC: true}; !maps.Equal(hosts, want) {
+		t.Errorf("the crawl reached hosts %v, want %v", slices.Sorted(maps.Keys(hosts)), slices.Sorted(maps.Keys(want)))
+	}
+	if deepest != hostile.HostsDepth {
+		t.Errorf("the deepest page is at depth %d, want HostsDepth, %d", deepest, hostile.HostsDepth)
+	}
+	for _, h := range []string{hostile.Host, hostile.HostA, hostile.HostB, hostile.HostC} {
+		res, err := c.Get("http://" + h + "/robots.txt")
+		if err != nil {
+			t.Fatal(err)
+		}
+		body, _ := io.ReadAll(res.Body)
+		res.Body.Close()
+		if !strings.Contains(string(body), "Disallow: "+hostile.Disallowed) {
+			t.Errorf("%s's robots.txt is %q, not the CS50 host's", h, body)
 		}
 	}
 }
