@@ -5,9 +5,10 @@
 // a page that is always 503, a host that goes away in the middle of a crawl,
 // a page whose 200 comes after 100 Continue and 103 Early Hints, pages
 // followed on the wire by a second response nobody asked for, links and a
-// redirect holding raw bytes that are not UTF-8 or not allowed in a URL, and
-// a site spread over four hosts. Tests point a crawler at it and check that
-// the crawler survives.
+// redirect holding raw bytes that are not UTF-8 or not allowed in a URL, a
+// site spread over four hosts, and a proxy killed in the middle of a crawl,
+// its connections reset and one answer cut short. Tests point a crawler at
+// it and check that the crawler survives.
 //
 // Like the project's playground, a [Server] is a forward proxy: with
 // HTTP_PROXY set to its URL, a crawler fetches the CS50 site's real URLs
@@ -204,6 +205,20 @@ type Options struct {
 	// Every answer then closes its connection, so no request can slip in
 	// on a connection kept alive.
 	DownAfter int
+	// KillAfter, if positive, makes the server die the way a killed
+	// process does once it has started to answer that many requests other
+	// than for robots.txt: it stops listening, so that every later
+	// connection is refused, and resets every connection it holds (its
+	// peer sees ECONNRESET), those kept alive and idle included. The
+	// answer it dies in is cut: its status line and its headers go out,
+	// with the full Content-Length, but only half of its body. Until then
+	// connections are kept alive as usual, unlike with DownAfter, which is
+	// not to be set with it. A killed server stays dead: to bring it back,
+	// start another on its Addr.
+	KillAfter int
+	// KillAt, if positive, kills the server as KillAfter does that long
+	// after Start, whatever it is doing then.
+	KillAt time.Duration
 }
 
 // A Request is one request the server received.
@@ -232,13 +247,19 @@ type Server struct {
 	ln     net.Listener
 	srv    *http.Server
 	served chan struct{} // closed when Serve returns
+	timer  *time.Timer   // for KillAt
+	dead   chan struct{} // closed when the server is killed
 
 	mu       sync.Mutex
 	log      []Request
 	changed  chan struct{} // closed, and replaced, at each request and each held connection
-	answered int           // requests answered, robots.txt aside
+	answered int           // requests answered, robots.txt aside, for DownAfter
+	started  int           // requests begun to be answered, robots.txt aside, for KillAfter
+	conns    map[net.Conn]bool
 	hijacked map[net.Conn]bool
 	closed   bool
+	dying    bool // killed, or about to be: no request is answered any more
+	killed   bool
 }
 
 // ServeTest starts a server for a test, and closes it when the test ends;
@@ -273,18 +294,24 @@ func Start(opt Options) (*Server, error) {
 		trees:    trees(),
 		ln:       ln,
 		served:   make(chan struct{}),
+		dead:     make(chan struct{}),
 		changed:  make(chan struct{}),
+		conns:    make(map[net.Conn]bool),
 		hijacked: make(map[net.Conn]bool),
 	}
 	s.srv = &http.Server{
 		Handler:           s,
 		ReadHeaderTimeout: 10 * time.Second,
+		ConnState:         s.track,
 		ConnContext:       withConn,
 	}
 	go func() {
 		defer close(s.served)
 		s.srv.Serve(lenientListener{ln})
 	}()
+	if opt.KillAt > 0 {
+		s.timer = time.AfterFunc(opt.KillAt, s.kill)
+	}
 	return s, nil
 }
 
@@ -302,8 +329,12 @@ func FreeAddr() (string, error) {
 
 // Close stops the server and closes every connection, including those
 // held open after a 101, which http.Server no longer tracks once they are
-// hijacked. It does not wait for handlers, none of which blocks.
+// hijacked. It does not wait for handlers, none of which blocks. A killed
+// server may be closed as well; it stays dead.
 func (s *Server) Close() {
+	if s.timer != nil {
+		s.timer.Stop()
+	}
 	s.mu.Lock()
 	s.closed = true
 	for c := range s.hijacked {
@@ -313,6 +344,13 @@ func (s *Server) Close() {
 	s.mu.Unlock()
 	s.srv.Close()
 	<-s.served
+}
+
+// Killed returns a channel that is closed when the server is killed (see
+// [Options.KillAfter] and [Options.KillAt]), once every connection it held
+// is reset.
+func (s *Server) Killed() <-chan struct{} {
+	return s.dead
 }
 
 // Requests returns every request received so far, in order of arrival.
@@ -407,6 +445,17 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 				s.ln.Close() // from now on, connection refused
 			}
 		}
+	}
+	switch dying, last := s.killTurn(req); {
+	case dying:
+		s.drop(w)
+		return
+	case last:
+		// The answer goes out cut, and the server dies with it.
+		cut := &cutWriter{ResponseWriter: w}
+		defer s.kill()
+		defer cut.flush()
+		w = cut
 	}
 	if req.Decoded == "" {
 		page(w, r, http.StatusBadRequest, "")
@@ -634,9 +683,14 @@ func (s *Server) switchProtocols(w http.ResponseWriter) {
 		return
 	}
 	s.mu.Lock()
-	if s.closed {
+	if s.closed || s.dying {
+		dying := s.dying
 		s.mu.Unlock()
-		conn.Close()
+		if dying {
+			reset(conn)
+		} else {
+			conn.Close()
+		}
 		return
 	}
 	buf.WriteString("HTTP/1.1 101 Switching Protocols\r\nUpgrade: hostile\r\nConnection: Upgrade\r\n\r\n")
@@ -657,8 +711,10 @@ func (s *Server) switchProtocols(w http.ResponseWriter) {
 // raw answers with bytes that net/http would not send as they are, written
 // straight on the connection in one write: head, the status lines and
 // headers; body, unless r is a HEAD; and tail. Then it closes the
-// connection.
+// connection. If the server dies in this answer, half the body goes, and
+// nothing after it, and the connection is reset.
 func (s *Server) raw(w http.ResponseWriter, r *http.Request, head, body, tail string) {
+	_, cut := w.(*cutWriter)
 	conn, _, err := http.NewResponseController(w).Hijack()
 	if err != nil {
 		return
@@ -666,7 +722,14 @@ func (s *Server) raw(w http.ResponseWriter, r *http.Request, head, body, tail st
 	if r.Method == http.MethodHead {
 		body = ""
 	}
+	if cut {
+		body, tail = body[:len(body)/2], ""
+	}
 	conn.Write([]byte(head + body + tail))
+	if cut {
+		reset(conn)
+		return
+	}
 	conn.Close()
 }
 
@@ -681,6 +744,137 @@ func okHead(fields ...string) string {
 func chunked(body string) string {
 	half := len(body) / 2
 	return fmt.Sprintf("%x\r\n%s\r\n%x\r\n%s\r\n0\r\n\r\n", half, body[:half], len(body)-half, body[half:])
+}
+
+// track keeps the set of connections http.Server serves, for kill to
+// reset; it is the server's ConnState hook. A hijacked connection leaves
+// the set: the handler that took it sees to it. One accepted just as the
+// server died is reset at once.
+func (s *Server) track(c net.Conn, state http.ConnState) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	switch state {
+	case http.StateNew:
+		if s.killed {
+			reset(c)
+			return
+		}
+		s.conns[c] = true
+	case http.StateHijacked, http.StateClosed:
+		delete(s.conns, c)
+	}
+}
+
+// killTurn counts req toward Options.KillAfter. It reports whether the
+// server is dying, so that req must go unanswered, and whether req is the
+// one it dies in; for that one, it stops listening at once, so that no
+// connection is accepted while the answer goes out.
+func (s *Server) killTurn(req Request) (dying, last bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	switch {
+	case s.dying:
+		return true, false
+	case s.opt.KillAfter <= 0 || req.Decoded == "/robots.txt":
+		return false, false
+	}
+	s.started++
+	if s.started < s.opt.KillAfter {
+		return false, false
+	}
+	s.dying = true
+	s.ln.Close() // from now on, connection refused
+	return false, true
+}
+
+// kill kills the server: it stops listening, and resets every connection
+// it holds. A killed process's connections end with a FIN, and with a
+// reset only once the peer sends on them; resetting them at once is the
+// harsher case, and the one a client cannot mistake for the end of a
+// response. A server closed or killed already is left as it is.
+func (s *Server) kill() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closed || s.killed {
+		return
+	}
+	s.dying, s.killed = true, true
+	s.ln.Close()
+	for c := range s.conns {
+		reset(c)
+	}
+	for c := range s.hijacked {
+		reset(c)
+	}
+	clear(s.conns)
+	clear(s.hijacked)
+	s.wake()
+	close(s.dead)
+}
+
+// drop leaves a request unanswered, and resets its connection: a server
+// that is dying answers nothing more.
+func (s *Server) drop(w http.ResponseWriter) {
+	if conn, _, err := http.NewResponseController(w).Hijack(); err == nil {
+		reset(conn)
+	}
+}
+
+// reset closes c so that its peer sees ECONNRESET rather than the end of
+// the stream: with SO_LINGER set to 0, closing a socket sends a RST, and
+// throws away whatever it had yet to send.
+func reset(c net.Conn) {
+	if lc, ok := c.(*lenientConn); ok {
+		c = lc.Conn
+	}
+	if tc, ok := c.(*net.TCPConn); ok {
+		tc.SetLinger(0)
+	}
+	c.Close()
+}
+
+// A cutWriter passes on a response's status line and headers whole, but
+// only the first half of its body, as its Content-Length gives it: the
+// answer the server dies in. Writes are taken whole, so that the handler
+// goes on as if all were sent.
+type cutWriter struct {
+	http.ResponseWriter
+	wrote bool // the header is written
+	left  int  // how much of the body is still to be passed on
+}
+
+func (c *cutWriter) WriteHeader(code int) {
+	if !c.wrote {
+		c.wrote = true
+		n, _ := strconv.Atoi(c.Header().Get("Content-Length"))
+		c.left = n / 2
+	}
+	c.ResponseWriter.WriteHeader(code)
+}
+
+func (c *cutWriter) Write(p []byte) (int, error) {
+	if !c.wrote {
+		c.WriteHeader(http.StatusOK)
+	}
+	n := min(len(p), c.left)
+	c.left -= n
+	if _, err := c.ResponseWriter.Write(p[:n]); err != nil {
+		return 0, err
+	}
+	return len(p), nil
+}
+
+// Unwrap lets http.ResponseController reach the connection, to hijack it.
+func (c *cutWriter) Unwrap() http.ResponseWriter {
+	return c.ResponseWriter
+}
+
+// flush puts on the wire what was written, if anything was, before the
+// connection is reset: a handler that hijacked it wrote nothing here.
+func (c *cutWriter) flush() {
+	if c.wrote {
+		http.NewResponseController(c.ResponseWriter).Flush()
+	}
 }
 
 // Resolve returns the path a server such as nginx serves for the path of a

@@ -581,3 +581,130 @@ func TestHostsSite(t *testing.T) {
 		}
 	}
 }
+
+// roundTrip sends a GET for u on conn, and returns the answer with its
+// body read, and the error that ended the body, if any.
+func roundTrip(t *testing.T, conn net.Conn, r *bufio.Reader, u string) (*http.Response, []byte, error) {
+	t.Helper()
+	if _, err := io.WriteString(conn, get(u)); err != nil {
+		t.Fatal(err)
+	}
+	res, err := http.ReadResponse(r, nil)
+	if err != nil {
+		t.Fatalf("GET %s: %v", u, err)
+	}
+	body, err := io.ReadAll(res.Body)
+	return res, body, err
+}
+
+// awaitKilled waits, for at most ten seconds, until s is killed.
+func awaitKilled(t *testing.T, s *hostile.Server) {
+	t.Helper()
+	select {
+	case <-s.Killed():
+	case <-time.After(10 * time.Second):
+		t.Fatal("the server was not killed")
+	}
+}
+
+// TestKillAfter kills a server in its fourth answer, with connections kept
+// alive: one answer in flight, and two idle. The answer must be cut, every
+// connection reset, and every new one refused, until another server takes
+// the address.
+func TestKillAfter(t *testing.T) {
+	s := hostile.ServeTest(t, hostile.Options{KillAfter: 4})
+	goIdle := keepAlive(s)
+	res, err := goIdle.Get(hostile.PlainSeed) // 1
+	if err != nil {
+		t.Fatal(err)
+	}
+	io.Copy(io.Discard, res.Body)
+	res.Body.Close()
+	if res.Close {
+		t.Error("an answer before the kill says Connection: close")
+	}
+
+	var conns [2]net.Conn
+	var readers [2]*bufio.Reader
+	for i := range conns {
+		if conns[i], err = net.Dial("tcp", s.Addr); err != nil {
+			t.Fatal(err)
+		}
+		defer conns[i].Close()
+		conns[i].SetDeadline(time.Now().Add(10 * time.Second))
+		readers[i] = bufio.NewReader(conns[i])
+	}
+	rawIdle, inFlight := 0, 1
+	roundTrip(t, conns[rawIdle], readers[rawIdle], "http://cs50tse.cs.dartmouth.edu/tse/plain/a.html")   // 2
+	roundTrip(t, conns[inFlight], readers[inFlight], "http://cs50tse.cs.dartmouth.edu/robots.txt")       // not counted
+	roundTrip(t, conns[inFlight], readers[inFlight], "http://cs50tse.cs.dartmouth.edu/tse/plain/b.html") // 3
+	res, body, err := roundTrip(t, conns[inFlight], readers[inFlight], "http://cs50tse.cs.dartmouth.edu/tse/plain/c.html")
+	if !errors.Is(err, syscall.ECONNRESET) && !errors.Is(err, io.ErrUnexpectedEOF) {
+		t.Errorf("the last answer's body ends with %v, want a reset", err)
+	}
+	if res.StatusCode != 200 || res.Close || len(body) == 0 || int64(len(body)) >= res.ContentLength {
+		t.Errorf("the last answer is %d (Connection: close %v) with %d bytes of a %d-byte body; want 200, kept alive, and part of the body",
+			res.StatusCode, res.Close, len(body), res.ContentLength)
+	}
+	awaitKilled(t, s)
+
+	if n, err := readers[rawIdle].Read(make([]byte, 1)); !errors.Is(err, syscall.ECONNRESET) {
+		t.Errorf("the idle connection reads %d, %v; want a reset", n, err)
+	}
+	// net/http finds its idle connection reset, and dials anew.
+	if _, err := goIdle.Get(hostile.PlainSeed); !errors.Is(err, syscall.ECONNREFUSED) {
+		t.Errorf("GET with an idle connection after the kill: %v, want connection refused", err)
+	}
+	if _, err := net.Dial("tcp", s.Addr); !errors.Is(err, syscall.ECONNREFUSED) {
+		t.Errorf("dialing after the kill: %v, want connection refused", err)
+	}
+
+	s.Close() // must not fail, or hang, on a dead server
+	back := hostile.ServeTest(t, hostile.Options{Addr: s.Addr})
+	res, err = keepAlive(back).Get(hostile.PlainSeed)
+	if err != nil {
+		t.Fatalf("GET from the server that took over: %v", err)
+	}
+	res.Body.Close()
+	if res.StatusCode != 200 {
+		t.Errorf("GET from the server that took over = %d, want 200", res.StatusCode)
+	}
+}
+
+// TestKillAt kills a server at a time, while it waits for the rest of a
+// request.
+func TestKillAt(t *testing.T) {
+	s := hostile.ServeTest(t, hostile.Options{KillAt: 100 * time.Millisecond})
+	conn, err := net.Dial("tcp", s.Addr)
+	if err != nil {
+		t.Fatalf("dialing just after Start: %v", err)
+	}
+	defer conn.Close()
+	conn.SetDeadline(time.Now().Add(10 * time.Second))
+	io.WriteString(conn, "GET /tse/plain/index.html HTTP/1.1\r\n") // and no more
+	awaitKilled(t, s)
+	if n, err := conn.Read(make([]byte, 1)); !errors.Is(err, syscall.ECONNRESET) {
+		t.Errorf("the connection reads %d, %v; want a reset", n, err)
+	}
+	if _, err := net.Dial("tcp", s.Addr); !errors.Is(err, syscall.ECONNREFUSED) {
+		t.Errorf("dialing after the kill: %v, want connection refused", err)
+	}
+
+	// A kill that races Close must not hang it, nor the kill panic.
+	s2, err := hostile.Start(hostile.Options{KillAt: time.Nanosecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s2.Close()
+	// Closed in time, a server is never killed.
+	s3, err := hostile.Start(hostile.Options{KillAt: time.Hour})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s3.Close()
+	select {
+	case <-s3.Killed():
+		t.Error("a server closed before KillAt was killed")
+	default:
+	}
+}
