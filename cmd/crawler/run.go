@@ -12,7 +12,6 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
-	"runtime"
 	"strconv"
 	"strings"
 	"syscall"
@@ -188,26 +187,6 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, getenv fu
 	}
 	if archive != nil {
 		c.Archive = archive
-		// Records are built beside the crawl, which gets a second
-		// processor for them where that helps (BENCHMARKS.md, "Writing a
-		// WARC file", measured on two processors with the server on the
-		// same machine). A .warc.gz's compression is most of its crawl's
-		// work: with two processors, compressing a page on each, it
-		// took a fifth less time from nginx, and as long from the
-		// playground, which needs a processor of its own. A plain file's
-		// digests are built a page at a time, and a second processor
-		// paid only where the server left it free: a fifth less time
-		// from nginx, a sixth more from the playground. So a plain file
-		// gets one where a third is left for the rest of the machine.
-		// run is called once in a process, and tests run on every
-		// processor already.
-		gz := strings.HasSuffix(cfg.warc, ".gz")
-		if n := warcProcessors(gz, runtime.NumCPU()); getenv("GOMAXPROCS") == "" && runtime.GOMAXPROCS(0) < n {
-			runtime.GOMAXPROCS(n)
-		}
-		if gz {
-			c.Encoders = runtime.GOMAXPROCS(0)
-		}
 	}
 	res, err := c.Crawl(ctx, cfg.seed)
 	if archive != nil {
@@ -368,6 +347,11 @@ func newCrawler(cfg *config, dir *pagedir.Dir, proxy func(*http.Request) (*url.U
 		// html mode's keys are WHATWG serializations, sent as they are.
 		WHATWG: cfg.links == "html",
 	}
+	if cfg.warc != "" {
+		// Large responses wait for their records beside the file they
+		// go to, rather than in memory or in a small /tmp.
+		fetcher.SpoolDir = filepath.Dir(cfg.warc)
+	}
 	return &crawler.Crawler{
 		Fetch:     fetcher.Fetch,
 		Save:      dir.Save,
@@ -456,15 +440,6 @@ func signalName(sig syscall.Signal) string {
 // proxyVars are the environment variables proxyFunc reads, in the order a
 // resume command sets them.
 var proxyVars = []string{"HTTP_PROXY", "http_proxy", "HTTPS_PROXY", "https_proxy", "NO_PROXY", "no_proxy"}
-
-// warcProcessors returns how many processors a crawl that writes a WARC
-// file runs on, on a machine with cpus of them (see run).
-func warcProcessors(gz bool, cpus int) int {
-	if gz && cpus >= 2 || cpus >= 3 {
-		return 2
-	}
-	return 1
-}
 
 // resumeCommand returns the command that finishes the crawl cfg describes,
 // as a line to paste into a POSIX shell in the directory the crawl was

@@ -330,26 +330,6 @@ func TestWARCRefused(t *testing.T) {
 	}
 }
 
-// TestWARCProcessors: a crawl that writes a .warc.gz runs on two
-// processors where there are two; one that writes a plain file, only
-// where a third is left for the rest of the machine.
-func TestWARCProcessors(t *testing.T) {
-	for _, tt := range []struct {
-		gz   bool
-		cpus int
-		want int
-	}{
-		{false, 1, 1}, {false, 2, 1}, {false, 3, 2}, {false, 64, 2},
-		{true, 1, 1}, {true, 2, 2}, {true, 64, 2},
-	} {
-		t.Run(fmt.Sprintf("gz %v on %d", tt.gz, tt.cpus), func(t *testing.T) {
-			if got := warcProcessors(tt.gz, tt.cpus); got != tt.want {
-				t.Errorf("warcProcessors = %d, want %d", got, tt.want)
-			}
-		})
-	}
-}
-
 // TestWARCProxyScheme: with -warc, an https proxy that is not an http://
 // one is refused before the first request, as the crawler could not
 // record through it; without -warc it is taken.

@@ -15,7 +15,6 @@ import (
 	"io/fs"
 	"net/url"
 	"strings"
-	"sync"
 	"time"
 
 	"tse-crawler/internal/bag"
@@ -127,23 +126,17 @@ type Crawler struct {
 	// time, so that every output is the same. Only a [bag.Stack],
 	// [bag.Queue] or [bag.Priority] can be fetched ahead.
 	Parallel int
-	// AheadMemory is how many bytes of pages fetched ahead may wait in
-	// memory for the crawl to take them. Past it, only the page the crawl
-	// waits for is fetched, so it is exceeded by at most one page for each
-	// of the Parallel fetches under way when it is reached.
+	// AheadMemory is how much memory the pages fetched ahead may take
+	// while they wait for the crawl, their HTML and a few hundred bytes
+	// each, and the links read ahead on them. Past it, only the page the
+	// crawl waits for is fetched, and no more links are read ahead, so it
+	// is exceeded by at most one page for each of the Parallel fetches
+	// under way when it is reached.
 	AheadMemory int64
 	// Next, if set, tells when a host may be asked without waiting for its
 	// pause (pace.Pacer.Next), so that pages are fetched ahead from the
 	// hosts that are ready first.
 	Next func(host string) time.Time
-
-	// Encoders is how many pages' records may be built at once, beside
-	// the crawl; below 1 means 1.
-	Encoders int
-
-	encMu   sync.Mutex
-	encRing []*encoding // the last Encoders encodings started, a ring
-	encNext int         // where in encRing the next one goes
 }
 
 // Result sums up a crawl, or the part of it done before an error: the
@@ -200,68 +193,12 @@ type outcome struct {
 
 // A tape is what fetching a page sent and received, for the WARC file:
 // its own exchanges, and those that read the robots.txt it obeyed, which
-// the first page of the origin that the crawl records carries.
-//
-// Its own exchanges are encoded as soon as they are fetched, beside the
-// crawl, since digesting and compressing them costs more than the rest
-// of a page's commit: the scribe, which the crawl waits for, then only
-// writes them. The robots.txt's are encoded by the scribe, for the one
-// page in an origin that needs them.
+// the first page of the origin that the crawl records carries. The
+// scribe writes them, and closes the responses of its own.
 type tape struct {
 	origin string
 	robots []warc.Exchange
-	own    []*encoding
-}
-
-// An encoding is the records of some exchanges, being built by a
-// goroutine of its own.
-type encoding struct {
-	xs   []warc.Exchange // whose responses are given back once written
-	done chan struct{}
-	recs []warc.Encoded
-	err  error
-}
-
-// encode starts building the records of xs, once the encoding started
-// Encoders before it is done. So digesting and compressing take no more
-// processors than that, and leave the others to the crawl, while the
-// records are built about in the order the scribe wants them.
-func (c *Crawler) encode(xs []warc.Exchange) *encoding {
-	e := &encoding{xs: xs, done: make(chan struct{})}
-	c.encMu.Lock()
-	if c.encRing == nil {
-		c.encRing = make([]*encoding, max(c.Encoders, 1))
-	}
-	prev := c.encRing[c.encNext]
-	c.encRing[c.encNext] = e
-	c.encNext = (c.encNext + 1) % len(c.encRing)
-	c.encMu.Unlock()
-	go func() {
-		defer close(e.done)
-		if prev != nil {
-			<-prev.done
-		}
-		e.recs, e.err = encodeAll(c.Archive, xs)
-	}()
-	return e
-}
-
-func encodeAll(w *warc.Writer, xs []warc.Exchange) ([]warc.Encoded, error) {
-	recs := make([]warc.Encoded, 0, len(xs))
-	for _, x := range xs {
-		r, err := w.Encode(x)
-		if err != nil {
-			return nil, err
-		}
-		recs = append(recs, r)
-	}
-	return recs, nil
-}
-
-// wait returns the records once they are built.
-func (e *encoding) wait() ([]warc.Encoded, error) {
-	<-e.done
-	return e.recs, e.err
+	own    []warc.Exchange
 }
 
 // A source is where the outcome of a page comes from. It decides whether
@@ -681,7 +618,7 @@ func (r *run) unreachable(ctx context.Context, ue *pagefetch.UnreachableError) (
 		return outcome{}, fmt.Errorf("writing the log: %w", err)
 	}
 	fmt.Fprintf(r.c.Errors, "crawler: %v; %s answers, so that host alone is down: its pages fail from now on, with no more requests\n", ue, witness)
-	return outcome{kind: journal.Failed, err: ue, quiet: true, tape: &tape{own: []*encoding{r.c.encode(reached.Exchanges())}}}, nil
+	return outcome{kind: journal.Failed, err: ue, quiet: true, tape: &tape{own: reached.Exchanges()}}, nil
 }
 
 // push puts a page in the bag, and tells the lanes, if pages are fetched
@@ -735,7 +672,7 @@ func (c *Crawler) fetch(ctx context.Context, url string) ([]byte, *tape, error) 
 	}
 	var pt pagefetch.Tape
 	html, err := c.Fetch(pagefetch.WithTape(ctx, &pt), url)
-	t := &tape{own: []*encoding{c.encode(pt.Exchanges())}}
+	t := &tape{own: pt.Exchanges()}
 	t.origin, t.robots = pt.Robots()
 	return html, t, err
 }

@@ -1,6 +1,7 @@
 package crawler
 
 import (
+	"io"
 	"sync"
 
 	"tse-crawler/internal/journal"
@@ -102,36 +103,31 @@ func (s *scribe) write(t *tape) (int64, error) {
 			s.robotsDone = make(map[string]bool)
 		}
 		s.robotsDone[t.origin] = true
-		recs, err := encodeAll(s.archive, t.robots)
-		if err != nil {
-			return 0, err
-		}
-		if err := s.writeAll(recs); err != nil {
-			return 0, err
+		for _, x := range t.robots {
+			if err := s.archive.WriteExchange(x); err != nil {
+				return 0, err
+			}
 		}
 	}
-	for _, e := range t.own {
-		recs, err := e.wait()
+	for i, x := range t.own {
+		err := s.archive.WriteExchange(x)
 		if err != nil {
+			closeAll(t.own[i:])
 			return 0, err
 		}
-		if err := s.writeAll(recs); err != nil {
-			return 0, err
-		}
-		for _, x := range e.xs {
-			s.give(x.Response)
-		}
+		closeAll(t.own[i : i+1])
 	}
 	return s.archive.Size(), nil
 }
 
-func (s *scribe) writeAll(recs []warc.Encoded) error {
-	for _, r := range recs {
-		if err := s.archive.WriteEncoded(r); err != nil {
-			return err
+// closeAll frees the responses of xs, which may be spooled to files, once
+// they are written or will not be.
+func closeAll(xs []warc.Exchange) {
+	for _, x := range xs {
+		if c, ok := x.Response.(io.Closer); ok {
+			c.Close()
 		}
 	}
-	return nil
 }
 
 func (s *scribe) give(html []byte) {

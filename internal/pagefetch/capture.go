@@ -127,7 +127,7 @@ type capture struct {
 	conn *recConn
 	ip   string
 	req  []byte
-	resp []byte
+	resp *spool
 }
 
 // record appends what was read of the response, up to cp.limit: a server
@@ -136,13 +136,13 @@ type capture struct {
 // is held.
 func (cp *capture) record(b []byte) {
 	if cp.limit > 0 {
-		room := cp.limit - int64(len(cp.resp))
+		room := cp.limit - cp.resp.Size()
 		if int64(len(b)) > room {
 			b = b[:max(room, 0)]
 			cp.truncated = "length"
 		}
 	}
-	cp.resp = append(cp.resp, b...)
+	cp.resp.write(b)
 }
 
 // attach makes c the capture of conn, from the start: a request the
@@ -152,7 +152,8 @@ func (cp *capture) attach(conn *recConn) {
 	defer cp.mu.Unlock()
 	cp.detachLocked()
 	conn.mu.Lock()
-	cp.req, cp.resp, cp.ip, cp.truncated = nil, cp.resp[:0], conn.ip, ""
+	cp.resp.reset()
+	cp.req, cp.ip, cp.truncated = nil, conn.ip, ""
 	conn.cur = cp
 	conn.mu.Unlock()
 	cp.conn = conn
@@ -175,8 +176,14 @@ func (cp *capture) end(t *Tape, target string) {
 	cp.mu.Lock()
 	cp.detachLocked()
 	cp.mu.Unlock()
-	if len(cp.resp) == 0 {
+	if cp.resp.Size() == 0 {
+		cp.resp.Close()
 		return // no response, no exchange
+	}
+	if cp.resp.failed() != nil && cp.truncated == "" {
+		// The record ends where the spool could not take more; the
+		// crawl itself goes on, with the page it read.
+		cp.truncated = "unspecified"
 	}
 	t.add(warc.Exchange{
 		TargetURI: target,
@@ -208,10 +215,11 @@ func (f *Fetcher) startCapture(ctx context.Context, body int64) (*capture, *Tape
 	if t == nil {
 		return nil, nil, ctx
 	}
-	// The response is read into a recycled body, if there is one: a
-	// crawler that writes the exchange gives it back (see Recycle), so
-	// that the bytes of a page are not appended into new memory twice.
-	cp := &capture{date: time.Now(), limit: f.captureLimit(body), resp: f.buffer()}
+	// The response is read into a recycled body, if there is one, which
+	// goes back once the exchange is written and its spool closed; and
+	// past a MiB into a file in f.SpoolDir.
+	sp := &spool{dir: f.SpoolDir, mem: f.buffer(), release: f.Recycle}
+	cp := &capture{date: time.Now(), limit: f.captureLimit(body), resp: sp}
 	return cp, t, cp.trace(ctx)
 }
 

@@ -35,12 +35,22 @@ func captureFetcher(t *testing.T, tlsConfig *tls.Config) *pagefetch.Fetcher {
 	return f
 }
 
+// readAll reads a recorded response whole.
+func readAll(t *testing.T, src warc.Source) []byte {
+	t.Helper()
+	b, err := io.ReadAll(io.NewSectionReader(src, 0, src.Size()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
 // statuses sums a tape up as "path status" words.
 func statuses(t *testing.T, xs []warc.Exchange) string {
 	t.Helper()
 	var words []string
 	for _, x := range xs {
-		status, _, _ := strings.Cut(string(x.Response), "\r\n")
+		status, _, _ := strings.Cut(string(readAll(t, x.Response)), "\r\n")
 		_, code, _ := strings.Cut(status, " ")
 		code, _, _ = strings.Cut(code, " ")
 		target := x.TargetURI[strings.LastIndex(x.TargetURI, "/"):]
@@ -118,7 +128,7 @@ func TestTape(t *testing.T) {
 			if got, want := statuses(t, xs), "/page.html 503, /page.html 200"; got != want {
 				t.Fatalf("tape: %s, want %s", got, want)
 			}
-			last := string(xs[len(xs)-1].Response)
+			last := string(readAll(t, xs[len(xs)-1].Response))
 			if !strings.Contains(last, "\r\nTransfer-Encoding: chunked\r\n") || !strings.HasSuffix(last, "\r\n0\r\n\r\n") {
 				t.Errorf("the page's response is not recorded with its chunks: %q", last)
 			}
@@ -137,7 +147,7 @@ func TestTape(t *testing.T) {
 			if _, again := missing.Robots(); len(again) != 2 || &again[0] != &robots[0] {
 				t.Errorf("the second page carries robots.txt exchanges %v", again)
 			}
-			if n := len(missing.Exchanges()[0].Response); n >= 64<<10 {
+			if n := missing.Exchanges()[0].Response.Size(); n >= 64<<10 {
 				t.Errorf("the 404's body, which is drained only in part, is recorded with %d bytes", n)
 			}
 
@@ -185,7 +195,7 @@ func TestTapeBounded(t *testing.T) {
 	if len(xs) != 1 {
 		t.Fatalf("%d exchanges, want 1", len(xs))
 	}
-	if n, most := len(xs[0].Response), header+2*f.MaxSize; n != int(most) || xs[0].Truncated != "length" {
+	if n, most := xs[0].Response.Size(), header+2*f.MaxSize; n != most || xs[0].Truncated != "length" {
 		t.Errorf("recorded %d bytes, truncated %q; want %d, \"length\"", n, xs[0].Truncated, most)
 	}
 }
@@ -215,7 +225,7 @@ func TestTapeRecycled(t *testing.T) {
 		t.Fatalf("%d exchanges, want 1", len(xs))
 	}
 	same := func(a, b []byte) bool { return cap(a) > 0 && cap(b) > 0 && &a[:1][0] == &b[:1][0] }
-	resp := xs[0].Response
+	resp := pagefetch.SpoolMemory(xs[0].Response)
 	if !same(resp, given[0]) && !same(resp, given[1]) {
 		t.Error("the response is not recorded into a recycled buffer")
 	}
@@ -345,7 +355,7 @@ func TestTapeThroughProxy(t *testing.T) {
 	if req := string(xs[0].Request); !strings.HasPrefix(req, "GET /page.html HTTP/1.1\r\nHost: "+host+"\r\n") {
 		t.Errorf("the request is not recorded as sent in the tunnel: %q", req)
 	}
-	if resp := string(xs[0].Response); !strings.HasPrefix(resp, "HTTP/1.1 200 OK\r\n") || !strings.HasSuffix(resp, "\r\n\r\n<html>s</html>") {
+	if resp := string(readAll(t, xs[0].Response)); !strings.HasPrefix(resp, "HTTP/1.1 200 OK\r\n") || !strings.HasSuffix(resp, "\r\n\r\n<html>s</html>") {
 		t.Errorf("the response is not recorded as plaintext: %q", resp)
 	}
 	if _, err := f.Fetch(pagefetch.WithTape(t.Context(), new(pagefetch.Tape)), plain.URL+"/p.html"); err != nil {
@@ -420,7 +430,7 @@ func TestRecycleBounded(t *testing.T) {
 			if _, err := f.Fetch(pagefetch.WithTape(t.Context(), &tape), srv.URL+"/p.html"); err != nil {
 				t.Fatal(err)
 			}
-			resp := tape.Exchanges()[0].Response
+			resp := pagefetch.SpoolMemory(tape.Exchanges()[0].Response)
 			if used := &resp[:1][0] == &given[:1][0]; used != tt.kept {
 				t.Errorf("a recycled buffer of %d bytes, with pages of at most 4096: used %v, want %v", tt.size, used, tt.kept)
 			}

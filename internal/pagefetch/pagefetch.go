@@ -116,6 +116,11 @@ type Fetcher struct {
 	// re-escape, and a redirect's Location is resolved as a browser
 	// resolves it. The reference mode leaves it unset.
 	WHATWG bool
+	// SpoolDir is where a response recorded on a [Tape] goes once it is
+	// larger than a MiB, into a file that has no name, until the record
+	// is written and the response closed: the WARC file's directory, say.
+	// "" keeps every response in memory.
+	SpoolDir string
 
 	mu     sync.Mutex
 	robots map[string]*robotsEntry  // by scheme://host[:port]

@@ -30,7 +30,7 @@ func BenchmarkWriteExchange(b *testing.B) {
 				b.Fatal(err)
 			}
 			defer w.Close()
-			b.SetBytes(int64(len(x.Request) + len(x.Response)))
+			b.SetBytes(int64(len(x.Request)) + x.Response.Size())
 			for b.Loop() {
 				if err := w.WriteExchange(x); err != nil {
 					b.Fatal(err)

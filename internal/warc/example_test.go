@@ -36,7 +36,7 @@ func Example() {
 		Date:      time.Date(2025, 1, 2, 3, 4, 5, 0, time.UTC),
 		IP:        "192.0.2.1",
 		Request:   []byte("GET / HTTP/1.1\r\nHost: example.test\r\n\r\n"),
-		Response: []byte("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n" +
+		Response: strings.NewReader("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n" +
 			"5\r\nhello\r\n7\r\n, world\r\n0\r\n\r\n"),
 	})
 	if err != nil {

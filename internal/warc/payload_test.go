@@ -7,57 +7,70 @@ import (
 	"testing"
 )
 
-// joined returns the payload in one piece.
-func (p payload) joined() []byte { return bytes.Join(p.parts, nil) }
+// dechunked is dechunk of the whole of b, with the data it gives.
+func dechunked(b []byte) (data []byte, m message) {
+	var buf bytes.Buffer
+	m = dechunk(bytes.NewReader(b), 0, &buf)
+	return buf.Bytes(), m
+}
 
 func TestDechunk(t *testing.T) {
 	const bad = "\x00malformed"
 	tests := []struct {
 		name, in, want string
 		truncated      bool
+		after          string // what follows the message, if it is whole
 	}{
-		{"one chunk", "5\r\nhello\r\n0\r\n\r\n", "hello", false},
-		{"two chunks", "5\r\nhello\r\n7\r\n, world\r\n0\r\n\r\n", "hello, world", false},
-		{"no chunk", "0\r\n\r\n", "", false},
-		{"upper-case hex", "A\r\n0123456789\r\n0\r\n\r\n", "0123456789", false},
-		{"leading zeros", "0005\r\nhello\r\n000\r\n\r\n", "hello", false},
-		{"extensions", "5;a=b;c=\"d;e\"\r\nhello\r\n0;last\r\n\r\n", "hello", false},
+		{"one chunk", "5\r\nhello\r\n0\r\n\r\n", "hello", false, ""},
+		{"two chunks", "5\r\nhello\r\n7\r\n, world\r\n0\r\n\r\n", "hello, world", false, ""},
+		{"no chunk", "0\r\n\r\n", "", false, ""},
+		{"upper-case hex", "A\r\n0123456789\r\n0\r\n\r\n", "0123456789", false, ""},
+		{"leading zeros", "0005\r\nhello\r\n000\r\n\r\n", "hello", false, ""},
+		{"extensions", "5;a=b;c=\"d;e\"\r\nhello\r\n0;last\r\n\r\n", "hello", false, ""},
 		// RFC 9112 allows it, but net/http does not.
-		{"whitespace before an extension", "5 ;a=b\r\nhello\r\n0\r\n\r\n", bad, false},
-		{"whitespace after the size", "5 \t\r\nhello\r\n0\r\n\r\n", "hello", false},
-		{"trailer fields", "5\r\nhello\r\n0\r\nA: b\r\nC: d\r\n\r\n", "hello", false},
-		{"CRLF in the data", "4\r\n\r\n\r\n\r\n0\r\n\r\n", "\r\n\r\n", false},
-		{"bytes after the end", "5\r\nhello\r\n0\r\n\r\nHTTP/1.1 200 OK\r\n", "hello", false},
-		{"16 hex digits", "0000000000000005\r\nhello\r\n0\r\n\r\n", "hello", false},
-		{"17 hex digits", "00000000000000005\r\nhello\r\n0\r\n\r\n", bad, false},
-		{"huge chunk", "ffffffffffffffff\r\nhello", "hello", true},
-		{"empty size", "\r\nhello\r\n0\r\n\r\n", bad, false},
-		{"not hex", "5x\r\nhello\r\n0\r\n\r\n", bad, false},
-		{"negative", "-5\r\nhello\r\n0\r\n\r\n", bad, false},
-		{"bare LF after the size", "5\nhello\r\n0\r\n\r\n", bad, false},
-		{"bare LF after the data", "5\r\nhello\n0\r\n\r\n", bad, false},
-		{"CR inside the size line", "5\r;a\r\nhello\r\n0\r\n\r\n", bad, false},
-		{"CR inside a size line cut short", "5\r;a", bad, false},
-		{"data longer than its size", "5\r\nhello!\r\n0\r\n\r\n", bad, false},
-		{"empty", "", "", true},
-		{"cut in the size", "1", "", true},
-		{"cut before the LF of the size", "5\r", "", true},
-		{"cut in the data", "5\r\nhel", "hel", true},
-		{"cut before the CR after the data", "5\r\nhello", "hello", true},
-		{"cut before the LF after the data", "5\r\nhello\r", "hello", true},
-		{"cut after the last chunk", "5\r\nhello\r\n0\r\n", "hello", true},
-		{"cut in the trailer", "5\r\nhello\r\n0\r\nA: b\r\n", "hello", true},
-		{"cut in the last CRLF", "5\r\nhello\r\n0\r\n\r", "hello", true},
+		{"whitespace before an extension", "5 ;a=b\r\nhello\r\n0\r\n\r\n", bad, false, ""},
+		{"whitespace after the size", "5 \t\r\nhello\r\n0\r\n\r\n", "hello", false, ""},
+		{"trailer fields", "5\r\nhello\r\n0\r\nA: b\r\nC: d\r\n\r\n", "hello", false, ""},
+		{"CRLF in the data", "4\r\n\r\n\r\n\r\n0\r\n\r\n", "\r\n\r\n", false, ""},
+		{"bytes after the end", "5\r\nhello\r\n0\r\n\r\nHTTP/1.1 200 OK\r\n", "hello", false, "HTTP/1.1 200 OK\r\n"},
+		{"bytes after a trailer", "5\r\nhello\r\n0\r\nA: b\r\n\r\nextra", "hello", false, "extra"},
+		{"bytes after an end of bare LFs", "5\r\nhello\r\n0\r\nA: b\n\nextra", "hello", false, "extra"},
+		{"16 hex digits", "0000000000000005\r\nhello\r\n0\r\n\r\n", "hello", false, ""},
+		{"17 hex digits", "00000000000000005\r\nhello\r\n0\r\n\r\n", bad, false, ""},
+		{"huge chunk", "ffffffffffffffff\r\nhello", "hello", true, ""},
+		{"empty size", "\r\nhello\r\n0\r\n\r\n", bad, false, ""},
+		{"not hex", "5x\r\nhello\r\n0\r\n\r\n", bad, false, ""},
+		{"negative", "-5\r\nhello\r\n0\r\n\r\n", bad, false, ""},
+		{"bare LF after the size", "5\nhello\r\n0\r\n\r\n", bad, false, ""},
+		{"bare LF after the data", "5\r\nhello\n0\r\n\r\n", bad, false, ""},
+		{"CR inside the size line", "5\r;a\r\nhello\r\n0\r\n\r\n", bad, false, ""},
+		{"CR inside a size line cut short", "5\r;a", bad, false, ""},
+		{"data longer than its size", "5\r\nhello!\r\n0\r\n\r\n", bad, false, ""},
+		{"empty", "", "", true, ""},
+		{"cut in the size", "1", "", true, ""},
+		{"cut before the LF of the size", "5\r", "", true, ""},
+		{"cut in the data", "5\r\nhel", "hel", true, ""},
+		{"cut before the CR after the data", "5\r\nhello", "hello", true, ""},
+		{"cut before the LF after the data", "5\r\nhello\r", "hello", true, ""},
+		{"cut after the last chunk", "5\r\nhello\r\n0\r\n", "hello", true, ""},
+		{"cut in the trailer", "5\r\nhello\r\n0\r\nA: b\r\n", "hello", true, ""},
+		{"cut in the last CRLF", "5\r\nhello\r\n0\r\n\r", "hello", true, ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			p := dechunk([]byte(tt.in))
+			data, p := dechunked([]byte(tt.in))
 			switch {
 			case tt.want == bad && p.known:
-				t.Errorf("dechunk(%q) = %q, want it malformed", tt.in, p.joined())
-			case tt.want != bad && (!p.known || string(p.joined()) != tt.want || p.truncated != tt.truncated):
+				t.Errorf("dechunk(%q) = %q, want it malformed", tt.in, data)
+			case tt.want != bad && (!p.known || string(data) != tt.want || p.truncated != tt.truncated):
 				t.Errorf("dechunk(%q) = %q, known %v, truncated %v, want %q, truncated %v",
-					tt.in, p.joined(), p.known, p.truncated, tt.want, tt.truncated)
+					tt.in, data, p.known, p.truncated, tt.want, tt.truncated)
+			case p.end > int64(len(tt.in)) || p.known && p.chunkedSize != int64(len(data)):
+				t.Errorf("dechunk(%q) ends at %d and counts %d bytes of data, for %q", tt.in, p.end, p.chunkedSize, data)
+			case tt.want != bad && !tt.truncated && tt.in[p.end:] != tt.after:
+				t.Errorf("dechunk(%q) leaves %q after the message, want %q", tt.in, tt.in[p.end:], tt.after)
+			case (tt.want == bad || tt.truncated) && p.end != int64(len(tt.in)):
+				t.Errorf("dechunk(%q), malformed or cut short, ends at %d, want the end, %d", tt.in, p.end, len(tt.in))
 			}
 		})
 	}
@@ -84,18 +97,18 @@ func FuzzDechunk(f *testing.F) {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, b []byte) {
-		p := dechunk(b)
-		if p.known && p.size() > len(b) {
-			t.Fatalf("dechunk(%q) = %d bytes, more than it was given", b, len(p.joined()))
+		data, p := dechunked(b)
+		if p.known && len(data) > len(b) {
+			t.Fatalf("dechunk(%q) = %d bytes, more than it was given", b, len(data))
 		}
 		body, known, truncated := httpPayload(append([]byte(chunkedHead), b...), "GET")
 		switch {
 		case !known:
 			return // refused by net/http
-		case !truncated && (!p.known || p.truncated || !bytes.Equal(p.joined(), body)):
-			t.Fatalf("dechunk(%q) = %q, known %v, truncated %v; net/http reads %q", b, p.joined(), p.known, p.truncated, body)
-		case truncated && p.known && !bytes.Equal(p.joined(), body):
-			t.Fatalf("dechunk(%q) = %q, truncated %v; net/http reads %q, cut short", b, p.joined(), p.truncated, body)
+		case !truncated && (!p.known || p.truncated || !bytes.Equal(data, body)):
+			t.Fatalf("dechunk(%q) = %q, known %v, truncated %v; net/http reads %q", b, data, p.known, p.truncated, body)
+		case truncated && p.known && !bytes.Equal(data, body):
+			t.Fatalf("dechunk(%q) = %q, truncated %v; net/http reads %q, cut short", b, data, p.truncated, body)
 		}
 	})
 }
@@ -134,14 +147,14 @@ func FuzzChunked(f *testing.F) {
 		b.WriteString("\r\n")
 		coded := b.Bytes()
 
-		if p := dechunk(coded); !p.known || p.truncated || !bytes.Equal(p.joined(), body) {
-			t.Fatalf("dechunk(%q) = %q, known %v, truncated %v, want %q", coded, p.joined(), p.known, p.truncated, body)
+		if data, p := dechunked(coded); !p.known || p.truncated || !bytes.Equal(data, body) || p.end != int64(len(coded)) {
+			t.Fatalf("dechunk(%q) = %q, known %v, truncated %v, ends at %d, want %q to the end", coded, data, p.known, p.truncated, p.end, body)
 		}
 		cut = int(uint(cut) % uint(len(coded)))
-		p := dechunk(coded[:cut])
-		if !p.known || !p.truncated || !bytes.HasPrefix(body, p.joined()) {
+		data, p := dechunked(coded[:cut])
+		if !p.known || !p.truncated || !bytes.HasPrefix(body, data) {
 			t.Fatalf("dechunk(%q), cut short = %q, known %v, truncated %v, want a prefix of %q",
-				coded[:cut], p.joined(), p.known, p.truncated, body)
+				coded[:cut], data, p.known, p.truncated, body)
 		}
 	})
 }

@@ -1,11 +1,11 @@
 package warc
 
 import (
-	"bytes"
 	"crypto/rand"
 	"crypto/sha1"
 	"encoding/base32"
 	"fmt"
+	"io"
 	"path/filepath"
 	"strconv"
 	"time"
@@ -17,64 +17,73 @@ import (
 // less Content-Length, which encode adds.
 type header [][2]string
 
-// encode adds a whole record to e, in the form of the WARC 1.1 standard,
-// section 4:
+// A record is a WARC record to write: its header, and its block, the
+// bytes of m from start to end in src.
+type record struct {
+	h   header
+	src Source
+	m   message
+}
+
+// encode writes a whole record to out, in the form of the WARC 1.1
+// standard, section 4:
 //
 //	"WARC/1.1" CRLF
 //	*( field-name ":" SP field-value CRLF )
 //	CRLF
 //	block CRLF CRLF
 //
-// compressed as one gzip member if the file is a .warc.gz. In a plain
-// file the block is written from its own memory, which e then holds.
-func (w *Writer) encode(e *Encoded, h header, block []byte) {
+// compressed as one gzip member if the file is a .warc.gz. w.mu is held.
+func (w *Writer) encode(out io.Writer, r record) error {
 	n := 64
-	for _, f := range h {
+	for _, f := range r.h {
 		n += len(f[0]) + len(f[1]) + 4
 	}
 	head := make([]byte, 0, n)
 	head = append(head, version...)
-	for _, f := range h {
+	for _, f := range r.h {
 		head = append(head, f[0]...)
 		head = append(head, ": "...)
 		head = append(head, f[1]...)
 		head = append(head, "\r\n"...)
 	}
 	head = append(head, "Content-Length: "...)
-	head = strconv.AppendInt(head, int64(len(block)), 10)
+	head = strconv.AppendInt(head, r.m.end-r.m.start, 10)
 	head = append(head, "\r\n\r\n"...)
-	if !w.gzip {
-		e.parts = append(e.parts, head, block, []byte("\r\n\r\n"))
-		return
+	if w.gzip {
+		// A gzip.Writer holds about a megabyte of state, so it is reused.
+		if w.zw == nil {
+			// The fastest level: on the playground's pages, level 5 takes
+			// 1.7 times as long, longer than fetching and saving a page,
+			// for a file a tenth smaller.
+			w.zw, _ = gzip.NewWriterLevel(out, gzip.BestSpeed)
+		} else {
+			w.zw.Reset(out)
+		}
+		out = w.zw
 	}
-	buf := w.buf()
-	z := bytes.NewBuffer(*buf)
-	// A gzip.Writer holds about a megabyte of state, so they are reused.
-	zw, _ := w.zpool.Get().(*gzip.Writer)
-	if zw == nil {
-		// The fastest level: on the playground's pages, level 5 takes
-		// 1.7 times as long, longer than fetching and saving a page,
-		// for a file a tenth smaller.
-		zw, _ = gzip.NewWriterLevel(z, gzip.BestSpeed)
-	} else {
-		zw.Reset(z)
+	if _, err := out.Write(head); err != nil {
+		return err
 	}
-	// Writing to a bytes.Buffer cannot fail.
-	zw.Write(head)
-	zw.Write(block)
-	zw.Write([]byte("\r\n\r\n"))
-	zw.Close()
-	w.zpool.Put(zw)
-	*buf = z.Bytes()
-	e.parts = append(e.parts, *buf)
-	e.bufs = append(e.bufs, buf)
+	block := io.NewSectionReader(r.src, r.m.start, r.m.end-r.m.start)
+	if n, err := io.Copy(out, block); err != nil {
+		return err
+	} else if n != block.Size() {
+		return fmt.Errorf("the response held %d bytes where %d were expected", r.m.start+n, r.m.end)
+	}
+	if _, err := io.WriteString(out, "\r\n\r\n"); err != nil {
+		return err
+	}
+	if w.gzip {
+		return w.zw.Close()
+	}
+	return nil
 }
 
-// digest returns the labelled SHA-1 digest of b, in base 32, the form
-// every WARC tool writes and checks: "sha1:" and 32 characters.
-func digest(b []byte) string {
+// sha1Sum returns the SHA-1 digest of b.
+func sha1Sum(b []byte) []byte {
 	sum := sha1.Sum(b)
-	return labelled(sum[:])
+	return sum[:]
 }
 
 func labelled(sum []byte) string {

@@ -1,6 +1,9 @@
 package warc
 
 import (
+	"bufio"
+	"bytes"
+	"crypto/sha1"
 	"errors"
 	"fmt"
 	"io"
@@ -12,6 +15,8 @@ import (
 	"sync"
 	"time"
 	"unicode/utf8"
+
+	"github.com/klauspost/compress/gzip"
 )
 
 // Info describes a crawl, in the warcinfo record that begins its part of
@@ -66,11 +71,14 @@ type Exchange struct {
 	// Request is the request as sent: request line, header fields and
 	// body.
 	Request []byte
-	// Response is the response as received: status line, header fields
-	// and body, byte for byte, with any transfer coding and content coding
-	// as they came. It must not be empty: a request that got no response
-	// is no exchange.
-	Response []byte
+	// Response is what was read from the connection for the request,
+	// byte for byte, with any transfer coding and content coding as they
+	// came. The record holds its final response, from its status line to
+	// the end of its message as its framing says: interim 1xx responses
+	// before it, which an HTTP client reads past, and any bytes after it,
+	// which belong to no response to this request, are left out. It must
+	// not be empty: a request that got no response is no exchange.
+	Response Source
 	// Truncated, if not empty, says why the response was cut short, as the
 	// WARC-Truncated field does: "length" (it exceeded a limit on size),
 	// "time", "disconnect" or "unspecified". A response whose own framing
@@ -83,15 +91,16 @@ type Exchange struct {
 // use; the two records of an exchange are always adjacent in the file.
 type Writer struct {
 	path   string
-	gzip   bool      // one gzip member for each record
-	infoID string    // WARC-Record-ID of the warcinfo record that begins this run
-	zpool  sync.Pool // of *gzip.Writer
-	bufs   sync.Pool // of *[]byte, for records, which are as large as pages
+	gzip   bool   // one gzip member for each record
+	infoID string // WARC-Record-ID of the warcinfo record that begins this run
+	bufs   sync.Pool
 
 	mu   sync.Mutex
 	f    file  // nil once closed
 	size int64 // where the last whole exchange, or the warcinfo record, ends
 	err  error // the first failure to write, which every later write returns
+	out  *bufio.Writer
+	zw   *gzip.Writer
 }
 
 // file is the part of *os.File that a Writer uses; tests replace it to
@@ -311,11 +320,9 @@ func (w *Writer) begin(info Info) error {
 	}
 	h = append(h,
 		[2]string{"Content-Type", "application/warc-fields"},
-		[2]string{"WARC-Block-Digest", digest(block)},
+		[2]string{"WARC-Block-Digest", labelled(sha1Sum(block))},
 	)
-	var e Encoded
-	w.encode(&e, h, block)
-	if err := w.WriteEncoded(e); err != nil {
+	if err := w.write(record{h, bytes.NewReader(block), message{end: int64(len(block))}}); err != nil {
 		return err
 	}
 	w.infoID = id
@@ -324,42 +331,18 @@ func (w *Writer) begin(info Info) error {
 
 // WriteExchange appends a request record and a response record for x,
 // each naming the other in WARC-Concurrent-To, as the standard's own
-// example and the readers that pair them from either side expect. It is
-// [Writer.Encode] followed by [Writer.WriteEncoded].
+// example and the readers that pair them from either side expect.
 //
-// Both records are built whole, each compressed into its own gzip member
-// for a .warc.gz, and then written together, the request first, with one
-// writev where the system has it. If a write fails, as it does on a full disk, the file is
-// cut back to the end of the last whole exchange, and that error is
-// returned by this call and every later one: the file ends with whole
-// exchanges whatever happens, short of a crash, which leaves a torn record
-// that [Resume] cuts off.
+// The records are streamed from x's request and response, each
+// compressed into its own gzip member for a .warc.gz, so that a response
+// spooled to disk is never held in memory. If a write fails, as it does on
+// a full disk, the file is cut back to the end of the last whole
+// exchange, and that error is returned by this call and every later one:
+// the file ends with whole exchanges whatever happens, short of a crash,
+// which leaves a torn record that [Resume] cuts off.
 func (w *Writer) WriteExchange(x Exchange) error {
-	e, err := w.Encode(x)
-	if err != nil {
-		return err
-	}
-	return w.WriteEncoded(e)
-}
-
-// An Encoded is the two records of an exchange, built by [Writer.Encode]
-// and not yet written: the parts to write one after the other. In a plain
-// file the blocks are the exchange's own memory, so that the bodies are
-// not copied before they are written; a .warc.gz's records are compressed
-// into buffers of the Writer's.
-type Encoded struct {
-	parts [][]byte
-	bufs  []*[]byte // to give back to the Writer's pool once written
-}
-
-// Encode builds the records of x that [Writer.WriteExchange] would write,
-// digests and compression included, without writing them. It touches
-// neither the file nor its size, so a caller can build records on other
-// goroutines while the file is written, and write them later, in the
-// order it chooses, with [Writer.WriteEncoded].
-func (w *Writer) Encode(x Exchange) (Encoded, error) {
 	if err := x.check(); err != nil {
-		return Encoded{}, err
+		return err
 	}
 	reqID, respID := newID(), newID()
 	date := formatDate(x.Date)
@@ -374,23 +357,25 @@ func (w *Writer) Encode(x Exchange) (Encoded, error) {
 		common = append(common, [2]string{"WARC-IP-Address", ip.WithZone("").Unmap().String()})
 	}
 
-	reqPayload, method := requestPayload(x.Request)
+	req := bytes.NewReader(x.Request)
+	reqMsg, method := frameRequest(req)
+	reqMsg.start, reqMsg.end = 0, req.Size() // the request as sent, whole
+	reqBlock, reqPayload := w.digests(req, reqMsg)
 	h := header{{"WARC-Type", "request"}, {"WARC-Record-ID", reqID}}
 	h = append(h, common...)
 	h = append(h, header{
 		{"WARC-Warcinfo-ID", w.infoID},
 		{"WARC-Concurrent-To", respID},
 		{"Content-Type", "application/http;msgtype=request"},
-		{"WARC-Block-Digest", digest(x.Request)},
+		{"WARC-Block-Digest", labelled(reqBlock)},
 	}...)
 	// As wget does, a request without a body has no payload digest.
-	if reqPayload.known && reqPayload.size() > 0 {
-		h = append(h, [2]string{"WARC-Payload-Digest", reqPayload.digest()})
+	if reqMsg.known && reqMsg.payloadSize() > 0 {
+		h = append(h, [2]string{"WARC-Payload-Digest", labelled(reqPayload)})
 	}
-	var e Encoded
-	w.encode(&e, h, x.Request)
+	reqRec := record{h, req, reqMsg}
 
-	respPayload := responsePayload(x.Response, method)
+	m := frameResponse(x.Response, method)
 	h = header{{"WARC-Type", "response"}, {"WARC-Record-ID", respID}}
 	h = append(h, common...)
 	h = append(h, header{
@@ -401,26 +386,15 @@ func (w *Writer) Encode(x Exchange) (Encoded, error) {
 	switch {
 	case x.Truncated != "":
 		h = append(h, [2]string{"WARC-Truncated", x.Truncated})
-	case respPayload.truncated:
+	case m.truncated:
 		h = append(h, [2]string{"WARC-Truncated", "unspecified"})
 	}
-	if respPayload.known {
-		block, payload := digests(x.Response, respPayload.parts)
-		h = append(h, [2]string{"WARC-Block-Digest", block}, [2]string{"WARC-Payload-Digest", payload})
-	} else {
-		h = append(h, [2]string{"WARC-Block-Digest", digest(x.Response)})
+	block, payload := w.digests(x.Response, m)
+	h = append(h, [2]string{"WARC-Block-Digest", labelled(block)})
+	if m.known {
+		h = append(h, [2]string{"WARC-Payload-Digest", labelled(payload)})
 	}
-	w.encode(&e, h, x.Response)
-	return e, nil
-}
-
-// WriteEncoded appends the records of e, as [Writer.WriteExchange] does.
-// Each Encoded must be written once at most, since its memory is reused
-// once written; the exchange's own memory is the caller's again once
-// WriteEncoded returns.
-func (w *Writer) WriteEncoded(e Encoded) error {
-	defer w.release(e.bufs)
-	return w.write(e.parts)
+	return w.write(reqRec, record{h, x.Response, m})
 }
 
 // check reports what makes x unfit to record, or nil.
@@ -437,7 +411,7 @@ func (x Exchange) check() error {
 			return fmt.Errorf("exchange with %s: IP address: %w", x.TargetURI, err)
 		}
 	}
-	if len(x.Response) == 0 {
+	if x.Response == nil || x.Response.Size() == 0 {
 		return fmt.Errorf("exchange with %s has no response", x.TargetURI)
 	}
 	if x.Truncated != "" && !isToken(x.Truncated) {
@@ -446,53 +420,91 @@ func (x Exchange) check() error {
 	return nil
 }
 
-// buf returns an empty buffer for a compressed record, reused from an
-// earlier one.
+// digests returns the SHA-1 digests of m's block, from start to end in
+// src, and of its payload. A payload that is one piece of the block is
+// digested in the same pass; a chunked one was digested as it was framed.
+func (w *Writer) digests(src Source, m message) (block, payload []byte) {
+	bh, ph := sha1.New(), sha1.New()
+	contiguous := m.known && m.chunked == nil
+	buf := w.buf()
+	defer w.bufs.Put(buf)
+	for off := m.start; off < m.end; {
+		n, err := src.ReadAt((*buf)[:min(int64(len(*buf)), m.end-off)], off)
+		b := (*buf)[:n]
+		bh.Write(b)
+		if contiguous {
+			lo, hi := max(off, m.bodyStart), min(off+int64(n), m.bodyEnd)
+			if lo < hi {
+				ph.Write(b[lo-off : hi-off])
+			}
+		}
+		off += int64(n)
+		if n == 0 && err != nil {
+			break // the source is shorter than it says: the write says so
+		}
+	}
+	if m.chunked != nil {
+		return bh.Sum(nil), m.chunked
+	}
+	return bh.Sum(nil), ph.Sum(nil)
+}
+
+// buf returns a buffer to read a source through, reused from an earlier
+// one.
 func (w *Writer) buf() *[]byte {
 	if b, ok := w.bufs.Get().(*[]byte); ok {
-		*b = (*b)[:0]
 		return b
 	}
-	return new([]byte)
+	b := make([]byte, 64<<10)
+	return &b
 }
 
-// release gives buffers from buf back once what they hold is written.
-func (w *Writer) release(bufs []*[]byte) {
-	for _, b := range bufs {
-		w.bufs.Put(b)
-	}
-}
-
-// write appends parts, whole records, to the file. On failure it cuts the
+// write appends recs, whole records, to the file. On failure it cuts the
 // file back to where it ended before, keeps the error, and returns it.
-func (w *Writer) write(parts [][]byte) error {
+func (w *Writer) write(recs ...record) error {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	if w.err != nil {
 		return w.err
 	}
-	n, err := writeParts(w.f, parts)
+	cw := &countWriter{w: w.f}
+	if w.out == nil {
+		w.out = bufio.NewWriterSize(cw, 256<<10)
+	} else {
+		w.out.Reset(cw)
+	}
+	var err error
+	for _, r := range recs {
+		if err = w.encode(w.out, r); err != nil {
+			break
+		}
+	}
+	if err == nil {
+		err = w.out.Flush()
+	}
 	if err != nil {
 		// If the cut fails too, Resume makes it.
 		w.f.Truncate(w.size)
+		if pe, ok := errors.AsType[*fs.PathError](err); ok {
+			err = pe.Err // named below
+		}
 		w.err = fmt.Errorf("writing WARC file %s: %w", w.path, err)
 		return w.err
 	}
-	w.size += n
+	w.size += cw.n
 	return nil
 }
 
-// writeEach writes parts with a write each.
-func writeEach(f file, parts [][]byte) (int64, error) {
-	var n int64
-	for _, p := range parts {
-		m, err := f.Write(p)
-		n += int64(m)
-		if err != nil {
-			return n, err
-		}
-	}
-	return n, nil
+// A countWriter counts what it writes.
+type countWriter struct {
+	w io.Writer
+	n int64
+}
+
+func (c *countWriter) Write(p []byte) (int, error) {
+	n, err := c.w.Write(p)
+	c.n += int64(n)
+	return n, err
 }
 
 // Size returns the size of the file once the records written so far are

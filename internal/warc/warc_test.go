@@ -2,6 +2,7 @@ package warc
 
 import (
 	"bytes"
+	"cmp"
 	"compress/gzip"
 	"fmt"
 	"os"
@@ -62,6 +63,9 @@ var (
 
 const none = "\x00none" // no payload digest
 
+// extra is a response that a server sent unasked, after the one asked for.
+const extra = "HTTP/1.1 200 OK\r\nContent-Length: 5\r\n\r\nextra"
+
 // exchanges cover the responses a crawl meets, each with the payload its
 // record must digest and the WARC-Truncated it must have.
 var exchanges = []struct {
@@ -80,7 +84,22 @@ var exchanges = []struct {
 	{"HEAD", tx{Request: "HEAD / HTTP/1.1\r\nHost: example.test\r\n\r\n", Response: "HTTP/1.1 200 OK\r\nContent-Length: 1234\r\n\r\n"}, "", ""},
 	{"binary body", tx{Response: response("HTTP/1.1 200 OK\r\nContent-Type: application/octet-stream", binary)}, binary, ""},
 	{"to the end of the connection", tx{Response: "HTTP/1.0 200 OK\r\nContent-Type: text/html\r\n\r\n" + page}, page, ""},
-	{"after 100 Continue", tx{Response: "HTTP/1.1 100 Continue\r\n\r\n" + response("HTTP/1.1 200 OK", "ok")}, "ok", ""},
+	// The record holds the final response, from its status line to the
+	// end of its message, and nothing else the connection gave.
+	{"after 100 Continue", tx{Response: "HTTP/1.1 100 Continue\r\n\r\n" + response("HTTP/1.1 200 OK", "ok"), Record: response("HTTP/1.1 200 OK", "ok")}, "ok", ""},
+	{"after 100 Continue and 103 Early Hints", tx{
+		Response: "HTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 103 Early Hints\r\nLink: </s.css>; rel=preload\r\n\r\n" + response("HTTP/1.1 200 OK", "ok"),
+		Record:   response("HTTP/1.1 200 OK", "ok"),
+	}, "ok", ""},
+	{"bytes after the end", tx{Response: response("HTTP/1.1 200 OK", "ok") + extra, Record: response("HTTP/1.1 200 OK", "ok")}, "ok", ""},
+	{"bytes after a chunked end", tx{Response: chunked + extra, Record: chunked}, "hello, world", ""},
+	{"bytes after a 304", tx{Response: "HTTP/1.1 304 Not Modified\r\n\r\n" + extra, Record: "HTTP/1.1 304 Not Modified\r\n\r\n"}, "", ""},
+	{"101 ends with its head", tx{Response: "HTTP/1.1 101 Switching Protocols\r\nUpgrade: x\r\n\r\n\x00\x01another protocol", Record: "HTTP/1.1 101 Switching Protocols\r\nUpgrade: x\r\n\r\n"}, "", ""},
+	{"HEAD answered with a body", tx{
+		Request:  "HEAD / HTTP/1.1\r\nHost: example.test\r\n\r\n",
+		Response: "HTTP/1.1 200 OK\r\nContent-Length: 4\r\n\r\nbody",
+		Record:   "HTTP/1.1 200 OK\r\nContent-Length: 4\r\n\r\n",
+	}, "", ""},
 	{"POST", tx{
 		Request:  "POST /form HTTP/1.1\r\nHost: example.test\r\nContent-Length: 3\r\n\r\na=b",
 		Response: response("HTTP/1.1 200 OK", "thanks"),
@@ -101,9 +120,10 @@ var exchanges = []struct {
 // IP given: "-" means none, "" the default.
 var ips = map[string]string{"": "192.0.2.1", "2001:DB8:0:0::1": "2001:db8::1", "::ffff:192.0.2.7": "192.0.2.7", "-": ""}
 
-// A tx is an exchange of the table, to be completed by fill.
+// A tx is an exchange of the table, to be completed by fill. Record is
+// what the response record holds, if not the whole Response.
 type tx struct {
-	Request, Response, IP, Truncated string
+	Request, Response, Record, IP, Truncated string
 }
 
 // fill completes the ith exchange of the table.
@@ -113,7 +133,7 @@ func fill(t tx, i int) Exchange {
 		Date:      when,
 		IP:        t.IP,
 		Request:   []byte(t.Request),
-		Response:  []byte(t.Response),
+		Response:  strings.NewReader(t.Response),
 		Truncated: t.Truncated,
 	}
 	if t.Request == "" {
@@ -179,8 +199,9 @@ func TestWriteExchange(t *testing.T) {
 				t.Run(tt.name, func(t *testing.T) {
 					x := fill(tt.x, i)
 					req, resp := recs[1+2*i], recs[2+2*i]
-					if !bytes.Equal(req.block, x.Request) || !bytes.Equal(resp.block, x.Response) {
-						t.Errorf("blocks %q and %q, want the request and response as given", req.block, resp.block)
+					record := cmp.Or(tt.x.Record, tt.x.Response)
+					if !bytes.Equal(req.block, x.Request) || string(resp.block) != record {
+						t.Errorf("blocks %q and %q, want the request as given and %q", req.block, resp.block, record)
 					}
 					for _, r := range []rec{req, resp} {
 						if got := r.must(t, "WARC-Target-URI"); got != x.TargetURI {
