@@ -343,9 +343,15 @@ func readBody(res *http.Response, limit int64, strict bool, buf []byte) ([]byte,
 	b := buf[:0]
 	if n := res.ContentLength; n > 0 && coding == "" && int64(cap(b)) <= n {
 		// Room for the whole body and the read that finds its end, so the
-		// buffer never grows; a lying Content-Length cannot make us
-		// reserve more than a few MiB up front.
-		b = make([]byte, 0, min(n, 8<<20)+bytes.MinRead)
+		// buffer never grows, and a large page is never held twice while
+		// it is copied to a larger buffer. A lying Content-Length can make
+		// us reserve no more than the limit, which a page may take anyway,
+		// or, with none, a few MiB.
+		most := int64(8 << 20)
+		if limit > 0 {
+			most = limit
+		}
+		b = make([]byte, 0, min(n, most)+bytes.MinRead)
 	}
 	for {
 		if len(b) == cap(b) {
