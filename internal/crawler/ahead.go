@@ -69,8 +69,8 @@ type ahead struct {
 	pages    map[string]*aheadPage // pages foreseen, being fetched or fetched, until the crawl takes them
 	gone     map[string]bool       // pages the crawl took that are still in a lane's bag, below its top
 	want     bag.Item              // the page the crawl waits for, while no lane has taken it
-	buffered int64                 // bytes of pages fetched and waiting for the crawl
-	peak     int64                 // the most bytes ever waiting
+	buffered int64                 // bytes of the HTML of pages fetched and waiting for the crawl
+	peak     int64                 // the most memory ever used, as used counts it
 	busy     int                   // lanes being worked on: a request in flight, or its pause
 	unread   []string              // pages fetched whose links the crawl may read ahead
 }
@@ -160,6 +160,27 @@ func (a *ahead) lane(host string) *lane {
 	return l
 }
 
+// pageCost is what the lanes' knowing of a page costs in memory, beyond
+// its HTML, as measured: its entry, its error if it failed, and, if it was
+// foreseen, the crawl's note of that. A page that fails without a request,
+// as every page robots.txt disallows does, costs nothing else, and a
+// crawl of a million of them once held them all.
+const pageCost = 512
+
+// used returns the memory the pages the lanes know of take: the HTML of
+// those fetched, and pageCost for each. a.mu is held.
+func (a *ahead) used() int64 {
+	return a.buffered + int64(len(a.pages))*pageCost
+}
+
+// room returns how many more pages the lanes can be told of within the
+// budget.
+func (a *ahead) room() int {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return int(max(a.budget-a.used(), 0) / pageCost)
+}
+
 // signal wakes whoever waits for a change. a.mu is held.
 func (a *ahead) signal() {
 	close(a.changed)
@@ -228,6 +249,7 @@ func (a *ahead) foresee(items []bag.Item) {
 		l.bag.Push(it)
 		a.pages[it.URL] = &aheadPage{state: foreseen, depth: it.Depth}
 	}
+	a.peak = max(a.peak, a.used())
 	a.signal()
 }
 
@@ -404,7 +426,7 @@ func (a *ahead) choose(now time.Time) (*lane, time.Duration) {
 	if a.want.URL != "" {
 		wantHost = hostOf(a.want.URL)
 	}
-	ahead := a.buffered < a.budget
+	ahead := a.used() < a.budget
 	for _, l := range a.order {
 		if l.working || l.dead {
 			continue
@@ -470,9 +492,15 @@ func (a *ahead) fetched(ctx context.Context, l *lane, url string, p *aheadPage, 
 		a.signal()
 		return
 	}
+	if errors.Is(err, pagefetch.ErrDisallowed) {
+		// What the crawl makes of it; the URL in the message is the
+		// page's own. A crawl of pages that robots.txt disallows fetches
+		// them ahead by the thousand, without a request.
+		err = pagefetch.ErrDisallowed
+	}
 	p.state, p.html, p.tape, p.err = fetched, html, tape, err
 	a.buffered += int64(cap(html))
-	a.peak = max(a.peak, a.buffered)
+	a.peak = max(a.peak, a.used())
 	var ue *pagefetch.UnreachableError
 	if errors.As(err, &ue) || errors.Is(err, pagefetch.ErrNotLoopback) {
 		l.parked = true

@@ -150,8 +150,8 @@ type Result struct {
 	Last    string // the URL of the last page saved
 	Current string // the page being crawled when the crawl stopped early
 	Pending int    // pages left in the bag when the crawl stopped early, Current's included
-	// AheadPeak is the most bytes of pages fetched ahead that waited in
-	// memory at once (see Crawler.AheadMemory).
+	// AheadPeak is the most memory the pages fetched ahead took at once,
+	// as Crawler.AheadMemory counts it.
 	AheadPeak int64
 }
 
@@ -684,7 +684,13 @@ func (c *Crawler) fetch(ctx context.Context, url string) ([]byte, *tape, error) 
 // (those need no fetching ahead), never on what it will have seen by then.
 func (r *run) readAhead(url string, p *aheadPage) {
 	var links []bag.Item
+	// Within the memory budget: links not foreseen are added by the
+	// crawl when it takes the page, and fetched then.
+	room := r.ahead.room()
 	foresee := func(link string, depth int) {
+		if len(links) >= room {
+			return
+		}
 		norm, ok := r.normalize(link)
 		if !ok || !r.c.Internal(norm) || r.urls.Has(norm) {
 			return
@@ -754,11 +760,39 @@ func originOf(rawURL string) string {
 // hostOf returns the host of an absolute URL as its requests name it,
 // host[:port].
 func hostOf(rawURL string) string {
+	// The lanes ask this several times for each page; an authority of
+	// plain letters, digits, dots, hyphens and a port, as nearly every
+	// one is, is its own host, with no parsing and no allocation.
+	if _, rest, ok := strings.Cut(rawURL, "://"); ok {
+		end := strings.IndexAny(rest, "/?#")
+		if end < 0 {
+			end = len(rest)
+		}
+		if authority := rest[:end]; authority != "" && plainHost(authority) {
+			return authority
+		}
+	}
 	u := siteOf(rawURL)
 	if u == nil {
 		return ""
 	}
 	return u.Host
+}
+
+// plainHost reports whether an authority is a host of lower-case
+// letters, digits, dots and hyphens, with perhaps a port: one that
+// net/url takes as it is.
+func plainHost(authority string) bool {
+	host, port, hasPort := strings.Cut(authority, ":")
+	if host == "" || hasPort && (port == "" || strings.Trim(port, "0123456789") != "") {
+		return false
+	}
+	for i := range len(host) {
+		if c := host[i]; !('a' <= c && c <= 'z' || '0' <= c && c <= '9' || c == '.' || c == '-') {
+			return false
+		}
+	}
+	return true
 }
 
 // siteOf parses the scheme and authority of an absolute URL, and nothing
