@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bufio"
 	"bytes"
 	"compress/gzip"
 	"context"
@@ -76,7 +77,7 @@ func benchMemory(ctx context.Context, cfg config, stdout, stderr io.Writer) erro
 		ratios:   [][2]int{{1, 0}, {2, 0}},
 	}, {
 		title: fmt.Sprintf("a gzip bomb, %.1f MB of gzip that inflates to %s bytes of HTML, sent even to -warc's Accept-Encoding: identity, maxDepth 0",
-			float64(len(site.bomb))/1e6, commas(bombSize)),
+			float64(site.bombSize)/1e6, commas(bombSize)),
 		seed:     "http://bomb.mem.test/tse/bomb.html",
 		depth:    "0",
 		flags:    []string{"-max-size", "1GiB"},
@@ -84,7 +85,7 @@ func benchMemory(ctx context.Context, cfg config, stdout, stderr io.Writer) erro
 		ratios:   [][2]int{{1, 0}},
 	}, {
 		title: fmt.Sprintf("%s links over %d hosts, all disallowed by robots.txt, on a seed page of %.1f MB, maxDepth 1",
-			commas(linkCount), len(linkHosts), float64(len(site.links))/1e6),
+			commas(linkCount), len(linkHosts), float64(site.linksSize)/1e6),
 		seed:  "http://" + linkHosts[0] + "/tse/links.html",
 		depth: "1",
 		// The seed page is some 50 MB: a million links do not fit in less.
@@ -197,9 +198,14 @@ func printMemCase(stdout io.Writer, cfg config, c memCase, samples [][]sample) {
 	fmt.Fprintln(stdout)
 }
 
-// A memPage is one answer of the memory section's proxy.
+// A memPage is one answer of the memory section's proxy, written as it
+// is sent: a page held in this process would count in every crawler's
+// peak memory, which Linux takes to include the memory of the process it
+// was started from (its rusage keeps the high-water mark of the memory it
+// had before it ran the crawler).
 type memPage struct {
-	body   []byte
+	size   int64
+	write  func(io.Writer) error
 	ctype  string
 	coding string // Content-Encoding, if any
 }
@@ -207,30 +213,46 @@ type memPage struct {
 // A memSite answers by host and path, such as big.mem.test/tse/big.html,
 // as a forward proxy is asked; anything else is a 404.
 type memSite struct {
-	pages map[string]memPage
-	bomb  []byte // the gzip bomb, as sent
-	links []byte // the page of a million links
+	pages     map[string]memPage
+	bombSize  int64 // the gzip bomb's, as sent
+	linksSize int64 // the page of a million links
 }
 
 func newMemSite() (*memSite, error) {
-	var big bytes.Buffer
-	big.Grow(bigSize)
-	if err := fillPage(&big, bigSize, "<p>All work and no play makes Jack a dull boy.</p>\n"); err != nil {
-		return nil, err
-	}
 	bomb, err := gzipBomb(bombSize)
 	if err != nil {
 		return nil, err
 	}
-	site := &memSite{bomb: bomb, links: linksPage(linkCount, linkHosts)}
+	var links countWriter
+	writeLinks(&links, linkCount, linkHosts)
+	site := &memSite{bombSize: int64(len(bomb)), linksSize: links.n}
 	site.pages = map[string]memPage{
-		"big.mem.test/tse/big.html":      {body: big.Bytes(), ctype: "text/html"},
-		"bomb.mem.test/tse/bomb.html":    {body: bomb, ctype: "text/html", coding: "gzip"},
-		linkHosts[0] + "/tse/links.html": {body: site.links, ctype: "text/html"},
+		"big.mem.test/tse/big.html": {
+			size: bigSize,
+			write: func(w io.Writer) error {
+				return fillPage(w, bigSize, "<p>All work and no play makes Jack a dull boy.</p>\n")
+			},
+			ctype: "text/html",
+		},
+		"bomb.mem.test/tse/bomb.html": {
+			size:   int64(len(bomb)),
+			write:  func(w io.Writer) error { _, err := w.Write(bomb); return err },
+			ctype:  "text/html",
+			coding: "gzip",
+		},
+		linkHosts[0] + "/tse/links.html": {
+			size:  links.n,
+			write: func(w io.Writer) error { return writeLinks(w, linkCount, linkHosts) },
+			ctype: "text/html",
+		},
 	}
 	robots := []byte("User-agent: *\nDisallow: /tse/no/\n")
 	for _, h := range linkHosts {
-		site.pages[h+"/robots.txt"] = memPage{body: robots, ctype: "text/plain"}
+		site.pages[h+"/robots.txt"] = memPage{
+			size:  int64(len(robots)),
+			write: func(w io.Writer) error { _, err := w.Write(robots); return err },
+			ctype: "text/plain",
+		}
 	}
 	return site, nil
 }
@@ -251,8 +273,16 @@ func (m *memSite) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if p.coding != "" {
 		w.Header().Set("Content-Encoding", p.coding)
 	}
-	w.Header().Set("Content-Length", strconv.Itoa(len(p.body)))
-	w.Write(p.body) // a crawler that stops reading is no error here
+	w.Header().Set("Content-Length", strconv.FormatInt(p.size, 10))
+	p.write(w) // a crawler that stops reading is no error here
+}
+
+// A countWriter counts what is written to it, and keeps none of it.
+type countWriter struct{ n int64 }
+
+func (c *countWriter) Write(p []byte) (int, error) {
+	c.n += int64(len(p))
+	return len(p), nil
 }
 
 // serveMemSite serves site on a free loopback port and returns the proxy
@@ -314,15 +344,16 @@ func gzipBomb(size int64) ([]byte, error) {
 	return buf.Bytes(), nil
 }
 
-// linksPage returns a page that links to n distinct URLs, /tse/no/0.html
+// writeLinks writes a page that links to n distinct URLs, /tse/no/0.html
 // to /tse/no/(n-1).html, spread round-robin over hosts.
-func linksPage(n int, hosts []string) []byte {
-	b := make([]byte, 0, 50*n)
-	b = append(b, "<!DOCTYPE html>\n<html><head><title>links</title></head><body>\n"...)
+func writeLinks(w io.Writer, n int, hosts []string) error {
+	bw := bufio.NewWriterSize(w, 64<<10)
+	bw.WriteString("<!DOCTYPE html>\n<html><head><title>links</title></head><body>\n")
 	for i := range n {
-		b = fmt.Appendf(b, "<a href=\"http://%s/tse/no/%d.html\"></a>\n", hosts[i%len(hosts)], i)
+		fmt.Fprintf(bw, "<a href=\"http://%s/tse/no/%d.html\"></a>\n", hosts[i%len(hosts)], i)
 	}
-	return append(b, "</body></html>\n"...)
+	bw.WriteString("</body></html>\n")
+	return bw.Flush()
 }
 
 // commas writes n with a comma between each group of three digits, as the
