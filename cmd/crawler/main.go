@@ -2,6 +2,8 @@ package main
 
 import (
 	"context"
+	"io"
+	"log"
 	"os"
 	"os/signal"
 	"runtime"
@@ -19,6 +21,12 @@ func main() {
 	if os.Getenv("GOMAXPROCS") == "" {
 		runtime.GOMAXPROCS(1)
 	}
+	// net/http's transport tells some things a server does wrong, such as
+	// a response sent unasked, through the log package, straight to
+	// stderr, past the escaping every other message gets. The crawler
+	// does not use the log package: what it says goes through run's
+	// writers, and what the transport saw shows in the fetch's error.
+	log.SetOutput(io.Discard)
 	// The first SIGINT or SIGTERM cancels the crawl, which then stops
 	// cleanly; restoring the default handlers lets a second one kill the
 	// process at once.
