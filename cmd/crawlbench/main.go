@@ -322,6 +322,7 @@ func timeRun(parent string, make func(dir string) *exec.Cmd) (sample, int, error
 		}()
 	}
 	syscall.Sync()
+	lowerPeak()
 	cmd := make(dir)
 	var stderr strings.Builder
 	cmd.Stderr = &stderr

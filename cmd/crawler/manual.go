@@ -132,7 +132,7 @@ var flagDocs = []flagDoc{
 		"`hosts` lists each host's `requests`, `pauses` and `mean_pause`, and `ahead_peak_bytes` is the most memory pages fetched ahead took."},
 	{"-warc FILE", "none", "also write the crawl to *FILE* as a WARC 1.1 web archive, which pywb, ReplayWeb.page and warcio replay: " +
 		"a `warcinfo` record, then a `request` and a `response` record for every HTTP exchange, robots.txt, redirects, failures and retries included, " +
-		"each response as received, chunked framing and all. " +
+		"each response as received, from its status line to the end of its message, chunked framing and all: not the interim `1xx` answers before it, nor bytes after it. " +
 		"A *FILE* ending in `.gz` holds one gzip member per record. " +
 		"Requests ask for no content coding, so that each saved page is the payload of its `200` record. " +
 		"Without `-resume`, *FILE* must not exist, and its directory must (exit 2, checked before anything is written); `-resume` cuts it back to the last page journaled and appends. " +
@@ -200,11 +200,7 @@ var environment = []entry{
 		"an IP address or a CIDR range (`10.0.0.0/8`), each with an optional port, or `*` for every host. " +
 		"Requests to `localhost` and to loopback addresses never go through a proxy."},
 	{"GOMAXPROCS", "how many processors the crawler runs on. Unset, it is one, " +
-		"which serves a crawl best, since it spends its time waiting for servers, even when it fetches from several hosts at once; " +
-		"with `-warc` it is two, so that digesting and compressing the archive run beside the crawl, " +
-		"but for a plain (not `.gz`) file only on a machine with three processors or more, " +
-		"as on two the second is better left to a server on the same machine. " +
-		"Setting it to 2 speeds up a plain `-warc` crawl of a fast server elsewhere on a machine with two."},
+		"which serves a crawl best, since it spends its time waiting for servers, even when it fetches from several hosts at once."},
 }
 
 var files = []entry{

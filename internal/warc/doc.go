@@ -16,9 +16,24 @@
 // base 32. A file whose name ends in .gz holds one gzip member for each
 // record, so that a reader can start at any record.
 //
+// # What a response record holds
+//
+// A response record holds the final response to its request, from its
+// status line to the end of its message as its framing says. Interim 1xx
+// responses before it (100 Continue, 103 Early Hints), which an HTTP
+// client reads past, are left out: a reader such as warcio takes a
+// record's first status line for its status, and would index a page as a
+// 100. So are bytes a server sent after the end, such as a second
+// response nobody asked for, which belong to no response to this request.
+// A 101 ends with its head: what follows is another protocol.
+//
+// What was read is given as a [Source], which may be a file a large
+// response was spooled to, and the record is streamed from it, so that
+// writing it holds none of it in memory.
+//
 // # Transfer and content codings
 //
-// A response record holds the response byte for byte as it came: a
+// The final response is recorded byte for byte as it came: a
 // chunked body with its chunk sizes, extensions and trailer, and a body
 // with a gzip Content-Encoding still compressed. wget does the same,
 // writing the chunk headers to its WARC copy while it decodes them for
@@ -57,17 +72,16 @@
 //
 // # Crashes and resuming
 //
-// Each record is built whole before it is written, compressed into its
-// own member for a .warc.gz, and the two records of an exchange go to the
-// file with one system call (writev, where golang.org/x/sys/unix has it;
-// a write for each part elsewhere), a plain file's blocks straight from
-// the memory the exchange was captured into. So a crawl killed with
-// kill -9 leaves at most one torn exchange, the last. [Resume] reads the file
-// record by record, by Content-Length and the two CRLFs that end a record,
-// or member by member, and cuts it off after the last whole exchange,
-// dropping a torn record and a request whose response was never written.
-// Anything else where a record should begin is damage, or a file this
-// package did not write, and Resume leaves it alone.
+// The records of an exchange are written one after the other, each
+// compressed into its own member for a .warc.gz, while a lock keeps
+// other exchanges out, so that a crawl killed with kill -9 leaves at most
+// one torn exchange, the last. If a write fails, as on a full disk, the
+// file is cut back to the end of the last whole exchange. [Resume] reads
+// the file record by record, by Content-Length and the two CRLFs that end
+// a record, or member by member, and cuts it off after the last whole
+// exchange, dropping a torn record and a request whose response was never
+// written. Anything else where a record should begin is damage, or a file
+// this package did not write, and Resume leaves it alone.
 //
 // A resumed run begins with a warcinfo record of its own, which its
 // records name. The standard lets a warcinfo record appear anywhere, so
@@ -81,18 +95,13 @@
 // # Digests
 //
 // A response record carries two SHA-1 digests of nearly the same bytes,
-// the block's and the payload's, and on a crawl from a fast server they
-// were the larger part of what writing the file costs. Where the processor has the
-// SHA extensions (amd64), the two are made side by side, in the two lanes
-// of one generated assembly routine, in about 60% of the time of one after
-// the other (see sha1x2.go); elsewhere crypto/sha1 makes them in turn.
-// Both give the digests crypto/sha1 gives, which the tests check for
-// every length around the block size and the fuzzer for any input.
+// the block's and the payload's, made from one reading of the response
+// by crypto/sha1. They are most of what a plain file costs to write.
 //
 // # No WARC library
 //
-// The package uses the standard library, with golang.org/x/sys/unix for
-// writev and github.com/klauspost/compress for gzip, whose fastest level
+// The package uses the standard library, with
+// github.com/klauspost/compress for gzip, whose fastest level
 // compresses a page in two thirds of the time of compress/gzip's for a
 // file of the same size. Of the Go WARC libraries
 // that are served, github.com/internetarchive/gowarc (v0.8.96) is the
