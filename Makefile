@@ -96,7 +96,7 @@ vet: lint
 # testsum prints each package's result, failed tests and skips, not the
 # whole -json stream.
 unit:
-	$(GO) run ./internal/testbed/testsum $(if $(COUNTS),-counts "$(COUNTS)/unit") $(GO) test -race -count=1 -json ./...
+	$(GO) run ./internal/devtools/testsum $(if $(COUNTS),-counts "$(COUNTS)/unit") $(GO) test -race -count=1 -json ./...
 
 system: build
 	$(if $(COUNTS),TESTING_COUNTS="$(COUNTS)/system") bash testing.sh
@@ -112,7 +112,7 @@ system: build
 BENCHDIR ?= $(shell [ -d /dev/shm ] && echo /dev/shm || echo /tmp)
 bench: build
 	$(GO) test -run '^$$' -bench . -benchmem ./internal/...
-	$(GO) run ./cmd/crawlbench -dir $(BENCHDIR)
+	$(GO) run ./internal/devtools/crawlbench -dir $(BENCHDIR)
 
 # go test -fuzz runs one target of one package at a time, so fuzz asks
 # go test -list for every package's targets, which it prints before the

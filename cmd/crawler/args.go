@@ -15,13 +15,13 @@ import (
 	"golang.org/x/net/http/httpproxy"
 
 	"tse-crawler/internal/bag"
+	"tse-crawler/internal/browserurl"
 	"tse-crawler/internal/buildinfo"
 	"tse-crawler/internal/journal"
 	"tse-crawler/internal/pagefetch"
 	"tse-crawler/internal/pagescan"
+	"tse-crawler/internal/refurl"
 	"tse-crawler/internal/scope"
-	"tse-crawler/internal/urlnorm"
-	"tse-crawler/internal/weburl"
 )
 
 // config is what the command line asks for.
@@ -88,9 +88,9 @@ func (cfg *config) params() journal.Params {
 // that the seed, the links and the scope's prefixes are keyed alike.
 func (cfg *config) normalizer() func(string) (string, bool) {
 	if cfg.links == "html" {
-		return weburl.Normalize
+		return browserurl.Normalize
 	}
-	return urlnorm.Normalize
+	return refurl.Normalize
 }
 
 // prefixes returns the -scope prefixes as the crawl matches them: as
@@ -103,7 +103,7 @@ func (cfg *config) prefixes() ([]string, error) {
 	}
 	prefixes := make([]string, len(cfg.scopes))
 	for i, raw := range cfg.scopes {
-		p, err := weburl.Canonical(raw)
+		p, err := browserurl.Canonical(raw)
 		if err != nil {
 			return nil, fmt.Errorf("-scope %q is %v: give a URL prefix such as http://example.edu/ or http://*.example.edu/docs/", raw, err)
 		}

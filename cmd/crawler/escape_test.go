@@ -11,7 +11,7 @@ import (
 	"testing"
 	"testing/fstest"
 
-	"tse-crawler/internal/testbed/playground"
+	"tse-crawler/internal/playground"
 )
 
 // TestEscapedDots crawls a site whose links and redirect use escaped dots

@@ -15,10 +15,10 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"tse-crawler/internal/browserurl"
 	"tse-crawler/internal/pagedir"
+	"tse-crawler/internal/refurl"
 	"tse-crawler/internal/testbed/hostile"
-	"tse-crawler/internal/urlnorm"
-	"tse-crawler/internal/weburl"
 )
 
 // The tests here crawl the hostile site of package hostile, each case a
@@ -71,8 +71,8 @@ func failedLines(log string) []string {
 
 // normalized is how the crawler logs a link found on the page at base.
 func normalized(base, link string) string {
-	abs := urlnorm.Resolve(base, link)
-	if norm, ok := urlnorm.Normalize(abs); ok {
+	abs := refurl.Resolve(base, link)
+	if norm, ok := refurl.Normalize(abs); ok {
 		return norm
 	}
 	return abs
@@ -84,11 +84,11 @@ func keyed(scanner, base, link string) string {
 	if scanner != "html" {
 		return normalized(base, link)
 	}
-	abs, ok := weburl.Resolve(base, link)
+	abs, ok := browserurl.Resolve(base, link)
 	if !ok {
 		return link
 	}
-	if key, ok := weburl.Normalize(abs); ok {
+	if key, ok := browserurl.Normalize(abs); ok {
 		return key
 	}
 	return abs

@@ -10,7 +10,7 @@ import (
 	"testing"
 	"testing/fstest"
 
-	"tse-crawler/internal/testbed/playground"
+	"tse-crawler/internal/playground"
 )
 
 // A targetProxy serves a site as the playground does and records the

@@ -13,7 +13,7 @@ import (
 	"testing"
 	"time"
 
-	"tse-crawler/internal/testbed/playground"
+	"tse-crawler/internal/playground"
 )
 
 // TestOtherSite crawls the project's second playground, a university in the

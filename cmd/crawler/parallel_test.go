@@ -12,8 +12,8 @@ import (
 	"testing"
 	"testing/fstest"
 
+	"tse-crawler/internal/playground"
 	"tse-crawler/internal/testbed/linediff"
-	"tse-crawler/internal/testbed/playground"
 	"tse-crawler/internal/testbed/synthsite"
 )
 

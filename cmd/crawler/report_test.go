@@ -14,7 +14,7 @@ import (
 	"testing"
 	"testing/fstest"
 
-	"tse-crawler/internal/testbed/playground"
+	"tse-crawler/internal/playground"
 )
 
 // outcomesSite has a page of every outcome: saved, 404 (twice), 500, too

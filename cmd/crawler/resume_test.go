@@ -20,7 +20,7 @@ import (
 
 	"tse-crawler/internal/journal"
 	"tse-crawler/internal/pagedir"
-	"tse-crawler/internal/testbed/playground"
+	"tse-crawler/internal/playground"
 )
 
 // The crawls the resume tests interrupt: between them they have failed

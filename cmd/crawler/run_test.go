@@ -23,9 +23,9 @@ import (
 
 	"tse-crawler/internal/buildinfo"
 	"tse-crawler/internal/pagedir"
+	"tse-crawler/internal/playground"
 	"tse-crawler/internal/testbed/hostile"
 	"tse-crawler/internal/testbed/linediff"
-	"tse-crawler/internal/testbed/playground"
 	"tse-crawler/internal/testbed/playgroundtest"
 )
 

@@ -14,7 +14,7 @@ import (
 	"time"
 
 	"tse-crawler/internal/buildinfo"
-	"tse-crawler/internal/testbed/playground"
+	"tse-crawler/internal/playground"
 	"tse-crawler/internal/testbed/synthsite"
 )
 

@@ -6,8 +6,6 @@ import (
 	"runtime"
 	"strconv"
 	"testing"
-
-	"tse-crawler/internal/seen"
 )
 
 // wikiPrefix and a number and ".html" make URLs of 70–76 bytes, as long as
@@ -45,17 +43,20 @@ func BenchmarkMemory(b *testing.B) {
 					for b.Loop() {
 						perURL = heapPerURL(func() (any, int) {
 							bg, _ := New(order)
-							var set *seen.Set
+							// The crawl's set of URLs met, which shares each
+							// URL's string with the bag.
+							var set map[string]struct{}
 							if mode == "with-seen" {
-								set = new(seen.Set)
+								set = make(map[string]struct{})
 							}
 							buf := []byte(wikiPrefix)
 							for i := range n {
 								buf = append(strconv.AppendInt(buf[:len(wikiPrefix)], int64(i), 10), ".html"...)
 								u := string(buf)
-								if set == nil || set.Add(u) {
-									bg.Push(Item{URL: u, Depth: 1 + 10*i/n})
+								if set != nil {
+									set[u] = struct{}{}
 								}
+								bg.Push(Item{URL: u, Depth: 1 + 10*i/n})
 							}
 							if mode == "half-popped" {
 								for range n / 2 {

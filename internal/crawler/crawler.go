@@ -22,9 +22,8 @@ import (
 	"tse-crawler/internal/pagefetch"
 	"tse-crawler/internal/pagescan"
 	"tse-crawler/internal/progress"
-	"tse-crawler/internal/seen"
+	"tse-crawler/internal/refurl"
 	"tse-crawler/internal/stats"
-	"tse-crawler/internal/urlnorm"
 	"tse-crawler/internal/warc"
 )
 
@@ -66,8 +65,8 @@ type Crawler struct {
 	// target into the crawl's key for the page, or reports false for a
 	// link that names no page to crawl (logged IgnExtrn). The key is what
 	// the seen-set holds, Internal judges, Fetch requests and Save
-	// records. Nil means [urlnorm.Normalize], the reference crawler's
-	// rules; html mode sets weburl.Normalize, the WHATWG URL Standard's.
+	// records. Nil means [refurl.Normalize], the reference crawler's
+	// rules; html mode sets browserurl.Normalize, the WHATWG URL Standard's.
 	Normalize func(link string) (string, bool)
 	// Internal reports whether a normalized URL belongs to the crawl.
 	Internal func(url string) bool
@@ -228,7 +227,7 @@ type run struct {
 	normalize func(link string) (string, bool)
 
 	res   Result
-	urls  seen.Set
+	urls  seen
 	hops  map[string]int // for each page in the bag that a redirect put there, the redirects that led to it
 	hosts hostWatch
 
@@ -257,11 +256,12 @@ func (c *Crawler) crawl(ctx context.Context, seed string, log *logWriter) (Resul
 		scribe:    startScribe(c),
 		normalize: c.Normalize,
 		hops:      make(map[string]int),
+		urls:      make(seen),
 		replay:    c.Replay,
 		adopting:  c.Load != nil,
 	}
 	if r.normalize == nil {
-		r.normalize = urlnorm.Normalize
+		r.normalize = refurl.Normalize
 	}
 	err := r.loop(ctx, seed)
 	if r.ahead != nil {
@@ -280,7 +280,7 @@ func (c *Crawler) crawl(ctx context.Context, seed string, log *logWriter) (Resul
 // loop takes pages from the bag, from the seed on, until the bag is empty
 // or a page cannot be crawled past.
 func (r *run) loop(ctx context.Context, seed string) error {
-	r.urls.Add(seed)
+	r.urls.add(seed)
 	r.push(bag.Item{URL: seed, Depth: 0})
 	for {
 		page, ok := r.pop()
@@ -433,7 +433,7 @@ func (r *run) consider(src source, depth, pushDepth int, link string) (added str
 		shown = norm
 		switch {
 		case !r.c.Internal(norm):
-		case !r.urls.Add(norm):
+		case !r.urls.add(norm):
 			word, n = "IgnDupl", &r.res.Duplicate
 		default:
 			r.push(bag.Item{URL: norm, Depth: pushDepth})
@@ -692,7 +692,7 @@ func (r *run) readAhead(url string, p *aheadPage) {
 			return
 		}
 		norm, ok := r.normalize(link)
-		if !ok || !r.c.Internal(norm) || r.urls.Has(norm) {
+		if !ok || !r.c.Internal(norm) || r.urls.has(norm) {
 			return
 		}
 		if _, dup := r.foreseen[norm]; dup {

@@ -22,8 +22,8 @@ import (
 	"tse-crawler/internal/pace"
 	"tse-crawler/internal/pagefetch"
 	"tse-crawler/internal/pagescan"
+	"tse-crawler/internal/playground"
 	"tse-crawler/internal/scope"
-	"tse-crawler/internal/testbed/playground"
 	"tse-crawler/internal/testbed/synthsite"
 )
 

@@ -5,7 +5,7 @@ import (
 	"testing"
 	"testing/fstest"
 
-	"tse-crawler/internal/weburl"
+	"tse-crawler/internal/browserurl"
 )
 
 // TestNormalizeField checks that the crawl keys pages with its Normalize
@@ -33,7 +33,7 @@ func TestNormalizeField(t *testing.T) {
  0  IgnExtrn: http://cs50tse.cs.dartmouth.edu/tse/t/x.pdf
  1    Fetched: http://cs50tse.cs.dartmouth.edu/tse/t/a%20b.html
 `},
-		{"whatwg", weburl.Normalize, `
+		{"whatwg", browserurl.Normalize, `
  0     Found: http://cs50tse.cs.dartmouth.edu/tse/t/a%20b.html
  0     Added: http://cs50tse.cs.dartmouth.edu/tse/t/a%20b.html
  0     Found: HTTP://CS50TSE.CS.DARTMOUTH.EDU:80/tse/t/a%20b.html

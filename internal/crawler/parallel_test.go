@@ -17,13 +17,13 @@ import (
 	"time"
 
 	"tse-crawler/internal/bag"
+	"tse-crawler/internal/browserurl"
 	"tse-crawler/internal/journal"
 	"tse-crawler/internal/pagescan"
+	"tse-crawler/internal/playground"
 	"tse-crawler/internal/scope"
 	"tse-crawler/internal/testbed/linediff"
-	"tse-crawler/internal/testbed/playground"
 	"tse-crawler/internal/testbed/synthsite"
-	"tse-crawler/internal/weburl"
 )
 
 // multiSite is a university of four hosts, served one folder per host,
@@ -139,7 +139,7 @@ func crawlParallel(t *testing.T, tc crawlCase, order, links string, parallel int
 	h.c.Bag, _ = bag.New(order)
 	h.c.Scanner, _ = pagescan.New(links)
 	if links == "html" {
-		h.c.Normalize = weburl.Normalize
+		h.c.Normalize = browserurl.Normalize
 		h.fetcher.WHATWG = true
 	}
 	if tc.region {

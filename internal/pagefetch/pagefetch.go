@@ -25,9 +25,9 @@ import (
 	"sync/atomic"
 	"time"
 
+	"tse-crawler/internal/browserurl"
 	"tse-crawler/internal/pace"
-	"tse-crawler/internal/urlnorm"
-	"tse-crawler/internal/weburl"
+	"tse-crawler/internal/refurl"
 )
 
 // ErrNotLoopback is returned, wrapped, for a connection to an address that
@@ -111,7 +111,7 @@ type Fetcher struct {
 	// will not do, such as a pause longer than a minute.
 	Warn func(msg string)
 	// WHATWG says that the URLs given to Fetch are WHATWG serializations,
-	// as the crawler's html mode keys pages (package weburl): each is then
+	// as the crawler's html mode keys pages (package browserurl): each is then
 	// requested with its path and query byte for byte, which net/url would
 	// re-escape, and a redirect's Location is resolved as a browser
 	// resolves it. The reference mode leaves it unset.
@@ -265,10 +265,10 @@ func (f *Fetcher) Fetch(ctx context.Context, rawURL string) ([]byte, error) {
 			return nil, err
 		}
 		// The rules must allow the path both as sent and as any server may
-		// resolve it (urlnorm.ServerPaths): "/x/%2e%2e/no/p.html" is
+		// resolve it (refurl.ServerPaths): "/x/%2e%2e/no/p.html" is
 		// /no/p.html to nginx, so "Disallow: /no/" forbids it.
 		ok := rules.Allowed(path + query)
-		for _, served := range urlnorm.ServerPaths(path) {
+		for _, served := range refurl.ServerPaths(path) {
 			ok = ok && rules.Allowed(served+query)
 		}
 		if !ok {
@@ -294,9 +294,9 @@ func (f *Fetcher) Fetch(ctx context.Context, rawURL string) ([]byte, error) {
 // page to html mode's normalizer, so the crawler logs it as external.
 func (f *Fetcher) resolveLocation(rawURL, location string) string {
 	if !f.WHATWG {
-		return urlnorm.Resolve(rawURL, location)
+		return refurl.Resolve(rawURL, location)
 	}
-	if u, ok := weburl.Resolve(rawURL, location); ok {
+	if u, ok := browserurl.Resolve(rawURL, location); ok {
 		return u
 	}
 	return location

@@ -8,8 +8,8 @@ import (
 	"net/url"
 	"strings"
 
+	"tse-crawler/internal/refurl"
 	"tse-crawler/internal/robots"
-	"tse-crawler/internal/urlnorm"
 	"tse-crawler/internal/warc"
 )
 
@@ -126,7 +126,7 @@ func (f *Fetcher) fetchRobots(ctx context.Context, robotsURL string) (*robots.Ru
 		case code >= 200 && code < 300:
 			return robots.Parse(resp.body, robots.ProductToken(f.UserAgent)), nil
 		case isRedirect(code) && resp.location != "":
-			next := urlnorm.Resolve(target, resp.location)
+			next := refurl.Resolve(target, resp.location)
 			if hops == maxRobotsRedirects || !strings.HasPrefix(next, "http://") && !strings.HasPrefix(next, "https://") {
 				return robots.AllowAll(), nil
 			}

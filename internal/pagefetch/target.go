@@ -8,7 +8,7 @@ import (
 )
 
 // The request target is what follows GET on the request line. In html
-// mode a page's URL is its WHATWG serialization (package weburl), and a
+// mode a page's URL is its WHATWG serialization (package browserurl), and a
 // browser sends that URL's path and query as they are. net/url does not:
 // it re-escapes a path it thinks is badly escaped, so that "/a|b" goes out
 // as "/a%7Cb" and "/x^y" as "/x%5Ey", and it refuses a '%' that is not

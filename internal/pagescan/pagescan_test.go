@@ -9,10 +9,10 @@ import (
 	"strings"
 	"testing"
 
+	"tse-crawler/internal/browserurl"
 	"tse-crawler/internal/pagescan"
+	"tse-crawler/internal/refurl"
 	"tse-crawler/internal/testbed/playgroundtest"
-	"tse-crawler/internal/urlnorm"
-	"tse-crawler/internal/weburl"
 )
 
 const (
@@ -912,7 +912,7 @@ func FuzzReference(f *testing.F) {
 		pageURL := fuzzPages[int(which)%len(fuzzPages)]
 		stripped := string(stripSpace(page))
 		// The reference puts a relative link x after one of these.
-		origin, dirPrefix := urlnorm.CS50Bases(pageURL)
+		origin, dirPrefix := refurl.CS50Bases(pageURL)
 
 		links := scan(new(pagescan.Reference), pageURL, page)
 		for _, link := range links {
@@ -950,7 +950,7 @@ func FuzzHTML(f *testing.F) {
 		for _, link := range links {
 			// A link that does not resolve comes as written, and the
 			// crawler's normalizer must then reject it.
-			if _, ok := weburl.Normalize(link); ok && (!scheme.MatchString(link) || strings.Contains(link, "#")) {
+			if _, ok := browserurl.Normalize(link); ok && (!scheme.MatchString(link) || strings.Contains(link, "#")) {
 				t.Fatalf("HTML.Scan(%q, %q) found %q, which is not absolute or has a fragment", pageURL, page, link)
 			}
 		}
@@ -974,7 +974,7 @@ func FuzzHTMLRoundTrip(f *testing.F) {
 		}
 		page := `<p><a class=x href="` + escape(href) + `">link</a></p>`
 		got := scan(new(pagescan.HTML), index, []byte(page))
-		want, ok := weburl.Resolve(index, href)
+		want, ok := browserurl.Resolve(index, href)
 		if !ok {
 			want = urlStandardClean(href)
 		}
@@ -1016,7 +1016,7 @@ func stripSpace(page []byte) []byte {
 // written for speed, can be checked against it. Pointers become indexes,
 // NULL becomes -1, and the document ends at its last byte instead of at a
 // NUL, which is the one deliberate difference (REFERENCE.md §7). Relative
-// links are resolved with [urlnorm.CS50Bases], which has its own tests.
+// links are resolved with [refurl.CS50Bases], which has its own tests.
 func referenceOracle(pageURL string, page []byte) []string {
 	html := stripSpace(page) // removeWhitespace(html)
 	// strcasestr, in the "C" locale, folds only A-Z.
@@ -1095,7 +1095,7 @@ func referenceOracle(pageURL string, page []byte) []string {
 		pos = end
 		link := string(html[href:end])
 		if relative {
-			root, dir := urlnorm.CS50Bases(pageURL)
+			root, dir := refurl.CS50Bases(pageURL)
 			if strings.HasPrefix(link, "/") {
 				link = root + link
 			} else {

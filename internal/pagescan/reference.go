@@ -3,7 +3,7 @@ package pagescan
 import (
 	"bytes"
 
-	"tse-crawler/internal/urlnorm"
+	"tse-crawler/internal/refurl"
 )
 
 // Reference finds links exactly as the CS50 reference crawler does,
@@ -16,7 +16,7 @@ type Reference struct {
 }
 
 // Scan calls found with each link in page, in document order, resolved
-// against pageURL by the reference's own rules (see [urlnorm.CS50Bases]).
+// against pageURL by the reference's own rules (see [refurl.CS50Bases]).
 // An absolute link is passed on verbatim.
 func (r *Reference) Scan(pageURL string, page []byte, found func(link string)) {
 	r.strip(page)
@@ -24,7 +24,7 @@ func (r *Reference) Scan(pageURL string, page []byte, found func(link string)) {
 	special := specialFinder{s: s}
 	// Relative links are resolved against one of two prefixes, the same
 	// for the whole page: each link then costs one allocation, its own.
-	root, dir := urlnorm.CS50Bases(pageURL)
+	root, dir := refurl.CS50Bases(pageURL)
 
 	for pos := 0; ; {
 		a := indexFold(s, pos, "<a", 0)

@@ -1,9 +1,9 @@
 package pagescan
 
-import "tse-crawler/internal/weburl"
+import "tse-crawler/internal/browserurl"
 
 // resolve resolves href against base as a browser does, with the WHATWG
-// URL parser (package weburl), and returns the absolute URL serialized
+// URL parser (package browserurl), and returns the absolute URL serialized
 // without its fragment: the form the crawler's html mode keys, requests
 // and saves pages by. It reports false for a link a browser would reject,
 // and for a base that is not an absolute URL (a <base href> that fails so
@@ -11,9 +11,9 @@ import "tse-crawler/internal/weburl"
 //
 // A link that fails is still a link the page has: the html scanner reports
 // it as written, and the crawler's html-mode normalizer, which parses it
-// again with no base, rejects it in turn (weburl's FuzzResolve checks that
+// again with no base, rejects it in turn (browserurl's FuzzResolve checks that
 // it always does), so it is logged as found and external, and never
 // requested.
 func resolve(base, href string) (string, bool) {
-	return weburl.Resolve(base, href)
+	return browserurl.Resolve(base, href)
 }

@@ -14,7 +14,7 @@ import (
 	"fmt"
 	"strings"
 
-	"tse-crawler/internal/urlnorm"
+	"tse-crawler/internal/refurl"
 )
 
 // CS50Prefix is the CS50 playground server, the reference crawler's one
@@ -111,7 +111,7 @@ func parsePrefix(raw string) (prefix, error) {
 
 // Contains reports whether the normalized URL u is in the scope: u must
 // begin with one of the prefixes, and so must u with its path as any
-// server may resolve it ([urlnorm.ServerPaths]). The second test is what
+// server may resolve it ([refurl.ServerPaths]). The second test is what
 // keeps "/tse/%2e%2e/secret.html" out of a scope of /tse/: the normalizer
 // leaves escapes alone, as the reference does, but nginx serves that URL
 // from /secret.html. It costs a scan of the path and no allocation unless
@@ -131,7 +131,7 @@ func (s *Scope) Contains(u string) bool {
 	if i := strings.IndexByte(u[start:end], '#'); i >= 0 {
 		end = start + i
 	}
-	for _, served := range urlnorm.ServerPaths(u[start:end]) {
+	for _, served := range refurl.ServerPaths(u[start:end]) {
 		// The page may fall under another prefix than u's: it is still
 		// one of the crawl's.
 		if !s.match(u[:start] + served + u[end:]) {

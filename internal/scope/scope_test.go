@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"tse-crawler/internal/urlnorm"
+	"tse-crawler/internal/refurl"
 )
 
 func TestContains(t *testing.T) {
@@ -117,7 +117,7 @@ func TestNormalizeInternal(t *testing.T) {
 		{"http://cs50tse.cs.dartmouth.edu/TSE/", false},
 	}
 	for _, tt := range tests {
-		norm, ok := urlnorm.Normalize(tt.in)
+		norm, ok := refurl.Normalize(tt.in)
 		if got := ok && Default().Contains(norm); got != tt.want {
 			t.Errorf("Normalize(%q) = %q, %v; internal %v, want %v", tt.in, norm, ok, got, tt.want)
 		}

@@ -1,8 +1,8 @@
-// Package weburl reads URLs as a browser does: with the WHATWG URL
+// Package browserurl reads URLs as a browser does: with the WHATWG URL
 // Standard's parser (https://url.spec.whatwg.org/), through
 // github.com/nlnwa/whatwg-url. It is what the crawler's html mode
 // (-links html) resolves links and names pages with; the reference mode
-// keeps package urlnorm, the CS50 reference crawler's rules.
+// keeps package refurl, the CS50 reference crawler's rules.
 //
 // The standard's serialization of a URL is its one canonical form:
 // percent-encoding by the standard's sets (a space in a path becomes %20,
@@ -13,7 +13,7 @@
 // scheme. Two links a browser would fetch as one URL serialize to the same
 // string, so the serialization, without its fragment, is the crawl's key
 // for a page.
-package weburl
+package browserurl
 
 import (
 	"fmt"
@@ -140,7 +140,7 @@ func pathOf(s string) string {
 
 // htmlExtension reports whether path's last segment has no extension, an
 // empty one ("p."), or one that starts with "htm" in any case. It is the
-// reference normalizer's rule (package urlnorm), which is not exported
+// reference normalizer's rule (package refurl), which is not exported
 // because the reference mode must not depend on anyone else's use of it.
 func htmlExtension(path string) bool {
 	dot := strings.LastIndexByte(path, '.')

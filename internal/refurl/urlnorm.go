@@ -1,4 +1,4 @@
-// Package urlnorm puts URLs into the canonical form that the CS50 TSE
+// Package refurl puts URLs into the canonical form that the CS50 TSE
 // reference crawler uses to decide whether two links name the same page and
 // whether a page is inside the crawl.
 //
@@ -9,7 +9,7 @@
 // left alone, the query and fragment are kept verbatim, and a path whose
 // last segment has an extension other than .htm* is rejected outright,
 // because such a URL is not a web page to the crawler.
-package urlnorm
+package refurl
 
 import "strings"
 

@@ -1,4 +1,4 @@
-package weburl
+package browserurl
 
 import (
 	"bytes"
@@ -6,8 +6,8 @@ import (
 
 	"golang.org/x/net/html"
 
+	"tse-crawler/internal/refurl"
 	"tse-crawler/internal/testbed/playgroundtest"
-	"tse-crawler/internal/urlnorm"
 )
 
 // benchPages are playground pages whose links the benchmarks resolve: a
@@ -51,7 +51,7 @@ func benchLinks(b *testing.B) []link {
 // BenchmarkPerLink is the cost per link of taking a link's key on a page:
 // html mode as it is (Resolve, then Normalize), the parser alone, without
 // the shortcuts of plain.go, and what html mode cost before this package
-// (urlnorm's byte-wise RFC 3986 resolution, then the reference
+// (refurl's byte-wise RFC 3986 resolution, then the reference
 // normalizer).
 func BenchmarkPerLink(b *testing.B) {
 	ways := []struct {
@@ -68,7 +68,7 @@ func BenchmarkPerLink(b *testing.B) {
 				serialize(s)
 			}
 		}},
-		{"RFC3986", func(base, href string) { urlnorm.Normalize(urlnorm.Resolve(base, href)) }},
+		{"RFC3986", func(base, href string) { refurl.Normalize(refurl.Resolve(base, href)) }},
 	}
 	links := benchLinks(b)
 	for _, w := range ways {

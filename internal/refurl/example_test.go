@@ -1,10 +1,10 @@
-package urlnorm_test
+package refurl_test
 
 import (
 	"fmt"
 	"strings"
 
-	"tse-crawler/internal/urlnorm"
+	"tse-crawler/internal/refurl"
 )
 
 func ExampleNormalize() {
@@ -14,7 +14,7 @@ func ExampleNormalize() {
 		"http://cs50tse.cs.dartmouth.edu/tse/logo.jpg",
 		"http://cs50tse.cs.dartmouth.edu",
 	} {
-		u, ok := urlnorm.Normalize(raw)
+		u, ok := refurl.Normalize(raw)
 		fmt.Printf("%q %v\n", u, ok)
 	}
 	// Output:
@@ -25,7 +25,7 @@ func ExampleNormalize() {
 }
 
 func ExampleCS50Bases() {
-	root, dir := urlnorm.CS50Bases("http://cs50tse.cs.dartmouth.edu/tse/letters/index.html")
+	root, dir := refurl.CS50Bases("http://cs50tse.cs.dartmouth.edu/tse/letters/index.html")
 	for _, link := range []string{"A.html", "../K.html", "//host/x", ""} {
 		if strings.HasPrefix(link, "/") {
 			fmt.Println(root + link)
@@ -43,7 +43,7 @@ func ExampleCS50Bases() {
 func ExampleResolve() {
 	const page = "http://cs50tse.cs.dartmouth.edu/tse/letters/index.html"
 	for _, link := range []string{"A.html#top", "../K.html", "//host/x", ""} {
-		fmt.Println(urlnorm.Resolve(page, link))
+		fmt.Println(refurl.Resolve(page, link))
 	}
 	// Output:
 	// http://cs50tse.cs.dartmouth.edu/tse/letters/A.html

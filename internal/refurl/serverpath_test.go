@@ -1,4 +1,4 @@
-package urlnorm
+package refurl
 
 import (
 	"slices"
