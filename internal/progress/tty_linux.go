@@ -4,8 +4,6 @@ package progress
 
 import (
 	"os"
-	"syscall"
-	"unsafe"
 
 	"golang.org/x/sys/unix"
 )
@@ -24,13 +22,9 @@ func IsTerminal(f *os.File) bool {
 	if err != nil {
 		return false
 	}
-	var errno syscall.Errno
-	err = rc.Control(func(fd uintptr) {
-		var t syscall.Termios
-		_, _, errno = syscall.Syscall(syscall.SYS_IOCTL, fd,
-			uintptr(syscall.TCGETS), uintptr(unsafe.Pointer(&t)))
-	})
-	return err == nil && errno == 0
+	var ierr error
+	err = rc.Control(func(fd uintptr) { _, ierr = unix.IoctlGetTermios(int(fd), unix.TCGETS) })
+	return err == nil && ierr == nil
 }
 
 // termWidth returns the width of the terminal f in columns, as the
