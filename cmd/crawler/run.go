@@ -110,7 +110,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, getenv fu
 	if cfg.warc != "" && !cfg.resume {
 		err := checkNewWARC(cfg.warc)
 		if err == nil {
-			archive, err = openWARC(cfg, nil)
+			archive, err = warc.Create(cfg.warc, cfg.warcInfo())
 		}
 		if err != nil {
 			fmt.Fprintf(stderr, "crawler: -warc: %s\n", warcAdvice(err))
@@ -136,13 +136,13 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, getenv fu
 	}
 
 	if cfg.warc != "" && cfg.resume {
-		if archive, err = openWARC(cfg, replay); err != nil {
+		if archive, err = dir.ResumeWARC(cfg.warc, replay, cfg.warcInfo()); err != nil {
 			dir.Close()
 			fmt.Fprintf(stderr, "crawler: -warc: %s\n", warcAdvice(err))
 			if _, ok := errors.AsType[*warc.NotWARCError](err); ok {
 				return exitResume
 			}
-			if _, ok := errors.AsType[*missingWARCError](err); ok {
+			if _, ok := errors.AsType[*pagedir.MissingWARCError](err); ok {
 				return exitResume
 			}
 			return exitUsage
@@ -215,12 +215,10 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, getenv fu
 	return code
 }
 
-// openWARC opens the crawl's WARC file: a new one, or for a crawl that
-// resumes the one it wrote, cut back to where the records of the last page
-// it journaled end, so that a page fetched again is recorded once. A page
-// saved but not journaled, which the crawl adopts without fetching it
-// again, had its records written before it was saved, so they are kept.
-func openWARC(cfg *config, replay *pagedir.Replay) (*warc.Writer, error) {
+// warcInfo describes the crawl for the warcinfo record that begins each
+// run's part of its WARC file: the software, the robots policy, the
+// options that shape the crawl, the seed and maxDepth.
+func (cfg *config) warcInfo() warc.Info {
 	robots := "ignore"
 	if cfg.robots {
 		robots = "obey"
@@ -230,41 +228,7 @@ func openWARC(cfg *config, replay *pagedir.Replay) (*warc.Writer, error) {
 		info.Fields = append(info.Fields, [2]string{o[0], o[1]})
 	}
 	info.Fields = append(info.Fields, [2]string{"seed", cfg.seed}, [2]string{"maxDepth", strconv.Itoa(cfg.maxDepth)})
-	switch {
-	case !cfg.resume:
-		return warc.Create(cfg.warc, info)
-	case replay != nil && (len(replay.Entries) > 0 || replay.Pages > 0) && missing(cfg.warc):
-		// Made before the crawl began, so it was deleted or moved since:
-		// a new file would lack the records of the pages already saved.
-		return nil, &missingWARCError{path: cfg.warc, dir: cfg.dir, pages: replay.Pages}
-	case replay == nil:
-		// Nothing was journaled: whatever the file holds, if it is there,
-		// is of pages never committed.
-		return warc.ResumeAt(cfg.warc, 0, info)
-	case replay.Pages > replay.Saved:
-		return warc.Resume(cfg.warc, info)
-	}
-	var size int64
-	for _, e := range replay.Entries {
-		size = max(size, e.WARC)
-	}
-	return warc.ResumeAt(cfg.warc, size, info)
-}
-
-// A missingWARCError is a crawl to resume whose WARC file is gone.
-type missingWARCError struct {
-	path, dir string
-	pages     int // saved in dir
-}
-
-func (e *missingWARCError) Error() string {
-	return fmt.Sprintf("WARC file %s is missing, and the %d pages saved in %s have their records in it: put it back to resume the crawl, or start a new crawl in an empty directory", e.path, e.pages, e.dir)
-}
-
-// missing reports whether nothing at all is at path, not even a link.
-func missing(path string) bool {
-	_, err := os.Lstat(path)
-	return errors.Is(err, fs.ErrNotExist)
+	return info
 }
 
 // checkNewWARC finds what would make [warc.Create] refuse path, as far as

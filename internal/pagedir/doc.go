@@ -2,9 +2,10 @@
 // .crawler marker, the journal the marker holds while a crawl runs, and the
 // label that outlives the journal. It opens and checks the directory, saves
 // and loads pages, keeps the journal, and decides whether a crawl begins
-// afresh or resumes, and from what. It is the only package that decides
-// about resuming; the crawler replays what [Dir.Begin] hands it, and adopts
-// the one page the invariant below allows.
+// afresh or resumes, and from what, down to where its WARC file is cut
+// back ([Dir.ResumeWARC]). It is the only package that decides about
+// resuming; the crawler replays what [Dir.Begin] hands it, and adopts the
+// one page the invariant below allows.
 //
 // # Layout
 //
