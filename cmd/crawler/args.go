@@ -4,8 +4,6 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"io"
-	"math"
 	"net/http"
 	"net/url"
 	"strconv"
@@ -16,8 +14,6 @@ import (
 
 	"tse-crawler/internal/bag"
 	"tse-crawler/internal/browserurl"
-	"tse-crawler/internal/buildinfo"
-	"tse-crawler/internal/journal"
 	"tse-crawler/internal/pagefetch"
 	"tse-crawler/internal/pagescan"
 	"tse-crawler/internal/refurl"
@@ -59,30 +55,6 @@ type config struct {
 	frontier bag.Bag          // -order, empty
 }
 
-// params names the crawl for its journal: the seed, the depth, and every
-// option that changes which pages are saved or in what order.
-func (cfg *config) params() journal.Params {
-	p := journal.Params{
-		Seed:     cfg.seed,
-		MaxDepth: cfg.maxDepth,
-		Options: [][2]string{
-			{"links", cfg.links},
-			{"order", cfg.order},
-			{"robots", strconv.FormatBool(cfg.robots)},
-			{"max-size", strconv.FormatInt(cfg.maxSize, 10)},
-			{"scope", cfg.scope.String()},
-			{"links-from", cfg.from},
-			{"links-until", cfg.until},
-		},
-	}
-	// Only when given, so that a journal from before -warc, or of a crawl
-	// without it, still names the crawl it did.
-	if cfg.warc != "" {
-		p.Options = append(p.Options, [2]string{"warc", cfg.warc})
-	}
-	return p
-}
-
 // normalizer returns how the crawl names pages: the reference crawler's
 // normalizer, or in html mode the WHATWG URL Standard's serialization, so
 // that the seed, the links and the scope's prefixes are keyed alike.
@@ -119,50 +91,6 @@ type usageError struct {
 }
 
 func (e *usageError) Error() string { return e.msg }
-
-// flagSet returns the command's flags, each bound to its field of cfg and
-// set to its default, so that a config with no flags parsed is the
-// defaults, for resumeArgs to compare with.
-func (cfg *config) flagSet() *flag.FlagSet {
-	fs := flag.NewFlagSet("crawler", flag.ContinueOnError)
-	fs.SetOutput(io.Discard) // run prints the one message that matters
-	fs.Usage = func() {}
-	cfg.delay, cfg.timeout, cfg.maxSize, cfg.aheadMemory = time.Second, 30*time.Second, 10<<20, 64<<20
-	fs.Func("delay", "", durationFlag(&cfg.delay))
-	fs.Func("timeout", "", durationFlag(&cfg.timeout))
-	fs.Func("max-size", "", func(s string) error {
-		n, err := parseSize(s)
-		cfg.maxSize = n
-		return err
-	})
-	cfg.parallel, cfg.retries = 4, 2
-	fs.Func("parallel", "", countFlag(&cfg.parallel, fmt.Sprintf("a number of hosts from 1 to %d", maxParallel)))
-	fs.Func("ahead-memory", "", func(s string) error {
-		n, err := parseSize(s)
-		cfg.aheadMemory = n
-		return err
-	})
-	fs.BoolVar(&cfg.quiet, "q", false, "")
-	fs.StringVar(&cfg.links, "links", "reference", "")
-	fs.StringVar(&cfg.order, "order", "lifo", "")
-	fs.BoolVar(&cfg.robots, "robots", true, "")
-	fs.Func("retries", "", countFlag(&cfg.retries, "a number such as 2, or 0 for none"))
-	fs.StringVar(&cfg.userAgent, "user-agent", "tse-crawler/"+buildinfo.Version, "")
-	fs.BoolVar(&cfg.resume, "resume", false, "")
-	fs.Func("scope", "", func(s string) error {
-		cfg.scopes = append(cfg.scopes, s)
-		return nil
-	})
-	fs.StringVar(&cfg.from, "links-from", "", "")
-	fs.StringVar(&cfg.until, "links-until", "", "")
-	fs.BoolVar(&cfg.stats, "stats", false, "")
-	fs.StringVar(&cfg.statsJSON, "stats-json", "", "")
-	fs.StringVar(&cfg.warc, "warc", "", "")
-	// run answers -version before parsing; the flag is here so that
-	// -version=false parses too.
-	fs.Bool("version", false, "")
-	return fs
-}
 
 // parseArgs parses and checks the command line after the command's name,
 // all but pageDirectory, which pagesave.Open checks as it creates the
@@ -404,49 +332,6 @@ func splitScheme(raw string) (name, rest, problem string) {
 func isPort(s string) bool {
 	t := strings.TrimLeft(s, "0123456789")
 	return len(t) < len(s) && (t == "" || t[0] == '/')
-}
-
-// durationFlag parses a flag's duration into d, with an error that says
-// what a duration looks like.
-func durationFlag(d *time.Duration) func(string) error {
-	return func(s string) error {
-		v, err := time.ParseDuration(s)
-		if err != nil {
-			return errors.New("give a duration such as 1s, 1.5s or 500ms")
-		}
-		*d = v
-		return nil
-	}
-}
-
-// countFlag parses a whole number into n, its error naming what to give,
-// where the flag package's own would say only "parse error".
-func countFlag(n *int, want string) func(string) error {
-	return func(s string) error {
-		v, err := strconv.Atoi(s)
-		if err != nil {
-			return errors.New("give " + want)
-		}
-		*n = v
-		return nil
-	}
-}
-
-// parseSize reads a size in bytes, KiB, MiB or GiB: "500000", "512KiB",
-// "10MiB". Units are binary, as their names say.
-func parseSize(s string) (int64, error) {
-	bad := fmt.Errorf("give a size such as 10MiB, 512KiB or 1000000 (bytes)")
-	num, unit := s, ""
-	if i := strings.IndexFunc(s, func(r rune) bool { return r < '0' || r > '9' }); i >= 0 {
-		num, unit = s[:i], s[i:]
-	}
-	shift := map[string]uint{"": 0, "B": 0, "KiB": 10, "MiB": 20, "GiB": 30}
-	sh, ok := shift[unit]
-	n, err := strconv.ParseInt(num, 10, 64)
-	if !ok || err != nil || n <= 0 || n > math.MaxInt64>>sh {
-		return 0, bad
-	}
-	return n << sh, nil
 }
 
 // maxParallel bounds -parallel: each lane is a host being fetched from,

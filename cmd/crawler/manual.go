@@ -5,24 +5,17 @@ import (
 	"strings"
 )
 
-// The manual is written once, here, and rendered three ways: as the -h
-// text, as the man page crawler.1, and as README's tables of flags and
-// exit codes. The last two are rendered by manual_test.go, which checks
-// that crawler.1 and README.md hold what it renders now (go test
-// ./cmd/crawler -update rewrites them), so a flag cannot be described in
-// one place and not another. A change to the manual should move
-// manualDate, the man page's date, there too.
+// The manual is written once, here and in the table of flags (flags.go),
+// and rendered three ways: as the -h text, as the man page crawler.1, and
+// as README's tables of flags and exit codes. The last two are rendered by
+// manual_test.go, which checks that crawler.1 and README.md hold what it
+// renders now (go test ./cmd/crawler -update rewrites them), so a flag
+// cannot be described in one place and not another. A change to the
+// manual should move manualDate, the man page's date, there too.
 //
 // The text is in a small subset of Markdown, which each rendering reads:
 // `literal`, *argument*, and [section](#anchor) for a section of
 // README.md.
-
-// A flagDoc describes one flag.
-type flagDoc struct {
-	syntax string // as the flag is written: "-delay D", "-robots=false", "-q"
-	def    string // what holds without the flag: a `literal` value, or words
-	text   string
-}
 
 // An entry is a term and what it means: an argument, an exit status, an
 // environment variable or a file.
@@ -83,90 +76,6 @@ var arguments = []entry{
 		"The crawler refuses one that already holds numbered files, and names the one in the way."},
 	{"maxDepth", "an integer from 0 to 10: how many links away from the seed the crawl goes. " +
 		"The seed is at depth 0, so 0 saves the seed alone."},
-}
-
-var flagDocs = []flagDoc{
-	{"-delay D", "`1s`", "the least time between the end of one request and the start of the next to the same host, " +
-		"such as `1.5s` or `500ms`. Below `1s` only when every connection goes to a loopback address: " +
-		"the check is made on each connection, after DNS and through any proxy, and breaking it stops the crawl. " +
-		"robots.txt's `Crawl-delay` or `Request-rate` can lengthen it."},
-	{"-parallel N", "`4`", "how many hosts to fetch from at once, from 1 to 64. " +
-		"Each host still has one request at a time, with its own pause, robots.txt, retries and backoff. " +
-		"Once a crawl meets a second host, pages are fetched ahead of their turn, " +
-		"but numbered, logged, scanned, saved and journaled in the order of a crawl of one page at a time, " +
-		"so the page directory, the log and the statistics but for the times are the same whatever *N* is; " +
-		"only pages the crawl is bound to fetch are fetched ahead. " +
-		"`1` fetches one page at a time, as it comes out of the bag; a crawl of one host does too, whatever *N*. " +
-		"A crawl may be resumed with another *N*."},
-	{"-ahead-memory SIZE", "`64MiB`", "how much of the pages fetched ahead may wait in memory for their turn, " +
-		"in bytes or with `KiB`, `MiB` or `GiB`. Past it, only the page the crawl is waiting for is fetched, " +
-		"though a fetch already under way on each other host may still add a page."},
-	{"-links reference|html", "`reference`", "`reference` finds links as the CS50 reference does, quirks included; " +
-		"`html` reads and resolves them as a browser does: the page by the HTML Standard, with the links of " +
-		"`<a>`, `<area>`, SVG `<a>`, `<iframe>`, `<frame>` and meta refresh, and every URL by the WHATWG URL Standard, " +
-		"which then names each page, so that `a b.html` and `a%20b.html` are one page. " +
-		"The seed and each `-scope` prefix are read the same way. " +
-		"See [How html mode reads links](#how-html-mode-reads-links)."},
-	{"-order lifo|bfs|priority", "`lifo`", "`lifo` crawls the most recently found link first, as the reference's bag does. " +
-		"`bfs` crawls breadth-first, so every page gets its shortest depth and every page within *maxDepth* is found. " +
-		"`priority` crawls first the page whose name carries the largest number " +
-		"(the last run of digits in the last path segment: `05678.html` is 5678); " +
-		"pages with no number come last, and ties go to the page found first."},
-	{"-scope PREFIX", "`http://cs50tse.cs.dartmouth.edu/tse/`", "a URL is internal when its normalized form begins with *PREFIX*. " +
-		"Repeat it for several prefixes. A host label `*` stands for one or more labels: " +
-		"`http://*.inf.ed.ac.uk/` takes in `ir.inf.ed.ac.uk` and `www.inf.ed.ac.uk`, but not `inf.ed.ac.uk` itself. " +
-		"The seed must be in scope."},
-	{"-links-from M", "none", "follow only the links after the first *M* in a page, such as `<!-- CONTENT -->`. " +
-		"A page without *M* is saved, but none of its links are followed. Works with both scanners."},
-	{"-links-until M", "none", "follow only the links before the first *M* after the `-links-from` marker " +
-		"(or after the top of the page), such as `<!-- /CONTENT -->`. " +
-		"A page without it is saved, but none of its links are followed."},
-	{"-stats", "off", "print statistics on stderr at the end: pages fetched (as many as the log's `Fetched` lines), saved, failed (by reason) and redirected, " +
-		"and the pages tried (fetched, failed or redirected); " +
-		"URLs found, added and ignored (external, duplicate, disallowed by robots.txt); requests; bytes saved, exactly and in KiB, MiB or GiB; " +
-		"elapsed time, mean and shortest pause, deepest depth; " +
-		"and, for a crawl of several hosts, each host's requests and mean pause, and the most memory that pages fetched ahead took."},
-	{"-stats-json FILE", "none", "write the same statistics to *FILE* as JSON, for scripts. " +
-		"*FILE* is opened before the first request, so a path that cannot be written is refused at once (exit 2). " +
-		"`pages.fetched` counts the pages logged `Fetched`, and `pages.tried` the pages fetched, failed or redirected; " +
-		"`hosts` lists each host's `requests`, `pauses` and `mean_pause`, and `ahead_peak_bytes` is the most memory pages fetched ahead took."},
-	{"-warc FILE", "none", "also write the crawl to *FILE* as a WARC 1.1 web archive, which pywb, ReplayWeb.page and warcio replay: " +
-		"a `warcinfo` record, then a `request` and a `response` record for every HTTP exchange, robots.txt, redirects, failures and retries included, " +
-		"each response as received, from its status line to the end of its message, chunked framing and all: not the interim `1xx` answers before it, nor bytes after it. " +
-		"A *FILE* ending in `.gz` holds one gzip member per record. " +
-		"Requests ask for no content coding, so that each saved page is the payload of its `200` record. " +
-		"Without `-resume`, *FILE* must not exist, and its directory must (exit 2, checked before anything is written); `-resume` cuts it back to the last page journaled and appends. " +
-		"A full disk stops the crawl, as a page that cannot be saved does (exit 1)."},
-	{"-robots=false", "on", "ignore robots.txt, for sites you own. " +
-		"By default each host's `/robots.txt` is fetched (as a paced request) before its first page and obeyed as RFC 9309 says; " +
-		"a page it disallows is never requested and is logged `IgnRobots`. " +
-		"Its `Crawl-delay` or `Request-rate` lengthens the host's pause, to at most 60 s (with a warning). " +
-		"A robots.txt that answers 5xx, 429 or 1xx means nothing on that host is crawled; " +
-		"a server that cannot be connected to at all is an outage or a dead host (see exit status 8). " +
-		"Rules and URLs are compared after RFC 9309's percent-encoding, " +
-		"and a robots.txt over 500 KiB keeps every whole line within that limit."},
-	{"-retries N", "`2`", "how many times, at most 10, to retry a connection error, a timeout, 408, 429 or 5xx. " +
-		"Backoff starts at the pause (at least 100 ms) and doubles, or follows the server's `Retry-After` " +
-		"(seconds or a date), at most 60 s; the pause still applies. Other 4xx are never retried."},
-	{"-timeout D", "`30s`", "limit on one request, from connecting to the last byte of the body, whatever the status " +
-		"(a `101 Switching Protocols` that holds the connection open included), so no server can hang the crawl. " +
-		"Ctrl-C ends a request at once too."},
-	{"-max-size SIZE", "`10MiB`", "the largest page saved, in bytes or with `KiB`, `MiB` or `GiB`, such as `512KiB`. " +
-		"A larger page fails and is not saved at all: a page is never cut short."},
-	{"-user-agent S", "`tse-crawler/VERSION`", "the User-Agent header. " +
-		"Its product token (the part before `/`) picks the robots.txt group that applies."},
-	{"-resume", "off", "finish an interrupted crawl in the same *pageDirectory*, with the same *seedURL*, *maxDepth*, " +
-		"`-links`, `-order`, `-robots`, `-max-size`, `-scope`, `-links-from` and `-links-until` " +
-		"(anything else is refused with exit 7); other flags may change. " +
-		"The result is the same as if the crawl had never stopped, and no page already saved is fetched again. " +
-		"Resuming a finished crawl changes nothing; resuming in an empty directory is a fresh crawl. " +
-		"See [Interrupting and resuming](#interrupting-and-resuming)."},
-	{"-q", "off", "no progress log, and no line for each page that could not be fetched: " +
-		"one line at the end sums them up by reason (`crawler: 2 pages could not be fetched: 2 HTTP 404`). " +
-		"Other errors still print."},
-	{"-version", "", "print the version, the Go release and the VCS revision the crawler was built from, and exit, " +
-		"whatever else the command line holds."},
-	{"-h", "", "print the manual, as plain text, and exit."},
 }
 
 var exitStatus = []entry{
@@ -363,15 +272,7 @@ func help() string {
 		b.WriteString("\n")
 	}
 	list("Arguments", arguments)
-	var flags []entry
-	for _, f := range flagDocs {
-		text := capitalize(f.text)
-		if strings.HasPrefix(f.def, "`") {
-			text += " Default: " + f.def + "."
-		}
-		flags = append(flags, entry{f.syntax, text})
-	}
-	list("Flags", flags)
+	list("Flags", flagEntries())
 	list("Exit status", exitStatus)
 	list("Environment", environment)
 	list("Files", files)
@@ -386,6 +287,21 @@ func help() string {
 		}
 	}
 	return b.String()
+}
+
+// flagEntries returns the flags as the -h text and the man page list
+// them: the flag's syntax, and its text with its default, if that is a
+// value rather than "on", "off" or "none".
+func flagEntries() []entry {
+	var entries []entry
+	for _, f := range flags {
+		text := capitalize(f.manualText())
+		if d := f.shownDefault(); strings.HasPrefix(d, "`") {
+			text += " Default: " + d + "."
+		}
+		entries = append(entries, entry{f.syntax(), text})
+	}
+	return entries
 }
 
 // capitalize makes a description a sentence, with a capital letter and a

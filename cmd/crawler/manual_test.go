@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"flag"
 	"fmt"
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -17,7 +18,7 @@ import (
 
 // manualDate is the date of the man page, which man prints at the foot of
 // each page: change it with the manual.
-const manualDate = "2026-11-23"
+const manualDate = "2026-11-26"
 
 // roffEscape escapes text for roff: a backslash is \e, a hyphen-minus \-
 // (else groff prints a hyphen, which breaks copied flags), and quotes and
@@ -76,7 +77,7 @@ func roffTerm(syntax string) string {
 // manPage renders the manual as a man page, in man(7) macros.
 func manPage() string {
 	var b strings.Builder
-	b.WriteString(`.\" Generated from cmd/crawler/manual.go by go test ./cmd/crawler -update; do not edit.` + "\n")
+	b.WriteString(`.\" Generated from cmd/crawler/manual.go and flags.go by go test ./cmd/crawler -update; do not edit.` + "\n")
 	fmt.Fprintf(&b, ".TH CRAWLER 1 %s \"tse-crawler %s\" \"User Commands\"\n", manualDate, buildinfo.Version)
 	// No hyphenation: a hyphen added in a URL or a flag would be copied.
 	b.WriteString(".nh\n")
@@ -100,14 +101,7 @@ func manPage() string {
 	b.WriteString(".PP\nThe arguments are:\n")
 	list(arguments, italic)
 	b.WriteString(".SH OPTIONS\n")
-	for _, f := range flagDocs {
-		b.WriteString(".TP\n" + roffTerm(f.syntax) + "\n")
-		text := capitalize(f.text)
-		if strings.HasPrefix(f.def, "`") {
-			text += " Default: " + f.def + "."
-		}
-		b.WriteString(roffLines(roff(text)))
-	}
+	list(flagEntries(), roffTerm)
 	b.WriteString(".SH \"EXIT STATUS\"\n")
 	list(exitStatus, bold)
 	b.WriteString(".SH ENVIRONMENT\n")
@@ -149,13 +143,15 @@ func markdownCell(s string) string {
 	return strings.ReplaceAll(s, "|", `\|`)
 }
 
-// readmeFlags renders README's table of flags.
+// readmeFlags renders README's table of flags, a line each: the longer
+// texts are for -h and the man page.
 func readmeFlags() string {
 	var b strings.Builder
 	b.WriteString("| flag | default | meaning |\n|---|---|---|\n")
-	for _, f := range flagDocs {
-		fmt.Fprintf(&b, "| %s | %s | %s |\n", markdownCell("`"+f.syntax+"`"), markdownCell(f.def), markdownCell(f.text))
+	for _, f := range flags {
+		fmt.Fprintf(&b, "| %s | %s | %s |\n", markdownCell("`"+f.syntax()+"`"), markdownCell(f.shownDefault()), markdownCell(f.short))
 	}
+	b.WriteString("\n`crawler -h` and the man page, `cmd/crawler/crawler.1`, explain each flag in full.\n")
 	return b.String()
 }
 
@@ -169,28 +165,137 @@ func readmeExitStatus() string {
 	return b.String()
 }
 
-// TestManualFlags checks that the manual describes every flag the command
-// takes, and no other.
+// TestManualFlags checks that the table of flags describes each flag
+// once, and that the parser takes every flag in it: all but -h, which the
+// flag package answers itself.
 func TestManualFlags(t *testing.T) {
-	documented := map[string]bool{}
-	for _, f := range flagDocs {
-		if documented[f.name()] {
-			t.Errorf("-%s is described twice", f.name())
+	described := map[string]bool{}
+	for _, f := range flags {
+		if described[f.name] {
+			t.Errorf("-%s is described twice", f.name)
 		}
-		documented[f.name()] = true
+		described[f.name] = true
+		if f.short == "" || f.text == "" || strings.Contains(f.short, ". ") {
+			t.Errorf("-%s needs a meaning in a line, and a longer text", f.name)
+		}
 	}
-	taken := map[string]bool{"h": true} // the flag package answers -h itself
+	taken := map[string]bool{"h": true}
 	new(config).flagSet().VisitAll(func(f *flag.Flag) { taken[f.Name] = true })
-	for name := range taken {
-		if !documented[name] {
-			t.Errorf("-%s is not in the manual: describe it in flagDocs", name)
+	if !maps.Equal(taken, described) {
+		t.Errorf("the parser takes %v, the table describes %v", slices.Sorted(maps.Keys(taken)), slices.Sorted(maps.Keys(described)))
+	}
+}
+
+// TestDefaults checks that every default the manual prints, in the -h
+// text, the man page and README's table, is the value the parser gives a
+// flag that is not set. Each rendering is read back as a reader sees it.
+func TestDefaults(t *testing.T) {
+	cfg, err := parseArgs([]string{zooSeed, "DIR", "2"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	readme, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	h, man := help(), manPage()
+	for _, f := range flags {
+		if f.shownDefault() == "" {
+			continue // -version and -h are no settings
+		}
+		want := parsedDefault(cfg, f)
+		t.Run(f.name, func(t *testing.T) {
+			if got := readmeDefault(t, string(readme), f.syntax()); got != want {
+				t.Errorf("README.md gives the default %s, the parser %s", got, want)
+			}
+			// -h and the man page give a default only if it is a value.
+			helpWant, manWant := "", ""
+			if v, ok := strings.CutPrefix(want, "`"); ok {
+				v = strings.TrimSuffix(v, "`")
+				helpWant, manWant = "Default: "+v+".", `Default: \fB`+roffEscape.Replace(v)+`\fR.`
+			}
+			if got := lastDefault(helpEntry(t, h, f.syntax())); got != helpWant {
+				t.Errorf("-h gives %q, want %q", got, helpWant)
+			}
+			if got := lastDefault(manEntry(t, man, f.syntax())); got != manWant {
+				t.Errorf("the man page gives %q, want %q", got, manWant)
+			}
+		})
+	}
+}
+
+// parsedDefault returns the value cfg, parsed from a command line without
+// flags, has for f, as the manual would show it.
+func parsedDefault(cfg *config, f flagDef) string {
+	v := f.value(cfg).String()
+	if f.name == "scope" {
+		v = cfg.scope.String() // with no -scope, parseArgs gives the default
+	}
+	switch {
+	case f.arg == "" && v == "true":
+		return "on"
+	case f.arg == "" && v == "false":
+		return "off"
+	case v == "":
+		return "none"
+	}
+	return "`" + v + "`"
+}
+
+// readmeDefault returns the default cell of the row of README's table of
+// flags that begins with syntax.
+func readmeDefault(t *testing.T, readme, syntax string) string {
+	t.Helper()
+	start := "| " + markdownCell("`"+syntax+"`") + " | "
+	for line := range strings.Lines(readme) {
+		if rest, ok := strings.CutPrefix(line, start); ok {
+			cell, _, _ := strings.Cut(rest, " | ")
+			return cell
 		}
 	}
-	for name := range documented {
-		if !taken[name] {
-			t.Errorf("the manual describes -%s, which the command does not take", name)
+	t.Fatalf("README.md has no row for %s", syntax)
+	return ""
+}
+
+// helpEntry returns the entry for syntax in the -h text, its lines joined.
+func helpEntry(t *testing.T, h, syntax string) string {
+	t.Helper()
+	var entry []string
+	for line := range strings.Lines(h) {
+		switch {
+		case strings.HasPrefix(line, "  "+syntax+"\n") || strings.HasPrefix(line, "  "+syntax+" "):
+			entry = append(entry, line)
+		case len(entry) > 0 && strings.HasPrefix(line, "    "):
+			entry = append(entry, line)
+		case len(entry) > 0:
+			return strings.Join(strings.Fields(strings.Join(entry, " ")), " ")
 		}
 	}
+	t.Fatalf("-h does not explain %s", syntax)
+	return ""
+}
+
+// manEntry returns the entry for syntax in the man page, its lines joined.
+func manEntry(t *testing.T, man, syntax string) string {
+	t.Helper()
+	_, rest, ok := strings.Cut(man, ".TP\n"+roffTerm(syntax)+"\n")
+	if !ok {
+		t.Fatalf("the man page does not explain %s", syntax)
+	}
+	if i := strings.Index(rest, "\n."); i >= 0 {
+		rest = rest[:i]
+	}
+	return strings.ReplaceAll(rest, "\n", " ")
+}
+
+// lastDefault returns the sentence "Default: ..." that ends an entry, or
+// "" if there is none.
+func lastDefault(entry string) string {
+	i := strings.LastIndex(entry, "Default: ")
+	if i < 0 {
+		return ""
+	}
+	return entry[i:]
 }
 
 // TestManualExitStatus checks that the manual explains every exit status.
@@ -381,11 +486,4 @@ func TestManualInstalls(t *testing.T) {
 			t.Errorf("man crawler lacks %q:\n%s", want, out)
 		}
 	}
-}
-
-// name returns the flag's name, without its dash and argument.
-func (f flagDoc) name() string {
-	name, _, _ := strings.Cut(strings.TrimPrefix(f.syntax, "-"), " ")
-	name, _, _ = strings.Cut(name, "=")
-	return name
 }

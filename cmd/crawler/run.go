@@ -422,61 +422,6 @@ func resumeCommand(argv0 string, cfg *config, getenv func(string) string) string
 	return strings.Join(words, " ")
 }
 
-// resumeArgs returns the arguments that resume the crawl cfg describes:
-// every flag that differs from its default, as -name=value, then -resume,
-// the seed as given, pageDirectory and maxDepth. They are built from what
-// the flags mean rather than from how they were written, so that
-// -resume=false or a flag given twice cannot make the command
-// contradict itself.
-func resumeArgs(cfg *config) []string {
-	def := new(config)
-	def.flagSet()
-	var args []string
-	set := func(differs bool, name, value string) {
-		if differs {
-			args = append(args, "-"+name+"="+value)
-		}
-	}
-	set(cfg.delay != def.delay, "delay", cfg.delay.String())
-	set(cfg.links != def.links, "links", cfg.links)
-	set(cfg.order != def.order, "order", cfg.order)
-	for _, s := range cfg.scopes {
-		args = append(args, "-scope="+s)
-	}
-	set(cfg.from != def.from, "links-from", cfg.from)
-	set(cfg.until != def.until, "links-until", cfg.until)
-	if cfg.stats {
-		args = append(args, "-stats")
-	}
-	set(cfg.statsJSON != def.statsJSON, "stats-json", cfg.statsJSON)
-	set(cfg.warc != def.warc, "warc", cfg.warc)
-	set(cfg.robots != def.robots, "robots", strconv.FormatBool(cfg.robots))
-	set(cfg.retries != def.retries, "retries", strconv.Itoa(cfg.retries))
-	set(cfg.timeout != def.timeout, "timeout", cfg.timeout.String())
-	set(cfg.maxSize != def.maxSize, "max-size", formatSize(cfg.maxSize))
-	set(cfg.userAgent != def.userAgent, "user-agent", cfg.userAgent)
-	set(cfg.parallel != def.parallel, "parallel", strconv.Itoa(cfg.parallel))
-	set(cfg.aheadMemory != def.aheadMemory, "ahead-memory", formatSize(cfg.aheadMemory))
-	if cfg.quiet {
-		args = append(args, "-q")
-	}
-	return append(args, "-resume", cfg.rawSeed, cfg.dir, strconv.Itoa(cfg.maxDepth))
-}
-
-// formatSize writes n bytes as parseSize reads them, in the largest unit
-// that holds it exactly.
-func formatSize(n int64) string {
-	for _, u := range []struct {
-		name  string
-		shift uint
-	}{{"GiB", 30}, {"MiB", 20}, {"KiB", 10}} {
-		if n%(1<<u.shift) == 0 {
-			return strconv.FormatInt(n>>u.shift, 10) + u.name
-		}
-	}
-	return strconv.FormatInt(n, 10)
-}
-
 // shellJoin joins args into a line a POSIX shell reads back as args,
 // quoting only the words that need it.
 func shellJoin(args []string) string {

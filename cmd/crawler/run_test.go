@@ -312,9 +312,9 @@ func TestHelp(t *testing.T) {
 			t.Errorf("-h output lacks %q", want)
 		}
 	}
-	for _, f := range flagDocs {
-		if !strings.Contains(stdout, "\n  "+f.syntax+"\n") && !strings.Contains(stdout, "\n  "+f.syntax+" ") {
-			t.Errorf("-h output does not explain %s", f.syntax)
+	for _, f := range flags {
+		if !strings.Contains(stdout, "\n  "+f.syntax()+"\n") && !strings.Contains(stdout, "\n  "+f.syntax()+" ") {
+			t.Errorf("-h output does not explain %s", f.syntax())
 		}
 	}
 	for code := range exitOutage + 1 {
@@ -573,31 +573,24 @@ func TestResumeArgs(t *testing.T) {
 	}
 }
 
-// TestResumeArgsEveryFlag gives each flag a value other than its default,
-// and checks that the arguments that resume the crawl parse back into the
-// same crawl: so a flag added to the command but not to resumeArgs fails.
+// TestResumeArgsEveryFlag gives each flag a resume carries a value other
+// than its default, and checks that the arguments that resume the crawl
+// parse back into the same crawl: so a flag whose value the resume
+// command does not write as it reads fails.
 func TestResumeArgsEveryFlag(t *testing.T) {
-	values := map[string]string{
-		"delay": "250ms", "timeout": "5s", "max-size": "3MiB", "q": "true", "links": "html",
-		"order": "priority", "robots": "false", "retries": "7", "user-agent": "x/2",
-		"scope": "http://cs50tse.cs.dartmouth.edu/tse/", "links-from": "<b>", "links-until": "</b>",
-		"stats": "true", "stats-json": "out.json", "parallel": "9", "ahead-memory": "1MiB",
-		"warc": "crawl.warc.gz",
-		// Not part of a crawl: -resume is what the command adds, and
-		// -version stops before any crawl.
-		"resume": "", "version": "",
-	}
-	new(config).flagSet().VisitAll(func(f *flag.Flag) {
-		v, ok := values[f.Name]
+	for _, f := range flags {
+		v, ok := otherValues[f.name]
+		if f.rule == notCarried {
+			// Not part of a crawl: -resume is what the command adds,
+			// and -version and -h stop before any crawl.
+			continue
+		}
 		if !ok {
-			t.Errorf("-%s is not in this test: give it a value here, and make sure resumeArgs passes it on", f.Name)
-			return
+			t.Errorf("-%s is not in this test: give it a value here", f.name)
+			continue
 		}
-		if v == "" {
-			return
-		}
-		t.Run(f.Name, func(t *testing.T) {
-			cfg, err := parseArgs([]string{"-" + f.Name + "=" + v, zooSeed, "DIR", "2"})
+		t.Run(f.name, func(t *testing.T) {
+			cfg, err := parseArgs([]string{"-" + f.name + "=" + v, zooSeed, "DIR", "2"})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -611,7 +604,7 @@ func TestResumeArgsEveryFlag(t *testing.T) {
 				t.Errorf("resumeArgs gives %q, which parses to\n%+v, want\n%+v", args, again, cfg)
 			}
 		})
-	})
+	}
 }
 
 // TestShellJoin has a POSIX shell read back the words shellJoin quotes.

@@ -1,0 +1,380 @@
+package main
+
+import (
+	"flag"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+
+	"tse-crawler/internal/buildinfo"
+	"tse-crawler/internal/journal"
+	"tse-crawler/internal/scope"
+)
+
+// Every flag is described once, in flags: how it parses, its default, what
+// it means and what a resume does with it. The parser, the -h text, the man
+// page, README's table of flags, the journal's parameters (which decide
+// whether a crawl may resume) and the command that resumes a crawl are all
+// made from it, so that none can say what another does not do.
+
+// A resumeRule is what a crawl that resumes does with a flag.
+type resumeRule int
+
+const (
+	// notCarried flags are no part of a crawl: -resume, which the resume
+	// command adds itself, -version and -h.
+	notCarried resumeRule = iota
+	// mayChange flags change how pages are fetched or reported, never
+	// which are saved or in what order: a crawl may resume with another
+	// value, and the resume command carries the one it ran with.
+	mayChange
+	// mustMatch flags shape the crawl: the journal's header names their
+	// values, a crawl that resumes with other values is refused (exit 7),
+	// and the resume command carries them.
+	mustMatch
+)
+
+// A flagDef is one flag of the command.
+type flagDef struct {
+	name string
+	// arg is the value's syntax in the manual, such as "D" or
+	// "reference|html"; "" for a boolean flag.
+	arg string
+	// def is the default, as the flag's value is written: the parser sets
+	// it, the manual prints it, and the resume command leaves out a flag
+	// that holds it. "" is none. A flag given many times (-scope) starts
+	// with none, and def is what holds until one is given.
+	def string
+	// short is the meaning in a line, for README's table; text the whole
+	// of it, for -h and the man page, in the manual's Markdown subset.
+	short, text string
+	rule        resumeRule
+	// value binds the flag to its field of cfg; nil for -h, which the
+	// flag package answers itself.
+	value func(cfg *config) flag.Value
+	// journal, if set, gives the flag's value in the journal's header
+	// where that is not value's text, and whether it is there at all.
+	// The header's names and values must not change, or crawls started
+	// by an earlier release could not be resumed.
+	journal func(cfg *config) (string, bool)
+}
+
+// flags are the command's flags, in the order the manual lists them and
+// the resume command gives them.
+var flags = []flagDef{
+	{
+		name: "delay", arg: "D", def: "1s", rule: mayChange,
+		short: "the least pause between requests to the same host",
+		text: "the least time between the end of one request and the start of the next to the same host, " +
+			"such as `1.5s` or `500ms`. Below `1s` only when every connection goes to a loopback address: " +
+			"the check is made on each connection, after DNS and through any proxy, and breaking it stops the crawl. " +
+			"robots.txt's `Crawl-delay` or `Request-rate` can lengthen it.",
+		value: func(cfg *config) flag.Value { return durationValue{&cfg.delay} },
+	},
+	{
+		name: "links", arg: "reference|html", def: "reference", rule: mustMatch,
+		short: "find links as the CS50 reference does, or as a browser does",
+		text: "`reference` finds links as the CS50 reference does, quirks included; " +
+			"`html` reads and resolves them as a browser does: the page by the HTML Standard, with the links of " +
+			"`<a>`, `<area>`, SVG `<a>`, `<iframe>`, `<frame>` and meta refresh, and every URL by the WHATWG URL Standard, " +
+			"which then names each page, so that `a b.html` and `a%20b.html` are one page. " +
+			"The seed and each `-scope` prefix are read the same way. " +
+			"See [How html mode reads links](#how-html-mode-reads-links).",
+		value: func(cfg *config) flag.Value { return stringValue{&cfg.links} },
+	},
+	{
+		name: "order", arg: "lifo|bfs|priority", def: "lifo", rule: mustMatch,
+		short: "crawl the newest link first, breadth-first, or the largest page number first",
+		text: "`lifo` crawls the most recently found link first, as the reference's bag does. " +
+			"`bfs` crawls breadth-first, so every page gets its shortest depth and every page within *maxDepth* is found. " +
+			"`priority` crawls first the page whose name carries the largest number " +
+			"(the last run of digits in the last path segment: `05678.html` is 5678); " +
+			"pages with no number come last, and ties go to the page found first.",
+		value: func(cfg *config) flag.Value { return stringValue{&cfg.order} },
+	},
+	{
+		name: "scope", arg: "PREFIX", def: scope.CS50Prefix, rule: mustMatch,
+		short: "a URL prefix that is internal; repeat it for several",
+		text: "a URL is internal when its normalized form begins with *PREFIX*. " +
+			"Repeat it for several prefixes. A host label `*` stands for one or more labels: " +
+			"`http://*.inf.ed.ac.uk/` takes in `ir.inf.ed.ac.uk` and `www.inf.ed.ac.uk`, but not `inf.ed.ac.uk` itself. " +
+			"The seed must be in scope.",
+		value: func(cfg *config) flag.Value { return &listValue{&cfg.scopes} },
+		// The prefixes as the crawl matches them, in html mode as a
+		// browser parses them, and the default if none is given.
+		journal: func(cfg *config) (string, bool) { return cfg.scope.String(), true },
+	},
+	{
+		name: "links-from", arg: "M", rule: mustMatch,
+		short: "follow only the links after the marker *M* in a page",
+		text: "follow only the links after the first *M* in a page, such as `<!-- CONTENT -->`. " +
+			"A page without *M* is saved, but none of its links are followed. Works with both scanners.",
+		value: func(cfg *config) flag.Value { return stringValue{&cfg.from} },
+	},
+	{
+		name: "links-until", arg: "M", rule: mustMatch,
+		short: "follow only the links before the marker *M*",
+		text: "follow only the links before the first *M* after the `-links-from` marker " +
+			"(or after the top of the page), such as `<!-- /CONTENT -->`. " +
+			"A page without it is saved, but none of its links are followed.",
+		value: func(cfg *config) flag.Value { return stringValue{&cfg.until} },
+	},
+	{
+		name: "stats", def: "false", rule: mayChange,
+		short: "print statistics on stderr at the end",
+		text: "print statistics on stderr at the end: pages fetched (as many as the log's `Fetched` lines), saved, failed (by reason) and redirected, " +
+			"and the pages tried (fetched, failed or redirected); " +
+			"URLs found, added and ignored (external, duplicate, disallowed by robots.txt); requests; bytes saved, exactly and in KiB, MiB or GiB; " +
+			"elapsed time, mean and shortest pause, deepest depth; " +
+			"and, for a crawl of several hosts, each host's requests and mean pause, and the most memory that pages fetched ahead took.",
+		value: func(cfg *config) flag.Value { return boolValue{&cfg.stats} },
+	},
+	{
+		name: "stats-json", arg: "FILE", rule: mayChange,
+		short: "write the statistics to *FILE* as JSON",
+		text: "write the same statistics to *FILE* as JSON, for scripts. " +
+			"*FILE* is opened before the first request, so a path that cannot be written is refused at once (exit 2). " +
+			"`pages.fetched` counts the pages logged `Fetched`, and `pages.tried` the pages fetched, failed or redirected; " +
+			"`hosts` lists each host's `requests`, `pauses` and `mean_pause`, and `ahead_peak_bytes` is the most memory pages fetched ahead took.",
+		value: func(cfg *config) flag.Value { return stringValue{&cfg.statsJSON} },
+	},
+	{
+		name: "warc", arg: "FILE", rule: mustMatch,
+		short: "also write the crawl to *FILE* as a WARC 1.1 web archive",
+		text: "also write the crawl to *FILE* as a WARC 1.1 web archive, which pywb, ReplayWeb.page and warcio replay: " +
+			"a `warcinfo` record, then a `request` and a `response` record for every HTTP exchange, robots.txt, redirects, failures and retries included, " +
+			"each response as received, from its status line to the end of its message, chunked framing and all: not the interim `1xx` answers before it, nor bytes after it. " +
+			"A *FILE* ending in `.gz` holds one gzip member per record. " +
+			"Requests ask for no content coding, so that each saved page is the payload of its `200` record. " +
+			"Without `-resume`, *FILE* must not exist, and its directory must (exit 2, checked before anything is written); `-resume` cuts it back to the last page journaled and appends. " +
+			"A full disk stops the crawl, as a page that cannot be saved does (exit 1).",
+		value: func(cfg *config) flag.Value { return stringValue{&cfg.warc} },
+		// Only when given, so that a journal from before -warc, or of a
+		// crawl without it, still names the crawl it did.
+		journal: func(cfg *config) (string, bool) { return cfg.warc, cfg.warc != "" },
+	},
+	{
+		name: "robots", def: "true", rule: mustMatch,
+		short: "ignore robots.txt, for sites you own",
+		text: "ignore robots.txt, for sites you own. " +
+			"By default each host's `/robots.txt` is fetched (as a paced request) before its first page and obeyed as RFC 9309 says; " +
+			"a page it disallows is never requested and is logged `IgnRobots`. " +
+			"Its `Crawl-delay` or `Request-rate` lengthens the host's pause, to at most 60 s (with a warning). " +
+			"A robots.txt that answers 5xx, 429 or 1xx means nothing on that host is crawled; " +
+			"a server that cannot be connected to at all is an outage or a dead host (see exit status 8). " +
+			"Rules and URLs are compared after RFC 9309's percent-encoding, " +
+			"and a robots.txt over 500 KiB keeps every whole line within that limit.",
+		value: func(cfg *config) flag.Value { return boolValue{&cfg.robots} },
+	},
+	{
+		name: "retries", arg: "N", def: "2", rule: mayChange,
+		short: "how many times to retry a connection error, a timeout, 408, 429 or 5xx, at most 10",
+		text: "how many times, at most 10, to retry a connection error, a timeout, 408, 429 or 5xx. " +
+			"Backoff starts at the pause (at least 100 ms) and doubles, or follows the server's `Retry-After` " +
+			"(seconds or a date), at most 60 s; the pause still applies. Other 4xx are never retried.",
+		value: func(cfg *config) flag.Value { return countValue{&cfg.retries, "a number such as 2, or 0 for none"} },
+	},
+	{
+		name: "timeout", arg: "D", def: "30s", rule: mayChange,
+		short: "the limit on one request, from connecting to the last byte",
+		text: "limit on one request, from connecting to the last byte of the body, whatever the status " +
+			"(a `101 Switching Protocols` that holds the connection open included), so no server can hang the crawl. " +
+			"Ctrl-C ends a request at once too.",
+		value: func(cfg *config) flag.Value { return durationValue{&cfg.timeout} },
+	},
+	{
+		name: "max-size", arg: "SIZE", def: "10MiB", rule: mustMatch,
+		short: "the largest page saved; a larger one fails",
+		text: "the largest page saved, in bytes or with `KiB`, `MiB` or `GiB`, such as `512KiB`. " +
+			"A larger page fails and is not saved at all: a page is never cut short.",
+		value: func(cfg *config) flag.Value { return sizeValue{&cfg.maxSize} },
+		// In bytes, as journals have always had it.
+		journal: func(cfg *config) (string, bool) { return strconv.FormatInt(cfg.maxSize, 10), true },
+	},
+	{
+		name: "user-agent", arg: "S", def: "tse-crawler/" + buildinfo.Version, rule: mayChange,
+		short: "the User-Agent header, whose product token picks the robots.txt group",
+		text: "the User-Agent header. " +
+			"Its product token (the part before `/`) picks the robots.txt group that applies.",
+		value: func(cfg *config) flag.Value { return stringValue{&cfg.userAgent} },
+	},
+	{
+		name: "parallel", arg: "N", def: "4", rule: mayChange,
+		short: "how many hosts to fetch from at once, from 1 to 64",
+		text: "how many hosts to fetch from at once, from 1 to 64. " +
+			"Each host still has one request at a time, with its own pause, robots.txt, retries and backoff. " +
+			"Once a crawl meets a second host, pages are fetched ahead of their turn, " +
+			"but numbered, logged, scanned, saved and journaled in the order of a crawl of one page at a time, " +
+			"so the page directory, the log and the statistics but for the times are the same whatever *N* is; " +
+			"only pages the crawl is bound to fetch are fetched ahead. " +
+			"`1` fetches one page at a time, as it comes out of the bag; a crawl of one host does too, whatever *N*. " +
+			"A crawl may be resumed with another *N*.",
+		value: func(cfg *config) flag.Value {
+			return countValue{&cfg.parallel, fmt.Sprintf("a number of hosts from 1 to %d", maxParallel)}
+		},
+	},
+	{
+		name: "ahead-memory", arg: "SIZE", def: "64MiB", rule: mayChange,
+		short: "how much of the pages fetched ahead of their turn may wait in memory",
+		text: "how much of the pages fetched ahead may wait in memory for their turn, " +
+			"in bytes or with `KiB`, `MiB` or `GiB`. Past it, only the page the crawl is waiting for is fetched, " +
+			"though a fetch already under way on each other host may still add a page.",
+		value: func(cfg *config) flag.Value { return sizeValue{&cfg.aheadMemory} },
+	},
+	{
+		name: "resume", def: "false", rule: notCarried,
+		short: "finish an interrupted crawl, given the *seedURL*, *maxDepth* and crawl-shaping flags it began with",
+		text: "finish an interrupted crawl in the same *pageDirectory*, with the same *seedURL*, *maxDepth*, " +
+			mustMatchFlags + " (anything else is refused with exit 7); other flags may change. " +
+			"The result is the same as if the crawl had never stopped, and no page already saved is fetched again. " +
+			"Resuming a finished crawl changes nothing; resuming in an empty directory is a fresh crawl. " +
+			"See [Interrupting and resuming](#interrupting-and-resuming).",
+		value: func(cfg *config) flag.Value { return boolValue{&cfg.resume} },
+	},
+	{
+		name: "q", def: "false", rule: mayChange,
+		short: "no progress log; the pages that failed are summed up at the end",
+		text: "no progress log, and no line for each page that could not be fetched: " +
+			"one line at the end sums them up by reason (`crawler: 2 pages could not be fetched: 2 HTTP 404`). " +
+			"Other errors still print.",
+		value: func(cfg *config) flag.Value { return boolValue{&cfg.quiet} },
+	},
+	{
+		name: "version", rule: notCarried,
+		short: "print the version and exit",
+		text: "print the version, the Go release and the VCS revision the crawler was built from, and exit, " +
+			"whatever else the command line holds.",
+		// run answers -version before parsing; the flag is here so that
+		// -version=false parses too.
+		value: func(*config) flag.Value { return boolValue{new(bool)} },
+	},
+	{
+		name: "h", rule: notCarried,
+		short: "print the manual and exit",
+		text:  "print the manual, as plain text, and exit.",
+	},
+}
+
+// mustMatchFlags stands in -resume's text for the flags that must match,
+// which manualText names from their rules.
+const mustMatchFlags = "MUST-MATCH"
+
+// manualText returns the flag's text for -h and the man page.
+func (f *flagDef) manualText() string {
+	var names []string
+	for _, g := range flags {
+		if g.rule == mustMatch {
+			names = append(names, "`-"+g.name+"`")
+		}
+	}
+	list := strings.Join(names[:len(names)-1], ", ") + " and " + names[len(names)-1]
+	return strings.Replace(f.text, mustMatchFlags, list, 1)
+}
+
+// syntax returns the flag as the manual writes it: "-delay D", "-q", or
+// "-robots=false" for a boolean flag that is on by default.
+func (f *flagDef) syntax() string {
+	switch {
+	case f.arg != "":
+		return "-" + f.name + " " + f.arg
+	case f.def == "true":
+		return "-" + f.name + "=false"
+	}
+	return "-" + f.name
+}
+
+// shownDefault returns the default as the manual shows it: a `literal`
+// value, "on", "off" or "none" in words, or "" for a flag that is no
+// setting (-version, -h).
+func (f *flagDef) shownDefault() string {
+	switch {
+	case f.arg == "" && f.def == "":
+		return ""
+	case f.arg == "" && f.def == "true":
+		return "on"
+	case f.arg == "":
+		return "off"
+	case f.def == "":
+		return "none"
+	}
+	return "`" + f.def + "`"
+}
+
+// flagSet returns the command's flags, each bound to its field of cfg and
+// set to its default.
+func (cfg *config) flagSet() *flag.FlagSet {
+	fs := flag.NewFlagSet("crawler", flag.ContinueOnError)
+	fs.SetOutput(io.Discard) // run prints the one message that matters
+	fs.Usage = func() {}
+	for _, f := range flags {
+		if f.value == nil {
+			continue
+		}
+		v := f.value(cfg)
+		if _, many := v.(*listValue); f.def != "" && !many {
+			if err := v.Set(f.def); err != nil {
+				panic(fmt.Sprintf("the default of -%s, %q, does not parse: %v", f.name, f.def, err))
+			}
+		}
+		fs.Var(v, f.name, "")
+	}
+	return fs
+}
+
+// params names the crawl for its journal: the seed, the depth, and the
+// flags that must match.
+func (cfg *config) params() journal.Params {
+	p := journal.Params{Seed: cfg.seed, MaxDepth: cfg.maxDepth}
+	for _, f := range flags {
+		if f.rule != mustMatch {
+			continue
+		}
+		v, ok := f.value(cfg).String(), true
+		if f.journal != nil {
+			v, ok = f.journal(cfg)
+		}
+		if ok {
+			p.Options = append(p.Options, [2]string{f.name, v})
+		}
+	}
+	return p
+}
+
+// resumeArgs returns the arguments that resume the crawl cfg describes:
+// every flag a resume carries that does not hold its default, as
+// -name=value, then -resume, the seed as given, pageDirectory and
+// maxDepth. They are built from what the flags mean rather than from how
+// they were written, so that -resume=false or a flag given twice cannot
+// make the command contradict itself.
+func resumeArgs(cfg *config) []string {
+	var args []string
+	for _, f := range flags {
+		if f.rule != notCarried {
+			args = append(args, f.words(cfg)...)
+		}
+	}
+	return append(args, "-resume", cfg.rawSeed, cfg.dir, strconv.Itoa(cfg.maxDepth))
+}
+
+// words returns the flag as the resume command gives it: nothing if cfg
+// holds its default, "-q" for a boolean flag that is set, and
+// "-name=value" otherwise, once for each value of a flag given many times.
+func (f *flagDef) words(cfg *config) []string {
+	v := f.value(cfg)
+	if l, ok := v.(*listValue); ok {
+		words := make([]string, len(*l.list))
+		for i, s := range *l.list {
+			words[i] = "-" + f.name + "=" + s
+		}
+		return words
+	}
+	switch s := v.String(); {
+	case s == f.def:
+		return nil
+	case f.arg == "" && s == "true":
+		return []string{"-" + f.name}
+	default:
+		return []string{"-" + f.name + "=" + s}
+	}
+}

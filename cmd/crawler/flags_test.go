@@ -1,0 +1,95 @@
+package main
+
+import (
+	"strings"
+	"testing"
+
+	"tse-crawler/internal/journal"
+)
+
+// otherValues give each flag a resume carries a value other than its
+// default, which a crawl of zooSeed takes.
+var otherValues = map[string]string{
+	"delay": "250ms", "timeout": "5s", "max-size": "3MiB", "q": "true", "links": "html",
+	"order": "priority", "robots": "false", "retries": "7", "user-agent": "x/2",
+	"scope": "http://cs50tse.cs.dartmouth.edu/tse/zoo/", "links-from": "<b>", "links-until": "</b>",
+	"stats": "true", "stats-json": "out.json", "parallel": "9", "ahead-memory": "1MiB",
+	"warc": "crawl.warc.gz",
+}
+
+// TestResumeRules checks each flag's rule against the journal's
+// parameters, which decide whether a crawl resumes: another value of a
+// flag that must match names another crawl, and of any other flag, the
+// same one.
+func TestResumeRules(t *testing.T) {
+	def, err := parseArgs([]string{zooSeed, "DIR", "2"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range flags {
+		v, ok := otherValues[f.name]
+		if !ok {
+			continue // not carried, as TestResumeArgsEveryFlag checks
+		}
+		cfg, err := parseArgs([]string{"-" + f.name + "=" + v, zooSeed, "DIR", "2"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		diffs := def.params().Diff(cfg.params())
+		if must := f.rule == mustMatch; must != (diffs != nil) {
+			t.Errorf("-%s=%s: the journal's parameters differ by %q; want a difference %v", f.name, v, diffs, must)
+		}
+	}
+}
+
+// TestEarlierJournals checks that crawls started by earlier releases can
+// be resumed: the headers they wrote, read back, name the crawl that the
+// same command line now names. The names and values of the options must
+// not change, though their order may.
+func TestEarlierJournals(t *testing.T) {
+	const seed = "seed \"http://cs50tse.cs.dartmouth.edu/tse/zoo/index.html\"\nmaxDepth 2\n"
+	tests := []struct {
+		args    []string // before seedURL pageDirectory maxDepth
+		options string   // the header's option lines, as the release wrote them
+	}{
+		{nil, `option links "reference"
+option order "lifo"
+option robots "true"
+option max-size "10485760"
+option scope "http://cs50tse.cs.dartmouth.edu/tse/"
+option links-from ""
+option links-until ""
+`},
+		{[]string{"-delay=0", "-q", "-parallel=8", "-links=html", "-scope=HTTP://CS50TSE.cs.dartmouth.edu:80/tse/zoo/", "-scope=http://*.example.edu/"}, `option links "html"
+option order "lifo"
+option robots "true"
+option max-size "10485760"
+option scope "http://cs50tse.cs.dartmouth.edu/tse/zoo/ http://*.example.edu/"
+option links-from ""
+option links-until ""
+`},
+		{[]string{"-max-size=2048MiB", "-robots=false", "-order=bfs", "-links-from=<a>", "-links-until=</a>", "-warc=x.warc"}, `option links "reference"
+option order "bfs"
+option robots "false"
+option max-size "2147483648"
+option scope "http://cs50tse.cs.dartmouth.edu/tse/"
+option links-from "<a>"
+option links-until "</a>"
+option warc "x.warc"
+`},
+	}
+	for _, tt := range tests {
+		cfg, err := parseArgs(append(tt.args, zooSeed, "DIR", "2"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		header := "tse-crawler journal 1\n" + seed + tt.options + "begin\n"
+		was, _, err := journal.Read(strings.NewReader(header))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if diffs := was.Diff(cfg.params()); diffs != nil {
+			t.Errorf("%q: the journal an earlier release wrote names another crawl: %q", tt.args, diffs)
+		}
+	}
+}
