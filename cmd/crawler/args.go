@@ -93,8 +93,8 @@ type usageError struct {
 func (e *usageError) Error() string { return e.msg }
 
 // parseArgs parses and checks the command line after the command's name,
-// all but pageDirectory, which pagesave.Open checks as it creates the
-// marker file.
+// all but pageDirectory, which pagedir.Open checks as it creates the
+// marker file. Its errors are *usageErrors, or flag.ErrHelp for -h.
 func parseArgs(args []string) (*config, error) {
 	cfg := new(config)
 	fs := cfg.flagSet()
@@ -107,49 +107,72 @@ func parseArgs(args []string) (*config, error) {
 	if msg := boolWithSpace(fs, args); msg != "" {
 		return nil, &usageError{exitUsage, msg}
 	}
-	if cfg.delay < 0 {
-		return nil, &usageError{exitUsage, fmt.Sprintf("-delay %v is negative: give a pause such as 1s or 500ms", cfg.delay)}
+	if err := cfg.checkFlags(); err != nil {
+		return nil, err
 	}
-	if cfg.timeout <= 0 {
-		return nil, &usageError{exitUsage, fmt.Sprintf("-timeout %v is not positive: give a limit such as 30s", cfg.timeout)}
+	if err := cfg.build(); err != nil {
+		return nil, err
 	}
-	if cfg.retries < 0 {
-		return nil, &usageError{exitUsage, fmt.Sprintf("-retries %d is negative: give 0 for no retries", cfg.retries)}
+	if err := cfg.setArgs(fs.Args()); err != nil {
+		return nil, err
 	}
-	if cfg.retries > pagefetch.MaxRetries {
-		return nil, &usageError{exitUsage, fmt.Sprintf("-retries %d is too many: give at most %d (the backoff doubles each time, up to a minute)", cfg.retries, pagefetch.MaxRetries)}
+	return cfg, nil
+}
+
+// checkFlags refuses a flag whose value parses but is out of range.
+func (cfg *config) checkFlags() error {
+	var msg string
+	switch {
+	case cfg.delay < 0:
+		msg = fmt.Sprintf("-delay %v is negative: give a pause such as 1s or 500ms", cfg.delay)
+	case cfg.timeout <= 0:
+		msg = fmt.Sprintf("-timeout %v is not positive: give a limit such as 30s", cfg.timeout)
+	case cfg.retries < 0:
+		msg = fmt.Sprintf("-retries %d is negative: give 0 for no retries", cfg.retries)
+	case cfg.retries > pagefetch.MaxRetries:
+		msg = fmt.Sprintf("-retries %d is too many: give at most %d (the backoff doubles each time, up to a minute)", cfg.retries, pagefetch.MaxRetries)
+	case cfg.parallel < 1 || cfg.parallel > maxParallel:
+		msg = fmt.Sprintf("-parallel %d is out of range: give how many hosts to fetch from at once, from 1 (one page at a time) to %d", cfg.parallel, maxParallel)
+	case strings.TrimSpace(cfg.userAgent) == "" || strings.ContainsAny(cfg.userAgent, "\r\n"):
+		msg = fmt.Sprintf("-user-agent %q is not a usable User-Agent: give one line such as mybot/1.0", cfg.userAgent)
+	default:
+		return nil
 	}
-	if cfg.parallel < 1 || cfg.parallel > maxParallel {
-		return nil, &usageError{exitUsage, fmt.Sprintf("-parallel %d is out of range: give how many hosts to fetch from at once, from 1 (one page at a time) to %d", cfg.parallel, maxParallel)}
-	}
-	if strings.TrimSpace(cfg.userAgent) == "" || strings.ContainsAny(cfg.userAgent, "\r\n") {
-		return nil, &usageError{exitUsage, fmt.Sprintf("-user-agent %q is not a usable User-Agent: give one line such as mybot/1.0", cfg.userAgent)}
-	}
+	return &usageError{exitUsage, msg}
+}
+
+// build makes the scanner, the bag and the scope that the flags name, or
+// refuses a flag that names none.
+func (cfg *config) build() error {
 	scanner, err := pagescan.New(cfg.links)
 	if err != nil {
-		return nil, &usageError{exitUsage, "-links: " + err.Error()}
+		return &usageError{exitUsage, "-links: " + err.Error()}
 	}
 	if cfg.from != "" || cfg.until != "" {
 		scanner = &pagescan.Region{From: []byte(cfg.from), Until: []byte(cfg.until), Scanner: scanner}
 	}
 	cfg.scanner = scanner
 	if cfg.frontier, err = bag.New(cfg.order); err != nil {
-		return nil, &usageError{exitUsage, "-order: " + err.Error()}
+		return &usageError{exitUsage, "-order: " + err.Error()}
 	}
 	cfg.scope = scope.Default()
 	if len(cfg.scopes) > 0 {
 		prefixes, err := cfg.prefixes()
 		if err != nil {
-			return nil, &usageError{exitUsage, err.Error()}
+			return &usageError{exitUsage, err.Error()}
 		}
 		sc, err := scope.Parse(prefixes)
 		if err != nil {
-			return nil, &usageError{exitUsage, "-" + err.Error()}
+			return &usageError{exitUsage, "-" + err.Error()}
 		}
 		cfg.scope = sc
 	}
+	return nil
+}
 
-	rest := fs.Args()
+// setArgs checks the three arguments, those after the flags, and sets
+// them.
+func (cfg *config) setArgs(rest []string) error {
 	if len(rest) != 3 {
 		msg := fmt.Sprintf("expected 3 arguments, seedURL pageDirectory maxDepth, but got %d", len(rest))
 		for _, a := range rest {
@@ -158,34 +181,43 @@ func parseArgs(args []string) (*config, error) {
 				break
 			}
 		}
-		return nil, &usageError{exitUsage, msg}
+		return &usageError{exitUsage, msg}
 	}
-	seed, ok := cfg.normalizer()(rest[0])
+	seed, err := cfg.checkSeed(rest[0])
+	if err != nil {
+		return err
+	}
+	depth, err := parseDepth(rest[2])
+	if err != nil {
+		return &usageError{exitMaxDepth, err.Error()}
+	}
+	cfg.seed, cfg.rawSeed, cfg.dir, cfg.maxDepth = seed, rest[0], rest[1], depth
+	return nil
+}
+
+// checkSeed normalizes the seed, raw as given, and checks that the crawl
+// can start from it: that it is in the crawl's scope and has a port that
+// can be connected to.
+func (cfg *config) checkSeed(raw string) (string, error) {
+	seed, ok := cfg.normalizer()(raw)
 	if !ok || !cfg.scope.Contains(seed) {
-		if msg := cfg.schemeHint(rest[0]); msg != "" {
-			return nil, &usageError{exitSeedURL, msg}
+		if msg := cfg.schemeHint(raw); msg != "" {
+			return "", &usageError{exitSeedURL, msg}
 		}
 	}
 	if !ok {
-		return nil, &usageError{exitSeedURL, fmt.Sprintf("seedURL %q cannot be normalized: give an absolute http URL of an HTML page, such as %sletters/index.html", rest[0], scope.CS50Prefix)}
+		return "", &usageError{exitSeedURL, fmt.Sprintf("seedURL %q cannot be normalized: give an absolute http URL of an HTML page, such as %sletters/index.html", raw, scope.CS50Prefix)}
 	}
 	if !cfg.scope.Contains(seed) {
 		if len(cfg.scopes) == 0 {
-			return nil, &usageError{exitSeedURL, fmt.Sprintf("seedURL %s is not internal: it must begin with %s, and stay under it once a server decodes %%2E and %%2F in its path (or give -scope)", seed, scope.CS50Prefix)}
+			return "", &usageError{exitSeedURL, fmt.Sprintf("seedURL %s is not internal: it must begin with %s, and stay under it once a server decodes %%2E and %%2F in its path (or give -scope)", seed, scope.CS50Prefix)}
 		}
-		return nil, &usageError{exitSeedURL, fmt.Sprintf("seedURL %s is not in the crawl's scope (%s): give a seed inside it, or another -scope", seed, cfg.scope)}
+		return "", &usageError{exitSeedURL, fmt.Sprintf("seedURL %s is not in the crawl's scope (%s): give a seed inside it, or another -scope", seed, cfg.scope)}
 	}
 	if err := seedPort(seed); err != nil {
-		return nil, &usageError{exitSeedURL, fmt.Sprintf("seedURL %s: %v, so no connection can be made to it: give a port from 1 to 65535, or none for the scheme's own", seed, err)}
+		return "", &usageError{exitSeedURL, fmt.Sprintf("seedURL %s: %v, so no connection can be made to it: give a port from 1 to 65535, or none for the scheme's own", seed, err)}
 	}
-	cfg.seed, cfg.rawSeed = seed, rest[0]
-	cfg.dir = rest[1]
-	depth, err := parseDepth(rest[2])
-	if err != nil {
-		return nil, &usageError{exitMaxDepth, err.Error()}
-	}
-	cfg.maxDepth = depth
-	return cfg, nil
+	return seed, nil
 }
 
 // wantsVersion reports whether the command line asks for -version, which

@@ -13,21 +13,8 @@ import (
 
 	"tse-crawler/internal/crawler"
 	"tse-crawler/internal/pagefetch"
-	"tse-crawler/internal/progress"
 	"tse-crawler/internal/stats"
 )
-
-// statusLine starts the live status line if stderr is a terminal and the
-// log is not going to it, and returns nil otherwise, as for the buffers of
-// tests.
-func statusLine(stdout, stderr io.Writer, quiet bool) *progress.Line {
-	so, ok1 := stdout.(*os.File)
-	se, ok2 := stderr.(*os.File)
-	if !ok1 || !ok2 || !progress.Wanted(so, se, quiet) {
-		return nil
-	}
-	return progress.Start(se, 250*time.Millisecond, time.Now)
-}
 
 // report gathers a crawl's figures: the crawler's counts of pages and
 // URLs, as they are, and the fetcher's and the pacer's.
@@ -140,9 +127,10 @@ func (o *outFile) write(b []byte) error {
 }
 
 // discard closes a file that was never written, and removes it if it is
-// ours: a run that ends before its crawl leaves no empty file behind.
+// ours: a run that ends before its crawl leaves no empty file behind. A
+// nil outFile, for no file, has nothing to discard.
 func (o *outFile) discard() {
-	if o.done {
+	if o == nil || o.done {
 		return
 	}
 	o.f.Close()

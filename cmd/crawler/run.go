@@ -22,9 +22,7 @@ import (
 	"tse-crawler/internal/pace"
 	"tse-crawler/internal/pagedir"
 	"tse-crawler/internal/pagefetch"
-	"tse-crawler/internal/progress"
 	"tse-crawler/internal/scope"
-	"tse-crawler/internal/termsafe"
 	"tse-crawler/internal/warc"
 )
 
@@ -52,167 +50,174 @@ func (s stopSignal) Error() string { return s.sig.String() }
 // in, so that tests can call it: args is the whole command line, the
 // command's name as typed first. It returns the exit status.
 func run(ctx context.Context, args []string, stdout, stderr io.Writer, getenv func(string) string) int {
-	// Messages quote URLs, status lines and robots.txt text that servers
-	// chose, so the bytes a terminal would obey are escaped in them. The
-	// status line, if there is one, draws its own escapes below this.
-	rawStderr := stderr
-	msgs := termsafe.NewWriter(rawStderr)
-	defer func() { msgs.Flush() }()
-	stderr = msgs
-	argv0 := "crawler"
-	if len(args) > 0 {
-		if args[0] != "" { // as exec can leave it
-			argv0 = args[0]
-		}
-		args = args[1:]
-	}
-	if wantsVersion(args) {
-		fmt.Fprintln(stdout, buildinfo.String("crawler"))
-		return exitOK
-	}
-	cfg, err := parseArgs(args)
-	if errors.Is(err, flag.ErrHelp) {
-		fmt.Fprint(stdout, help())
-		return exitOK
-	}
-	if err != nil {
-		fmt.Fprintf(stderr, "crawler: %v\nRun 'crawler -h' for usage.\n", err)
-		var ue *usageError
-		if errors.As(err, &ue) {
-			return ue.code
-		}
-		return exitUsage
+	con := newConsole(stdout, stderr)
+	defer con.flush()
+	argv0, args := commandName(args)
+	cfg, code := parseCommandLine(args, stdout, con)
+	if cfg == nil {
+		return code
 	}
 	proxy, err := proxyFunc(getenv, cfg.warc != "")
 	if err != nil {
-		fmt.Fprintf(stderr, "crawler: %v\n", err)
+		fmt.Fprintf(con, "crawler: %v\n", err)
 		return exitUsage
 	}
-	if err := outsideDir(cfg.dir, map[string]string{"stats-json": cfg.statsJSON, "warc": cfg.warc}); err != nil {
-		fmt.Fprintf(stderr, "crawler: %v\n", err)
+	out, err := openOutputs(cfg)
+	if err != nil {
+		fmt.Fprintf(con, "crawler: %v\n", err)
 		return exitUsage
 	}
-	// The statistics file is opened now, so that a path that cannot be
-	// written is found before the crawl rather than after it.
-	var statsFile *outFile
-	if cfg.statsJSON != "" {
-		if statsFile, err = createOut(cfg.statsJSON); err != nil {
-			fmt.Fprintf(stderr, "crawler: -stats-json: %v: give a file in a directory you can write to\n", err)
-			return exitUsage
-		}
-		defer statsFile.discard() // unless the statistics were written
-	}
-	// A new crawl's WARC file is made before the page directory is
-	// marked, so that a name already taken, or a directory that cannot be
-	// written, is told with nothing written in either; and if the page
-	// directory is refused, the file, which this run made, is removed.
-	var archive *warc.Writer
-	if cfg.warc != "" && !cfg.resume {
-		err := checkNewWARC(cfg.warc)
-		if err == nil {
-			archive, err = warc.Create(cfg.warc, cfg.warcInfo())
-		}
-		if err != nil {
-			fmt.Fprintf(stderr, "crawler: -warc: %s\n", warcAdvice(err))
-			return exitUsage
-		}
-	}
-	unmade := func() {
-		if archive != nil {
-			archive.Close()
-			os.Remove(cfg.warc)
-		}
-	}
-	dir, err := pagedir.Open(cfg.dir, cfg.resume)
-	if err != nil {
-		unmade()
-		return refused(err, stderr)
-	}
-	replay, err := dir.Begin(cfg.params())
-	if err != nil {
-		dir.Close()
-		unmade()
-		return refused(err, stderr)
-	}
-
-	if cfg.warc != "" && cfg.resume {
-		if archive, err = dir.ResumeWARC(cfg.warc, replay, cfg.warcInfo()); err != nil {
-			dir.Close()
-			fmt.Fprintf(stderr, "crawler: -warc: %s\n", warcAdvice(err))
-			if _, ok := errors.AsType[*warc.NotWARCError](err); ok {
-				return exitResume
-			}
-			if _, ok := errors.AsType[*pagedir.MissingWARCError](err); ok {
-				return exitResume
-			}
-			return exitUsage
-		}
+	defer out.stats.discard() // unless the statistics were written
+	dir, replay, code := beginCrawl(cfg, out, con)
+	if dir == nil {
+		return code
 	}
 
 	began := time.Now()
-	// On a terminal that the log does not already fill, a live status line
-	// shows where the crawl stands; everything else written to stderr goes
-	// through it, so that it is never drawn over.
-	line := statusLine(stdout, rawStderr, cfg.quiet)
-	if line != nil {
-		msgs.Flush()
-		msgs = termsafe.NewWriter(line)
-		stderr = msgs
-	}
-	c, fetcher := newCrawler(cfg, dir, proxy, stderr)
-	var log *termsafe.Writer
-	if !cfg.quiet {
-		c.Log = stdout
-		// On a terminal the log is escaped too; redirected, it keeps the
-		// reference crawler's bytes, for graders to compare.
-		if f, ok := stdout.(*os.File); ok && progress.IsTerminal(f) {
-			log = termsafe.NewWriter(f)
-			c.Log = log
-		}
-	}
-	// Under -q, failed pages are summed up once the crawl ends: a line for
-	// each would be the very log -q asks to be spared.
-	c.QuietFailures = cfg.quiet
-	if line != nil {
-		c.Progress = func(s progress.Status) {
-			if u, err := url.Parse(s.URL); err == nil {
-				s.Pause = fetcher.Pacer.Delay(u.Host)
-			}
-			line.Set(s)
-		}
-	}
+	con.startLine(cfg.quiet)
+	c, fetcher := newCrawler(cfg, dir, proxy, con)
+	con.show(c, fetcher.Pacer, cfg.quiet)
 	if replay != nil {
 		c.Replay, c.Load = replay.Entries, dir.Load
-		fmt.Fprintf(stderr, "crawler: resuming the crawl in %s: replaying what came of its first %d pages, %d of them saved\n", cfg.dir, len(replay.Entries), replay.Saved)
+		fmt.Fprintf(con, "crawler: resuming the crawl in %s: replaying what came of its first %d pages, %d of them saved\n", cfg.dir, len(replay.Entries), replay.Saved)
 	}
-	if archive != nil {
-		c.Archive = archive
-	}
+	c.Archive = out.archive
 	res, err := c.Crawl(ctx, cfg.seed)
-	if archive != nil {
-		if cerr := archive.Close(); cerr != nil && err == nil {
-			err = cerr
-		}
-	}
-	if log != nil {
-		log.Flush()
-	}
-	if line != nil {
-		line.Stop()
-	}
+	err = out.closeArchive(err)
+	con.endCrawl()
+
 	// Before finish's words, so that the command that resumes the crawl
 	// stays last. A seed that failed is finish's to tell.
 	if c.QuietFailures && res.Failed > 0 && !errors.Is(err, crawler.ErrSeedFailed) {
-		fmt.Fprintf(stderr, "crawler: %s\n", failureSummary(res))
+		fmt.Fprintf(con, "crawler: %s\n", failureSummary(res))
 	}
-	code := finish(dir, cfg, resumeCommand(argv0, cfg, getenv), res, err, proxy, stderr)
-	if cfg.stats || statsFile != nil {
-		if err := writeStats(cfg, report(res, fetcher, time.Since(began)), statsFile, stderr); err != nil {
-			fmt.Fprintf(stderr, "crawler: %v\n", err)
+	code = finish(dir, cfg, resumeCommand(argv0, cfg, getenv), res, err, proxy, con)
+	if cfg.stats || out.stats != nil {
+		if err := writeStats(cfg, report(res, fetcher, time.Since(began)), out.stats, con); err != nil {
+			fmt.Fprintf(con, "crawler: %v\n", err)
 			code = max(code, exitFailure)
 		}
 	}
 	return code
+}
+
+// commandName splits the command line into the command's name, as typed,
+// and its arguments.
+func commandName(args []string) (string, []string) {
+	switch {
+	case len(args) == 0:
+		return "crawler", nil
+	case args[0] == "": // as exec can leave it
+		return "crawler", args[1:]
+	}
+	return args[0], args[1:]
+}
+
+// parseCommandLine parses the command's arguments, and answers -version
+// and -h. It returns the crawl they ask for, or nil and the exit status,
+// having said why there is none.
+func parseCommandLine(args []string, stdout, stderr io.Writer) (*config, int) {
+	if wantsVersion(args) {
+		fmt.Fprintln(stdout, buildinfo.String("crawler"))
+		return nil, exitOK
+	}
+	cfg, err := parseArgs(args)
+	if errors.Is(err, flag.ErrHelp) {
+		fmt.Fprint(stdout, help())
+		return nil, exitOK
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "crawler: %v\nRun 'crawler -h' for usage.\n", err)
+		if ue, ok := errors.AsType[*usageError](err); ok {
+			return nil, ue.code
+		}
+		return nil, exitUsage
+	}
+	return cfg, exitOK
+}
+
+// The outputs are the files a crawl writes besides its pages. They are
+// opened before the page directory, so that a path that cannot be written
+// is found before the crawl, with nothing written in the directory.
+type outputs struct {
+	stats *outFile // -stats-json, or nil
+	// archive is -warc: a new crawl's, made by openOutputs, or one that
+	// resumes, opened by beginCrawl once the page directory says where
+	// the file is cut back.
+	archive *warc.Writer
+}
+
+// openOutputs checks that the files of -stats-json and -warc lie outside
+// the page directory and opens them, but for a crawl that resumes, whose
+// WARC file waits for the page directory. Its errors are usage errors.
+func openOutputs(cfg *config) (*outputs, error) {
+	if err := outsideDir(cfg.dir, map[string]string{"stats-json": cfg.statsJSON, "warc": cfg.warc}); err != nil {
+		return nil, err
+	}
+	out := new(outputs)
+	if cfg.statsJSON != "" {
+		f, err := createOut(cfg.statsJSON)
+		if err != nil {
+			return nil, fmt.Errorf("-stats-json: %w: give a file in a directory you can write to", err)
+		}
+		out.stats = f
+	}
+	if cfg.warc != "" && !cfg.resume {
+		err := checkNewWARC(cfg.warc)
+		if err == nil {
+			out.archive, err = warc.Create(cfg.warc, cfg.warcInfo())
+		}
+		if err != nil {
+			out.stats.discard()
+			return nil, warcError(err)
+		}
+	}
+	return out, nil
+}
+
+// unmake removes the WARC file openOutputs made, for a crawl that could
+// not begin: it is this run's, and holds nothing of a crawl.
+func (out *outputs) unmake(cfg *config) {
+	if out.archive != nil && !cfg.resume {
+		out.archive.Close()
+		os.Remove(cfg.warc)
+	}
+}
+
+// closeArchive closes the WARC file, if there is one, once the crawl has
+// ended with err, and returns err, or if it is nil the error of closing.
+func (out *outputs) closeArchive(err error) error {
+	if out.archive != nil {
+		if cerr := out.archive.Close(); err == nil {
+			err = cerr
+		}
+	}
+	return err
+}
+
+// beginCrawl opens the page directory and begins the crawl in it, which
+// for a crawl that resumes opens its WARC file as the directory decides.
+// If the crawl cannot begin, it says why, removes the WARC file a new
+// crawl made, and returns a nil Dir and the exit status.
+func beginCrawl(cfg *config, out *outputs, stderr io.Writer) (*pagedir.Dir, *pagedir.Replay, int) {
+	dir, err := pagedir.Open(cfg.dir, cfg.resume)
+	if err != nil {
+		out.unmake(cfg)
+		return nil, nil, refused(err, stderr)
+	}
+	replay, err := dir.Begin(cfg.params())
+	if err != nil {
+		dir.Close()
+		out.unmake(cfg)
+		return nil, nil, refused(err, stderr)
+	}
+	if cfg.warc != "" && cfg.resume {
+		if out.archive, err = dir.ResumeWARC(cfg.warc, replay, cfg.warcInfo()); err != nil {
+			dir.Close()
+			return nil, nil, warcRefused(err, stderr)
+		}
+	}
+	return dir, replay, exitOK
 }
 
 // warcInfo describes the crawl for the warcinfo record that begins each
@@ -249,18 +254,36 @@ func isDir(path string) bool {
 	return err == nil && fi.IsDir()
 }
 
-// warcAdvice adds to an error opening the WARC file what to do about it.
-func warcAdvice(err error) string {
-	if _, ok := errors.AsType[*warc.ExistsError](err); ok {
-		return err.Error() + ": give the name of a new file (a crawl never writes into a file it did not make), or -resume to finish the crawl that wrote it"
+// warcError adds to an error opening the WARC file the flag and what to
+// do about it.
+func warcError(err error) error {
+	advice := ""
+	switch {
+	case isType[*warc.ExistsError](err):
+		advice = ": give the name of a new file (a crawl never writes into a file it did not make), or -resume to finish the crawl that wrote it"
+	case errors.Is(err, fs.ErrNotExist):
+		advice = ": give a file in a directory that exists"
+	case errors.Is(err, fs.ErrPermission):
+		advice = ": give a file in a directory you can write to"
 	}
-	if errors.Is(err, fs.ErrNotExist) {
-		return err.Error() + ": give a file in a directory that exists"
+	return fmt.Errorf("-warc: %w%s", err, advice)
+}
+
+// warcRefused tells why the WARC file of a crawl that resumes cannot be
+// opened, and returns the exit status: a file that is not the crawl's, or
+// is gone, does not match the crawl.
+func warcRefused(err error, stderr io.Writer) int {
+	fmt.Fprintf(stderr, "crawler: %v\n", warcError(err))
+	if isType[*warc.NotWARCError](err) || isType[*pagedir.MissingWARCError](err) {
+		return exitResume
 	}
-	if errors.Is(err, fs.ErrPermission) {
-		return err.Error() + ": give a file in a directory you can write to"
-	}
-	return err.Error()
+	return exitUsage
+}
+
+// isType reports whether err's tree holds an error of type E.
+func isType[E error](err error) bool {
+	_, ok := errors.AsType[E](err)
+	return ok
 }
 
 // refused tells why the crawl cannot begin in its page directory, with
