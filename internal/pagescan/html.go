@@ -555,6 +555,22 @@ func (t *tree) framesetTag(g *tag) {
 
 // htmlTag handles a start tag in HTML.
 func (t *tree) htmlTag(g *tag) {
+	live := t.beforeHTMLTag(g)
+	if !t.opens(g, live) {
+		return
+	}
+	t.impliedEnd(g.atom)
+	if !void(g.atom) {
+		t.push(element{name: t.intern(g.name, g.atom), atom: g.atom})
+	}
+}
+
+// beforeHTMLTag does what any start tag in HTML does first: it closes a
+// <noscript> in the head that the tag may not be in, starts the body if
+// the tag does not belong in the head, and in a template decides what
+// the template holds. It reports whether the tag is live: in the
+// document, not in a template.
+func (t *tree) beforeHTMLTag(g *tag) (live bool) {
 	if e := t.top(); t.inHeadNoscript(e) {
 		// A <noscript> in the head holds only what styles the page.
 		switch g.atom {
@@ -567,31 +583,88 @@ func (t *tree) htmlTag(g *tag) {
 	if !t.bodyStarted && !inHead(g.atom) {
 		t.startBody()
 	}
-	live := t.templates == 0 // whether the element is in the document
+	live = t.templates == 0
 	if !live {
 		t.decideTemplate(g.atom)
 	}
+	return live
+}
+
+// opens handles what a start tag in HTML means for the page's links and
+// the tree's state, and reports whether it opens an element of its name,
+// rather than being ignored or opening one of its own.
+func (t *tree) opens(g *tag, live bool) bool {
 	switch g.atom {
 	case atom.Html, atom.Head:
-		return
+		return false
 	case atom.Body:
 		if live {
 			t.framesetOK = false
 		}
-		return
+		return false
 	case atom.Frameset:
 		if live && (!t.bodyStarted || t.framesetOK) {
 			t.startFrameset()
 		}
-		return
+		return false
 	case atom.Frame, atom.Caption, atom.Col, atom.Colgroup, atom.Tbody, atom.Td, atom.Tfoot,
 		atom.Th, atom.Thead, atom.Tr:
 		// A <frame> outside a frameset, and table parts outside a table
 		// or a template for them, are ignored.
 		i := t.indexInScope(tableScope, atom.Table, atom.Template)
 		if g.atom == atom.Frame || i < 0 || t.stack[i].atom == atom.Template && !t.stack[i].tableParts {
-			return
+			return false
 		}
+	case atom.A, atom.Area, atom.Base, atom.Meta, atom.Iframe:
+		t.linkTag(g, live)
+	case atom.Template:
+		t.framesetOK = false
+	case atom.Noscript:
+		// Scripting is disabled, so <noscript> holds markup. In the head,
+		// a <noscript> in a <noscript> is ignored.
+		g.z.NextIsNotRawText()
+		if t.inHeadNoscript(t.top()) {
+			return false
+		}
+	case atom.Svg:
+		if !g.selfClosing {
+			t.push(element{name: "svg", atom: atom.Svg, ns: nsSVG})
+		}
+		return false
+	case atom.Math:
+		if !g.selfClosing {
+			t.push(element{name: "math", atom: atom.Math, ns: nsMathML})
+		}
+		return false
+	case atom.Input:
+		if typ, _, _, _ := g.attrs("type", ""); !bytes.EqualFold(typ, []byte("hidden")) {
+			t.framesetOK = false
+		}
+	case atom.Form:
+		if t.form && live {
+			return false
+		}
+		t.form = live
+	case atom.Select:
+		// A select in a select closes it, and no other opens.
+		if i := t.indexInScope(defaultScope, atom.Select); i >= 0 {
+			t.popTo(i)
+			return false
+		}
+		t.framesetOK = false
+	case atom.Pre, atom.Listing, atom.Li, atom.Dd, atom.Dt, atom.Button, atom.Applet,
+		atom.Marquee, atom.Object, atom.Table, atom.Br, atom.Embed, atom.Img, atom.Image,
+		atom.Keygen, atom.Wbr, atom.Hr, atom.Textarea, atom.Xmp:
+		t.framesetOK = false
+	}
+	return true
+}
+
+// linkTag handles a start tag in HTML that may carry a link, or say how
+// links resolve: <a>, <area>, <base>, <meta> (a refresh) and <iframe>.
+// Each opens an element of its name, or is void.
+func (t *tree) linkTag(g *tag, live bool) {
+	switch g.atom {
 	case atom.A:
 		// An <a> closes the one still open.
 		t.closeFormatting(atom.A)
@@ -614,49 +687,6 @@ func (t *tree) htmlTag(g *tag) {
 	case atom.Iframe:
 		t.framesetOK = false
 		t.addSrc(g)
-	case atom.Template:
-		t.framesetOK = false
-	case atom.Noscript:
-		// Scripting is disabled, so <noscript> holds markup. In the head,
-		// a <noscript> in a <noscript> is ignored.
-		g.z.NextIsNotRawText()
-		if t.inHeadNoscript(t.top()) {
-			return
-		}
-	case atom.Svg:
-		if !g.selfClosing {
-			t.push(element{name: "svg", atom: atom.Svg, ns: nsSVG})
-		}
-		return
-	case atom.Math:
-		if !g.selfClosing {
-			t.push(element{name: "math", atom: atom.Math, ns: nsMathML})
-		}
-		return
-	case atom.Input:
-		if typ, _, _, _ := g.attrs("type", ""); !bytes.EqualFold(typ, []byte("hidden")) {
-			t.framesetOK = false
-		}
-	case atom.Form:
-		if t.form && live {
-			return
-		}
-		t.form = live
-	case atom.Select:
-		// A select in a select closes it, and no other opens.
-		if i := t.indexInScope(defaultScope, atom.Select); i >= 0 {
-			t.popTo(i)
-			return
-		}
-		t.framesetOK = false
-	case atom.Pre, atom.Listing, atom.Li, atom.Dd, atom.Dt, atom.Button, atom.Applet,
-		atom.Marquee, atom.Object, atom.Table, atom.Br, atom.Embed, atom.Img, atom.Image,
-		atom.Keygen, atom.Wbr, atom.Hr, atom.Textarea, atom.Xmp:
-		t.framesetOK = false
-	}
-	t.impliedEnd(g.atom)
-	if !void(g.atom) {
-		t.push(element{name: t.intern(g.name, g.atom), atom: g.atom})
 	}
 }
 
