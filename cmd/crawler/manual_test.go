@@ -117,7 +117,15 @@ func manPage() string {
 		dir, rest, _ := strings.Cut(t, "/")
 		return italic(dir) + bold("/"+rest)
 	})
-	b.WriteString(".SH EXAMPLES\n")
+	b.WriteString(".SH EXAMPLES\n" + roffExamples())
+	b.WriteString(".SH \"SEE ALSO\"\n" + roffLines(roff(seeAlso)))
+	return b.String()
+}
+
+// roffExamples renders the examples for the man page: each sentence, then
+// its command lines as they are, indented.
+func roffExamples() string {
+	var b strings.Builder
 	for i, ex := range examples {
 		if i > 0 {
 			b.WriteString(".PP\n")
@@ -133,7 +141,6 @@ func manPage() string {
 		}
 		b.WriteString(".fi\n.RE\n")
 	}
-	b.WriteString(".SH \"SEE ALSO\"\n" + roffLines(roff(seeAlso)))
 	return b.String()
 }
 
