@@ -162,6 +162,9 @@ func openOutputs(cfg *config) (*outputs, error) {
 		}
 		out.stats = f
 	}
+	// A new crawl's WARC file is made before the page directory is
+	// marked, so that a name already taken, or a directory that cannot be
+	// written, is told with nothing written in either.
 	if cfg.warc != "" && !cfg.resume {
 		err := checkNewWARC(cfg.warc)
 		if err == nil {
