@@ -314,6 +314,8 @@ func (cfg *config) flagSet() *flag.FlagSet {
 		v := f.value(cfg)
 		if _, many := v.(*listValue); f.def != "" && !many {
 			if err := v.Set(f.def); err != nil {
+				// A mistake in the table, which every test that parses
+				// a command line finds.
 				panic(fmt.Sprintf("the default of -%s, %q, does not parse: %v", f.name, f.def, err))
 			}
 		}
