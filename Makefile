@@ -87,7 +87,7 @@ lint:
 	if [ -n "$$out" ]; then echo "dead code:"; echo "$$out"; exit 1; fi
 	@out=$$(gofmt -l cmd internal); if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
 
-# lint's former name, which DESIGN.md still uses.
+# lint's former name.
 vet: lint
 
 # -count=1, because the test cache does not know about ../shared: a test
