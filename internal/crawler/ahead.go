@@ -16,21 +16,23 @@ import (
 // pauses, each host's own, which could run side by side; but the order in
 // which pages are numbered, logged, scanned, saved and journaled must be
 // the order a sequential crawl pops them in, on every run. So the crawl
-// loop stays as it is, and commits each page in that order, while lanes
-// fetch pages ahead of it, one host to a lane and one request to a host at
-// a time. A lane only ever fetches a page the crawl is bound to fetch:
+// loop commits each page in that order, as it pops it from its frontier
+// (frontier.go), while behind the frontier lanes fetch pages ahead of it,
+// one host to a lane and one request to a host at a time. A lane only
+// ever fetches a page the crawl is bound to fetch:
 //
 //   - every page in the bag, since each URL is put in the bag once and
 //     nothing but a stop ends the crawl before the bag is empty;
-//   - every link of a page in the bag that a lane has fetched, if the page
-//     will be saved and scanned (its depth is below maxDepth): when the
-//     crawl takes the page, each such link is added, or has been already;
-//     and the target of such a page's redirect, unless the redirect would
-//     be one too many. The crawl reads these links itself, while it waits
-//     for a page, since its scanner, its seen-set and its hops are its own.
-//     A link found this way is foreseen: it is fetched ahead like a page in
-//     the bag, but its depth is a guess until the crawl adds it, and only
-//     then are its own links read.
+//   - every link of a page fetched ahead that the crawl is bound to save
+//     and scan, and the target of such a page's redirect if the crawl will
+//     follow it: when the crawl takes the page, it adds each such link, or
+//     has already (see frontier.readAhead for when that is certain). The
+//     crawl reads these links itself, while it waits for a page, since its
+//     scanner, its seen-set and its hops are its own, and keeps them for
+//     when it takes the page, so that no page is scanned twice. A link
+//     found this way is foreseen: it is fetched ahead like a page in the
+//     bag, but its depth is a guess until the crawl adds it, and only then
+//     are its own links read.
 //
 // So fetching ahead changes when a page is requested, never whether, and
 // every output is that of the sequential crawl. Two things end a crawl's
@@ -52,8 +54,9 @@ import (
 // its methods; its workers run on their own.
 type ahead struct {
 	fetch   func(ctx context.Context, url string) ([]byte, *tape, error)
-	next    func(host string) time.Time // nil: every host may be asked at once
-	recycle func([]byte)                // may be nil
+	read    func(url string, p *aheadPage) // reads a page's links ahead, on the crawl's goroutine
+	next    func(host string) time.Time    // nil: every host may be asked at once
+	recycle func([]byte)                   // may be nil
 	budget  int64
 	like    bag.Bag // an empty bag of the crawl's kind
 
@@ -62,17 +65,17 @@ type ahead struct {
 
 	// mu guards everything below. It is never held while a page is
 	// fetched or read: waiting is done on changed.
-	mu       sync.Mutex
-	changed  chan struct{} // closed, and replaced, whenever anything below changes
-	lanes    map[string]*lane
-	order    []*lane               // the lanes in a fixed order, so that the workers' choices are the same on every run
-	pages    map[string]*aheadPage // pages foreseen, being fetched or fetched, until the crawl takes them
-	gone     map[string]bool       // pages the crawl took that are still in a lane's bag, below its top
-	want     bag.Item              // the page the crawl waits for, while no lane has taken it
-	buffered int64                 // bytes of the HTML of pages fetched and waiting for the crawl
-	peak     int64                 // the most memory ever used, as used counts it
-	busy     int                   // lanes being worked on: a request in flight, or its pause
-	unread   []string              // pages fetched whose links the crawl may read ahead
+	mu      sync.Mutex
+	changed chan struct{} // closed, and replaced, whenever anything below changes
+	lanes   map[string]*lane
+	order   []*lane               // the lanes in a fixed order, so that the workers' choices are the same on every run
+	pages   map[string]*aheadPage // pages foreseen, being fetched or fetched, until the crawl takes them
+	gone    map[string]bool       // pages the crawl took that are still in a lane's bag, below its top
+	want    bag.Item              // the page the crawl waits for, while no lane has taken it
+	held    int64                 // bytes of the HTML and the links read of pages fetched and waiting for the crawl
+	peak    int64                 // the most memory ever used, as used counts it
+	busy    int                   // lanes being worked on: a request in flight, or its pause
+	unread  []string              // pages fetched whose links the crawl may read ahead
 }
 
 // A lane holds one host's pages that no worker has taken yet.
@@ -100,21 +103,21 @@ const (
 )
 
 // An aheadPage is a page the lanes know of: foreseen, being fetched, or
-// fetched and waiting for the crawl.
+// fetched and waiting for the crawl, with its links once they are read.
 type aheadPage struct {
-	state int
-	depth int
-	known bool // the crawl has added the page, so depth is its own
-	read  bool // its links have been read ahead
-	html  []byte
-	tape  *tape
-	err   error
+	fetchedPage
+	state     int
+	depth     int
+	known     bool  // the crawl has added the page, so depth is its own
+	handed    bool  // handed to be read since it was fetched, or since the crawl added it
+	linkBytes int64 // the memory its links take, once read
 }
 
 // newAhead starts workers that fetch ahead the pages of b, which it sorts
 // by host, and reports false, starting nothing, for a kind of bag it
-// cannot sort.
-func newAhead(ctx context.Context, c *Crawler, b bag.Bag) (*ahead, bool) {
+// cannot sort. read is given, as the crawl waits, each page fetched whose
+// links it may read.
+func newAhead(ctx context.Context, c *Crawler, b bag.Bag, read func(url string, p *aheadPage)) (*ahead, bool) {
 	like, ok := bag.Like(b)
 	if !ok {
 		return nil, false
@@ -122,6 +125,7 @@ func newAhead(ctx context.Context, c *Crawler, b bag.Bag) (*ahead, bool) {
 	parts, _ := bag.Split(b, func(it bag.Item) string { return hostOf(it.URL) })
 	a := &ahead{
 		fetch:   c.fetch,
+		read:    read,
 		next:    c.Next,
 		recycle: c.Recycle,
 		budget:  c.AheadMemory,
@@ -161,24 +165,31 @@ func (a *ahead) lane(host string) *lane {
 }
 
 // pageCost is what the lanes' knowing of a page costs in memory, beyond
-// its HTML, as measured: its entry, its error if it failed, and, if it was
-// foreseen, the crawl's note of that. A page that fails without a request,
-// as every page robots.txt disallows does, costs nothing else, and a
-// crawl of a million of them once held them all.
+// its HTML and its links, as measured: its entry and its error if it
+// failed. A page that fails without a request, as every page robots.txt
+// disallows does, costs nothing else, and a crawl of a million of them
+// once held them all.
 const pageCost = 512
 
-// used returns the memory the pages the lanes know of take: the HTML of
-// those fetched, and pageCost for each. a.mu is held.
+// used returns the memory the pages the lanes know of take: the HTML and
+// the links read of those fetched, and pageCost for each. a.mu is held.
 func (a *ahead) used() int64 {
-	return a.buffered + int64(len(a.pages))*pageCost
+	return a.held + int64(len(a.pages))*pageCost
 }
 
-// room returns how many more pages the lanes can be told of within the
-// budget.
-func (a *ahead) room() int {
+// full reports whether the pages the lanes know of take the whole budget.
+func (a *ahead) full() bool {
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	return int(max(a.budget-a.used(), 0) / pageCost)
+	return a.used() >= a.budget
+}
+
+// kept counts the links of p, which the crawl has read ahead.
+func (a *ahead) kept(p *aheadPage) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	a.held += p.linkBytes
+	a.peak = max(a.peak, a.used())
 }
 
 // signal wakes whoever waits for a change. a.mu is held.
@@ -214,36 +225,40 @@ func (a *ahead) stop() {
 }
 
 // pushed tells the lanes that the crawl has put it in its bag. A page
-// foreseen is in its lane already: its depth is now known.
-func (a *ahead) pushed(it bag.Item, wasForeseen bool) {
+// foreseen is in its lane already: its depth is now known, and its links,
+// unless they were read, may be read now.
+func (a *ahead) pushed(it bag.Item) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	l := a.lane(hostOf(it.URL))
 	if l.dead {
 		return
 	}
-	if !wasForeseen {
+	p := a.pages[it.URL] // the crawl adds a page once: a page known already was foreseen
+	if p == nil {
 		l.bag.Push(it)
 		a.signal()
 		return
 	}
-	if p := a.pages[it.URL]; p != nil {
-		p.depth, p.known = it.Depth, true
-		if p.state == fetched && readable(p.err) {
-			a.unread = append(a.unread, it.URL)
-			a.signal()
-		}
+	p.depth, p.known = it.Depth, true
+	if p.state == fetched && !p.read && readable(p.err) {
+		p.handed = false
+		a.unread = append(a.unread, it.URL)
+		a.signal()
 	}
 }
 
-// foresee tells the lanes of pages the crawl will add: links of a page
-// fetched ahead, which it has read.
+// foresee tells the lanes of pages the crawl will add, links read ahead,
+// as far as the budget allows. A page foreseen already is told once.
 func (a *ahead) foresee(items []bag.Item) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	for _, it := range items {
+		if a.used() >= a.budget {
+			break // the crawl adds the others when it takes the page, and they are fetched then
+		}
 		l := a.lane(hostOf(it.URL))
-		if l.dead {
+		if l.dead || a.pages[it.URL] != nil {
 			continue
 		}
 		l.bag.Push(it)
@@ -278,9 +293,9 @@ func (a *ahead) popped(it bag.Item) {
 
 // take returns what came of fetching page, which the crawl has popped: at
 // once if a worker has fetched it, else once one has. While it waits, it
-// hands each page fetched ahead whose links may be read to read. If ctx
+// hands each page fetched ahead whose links may be read to a.read. If ctx
 // ends first, it returns the context's cause as the fetch's error.
-func (a *ahead) take(ctx context.Context, page bag.Item, read func(url string, p *aheadPage)) ([]byte, *tape, error) {
+func (a *ahead) take(ctx context.Context, page bag.Item) fetchedPage {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	if a.pages[page.URL] == nil {
@@ -292,19 +307,21 @@ func (a *ahead) take(ctx context.Context, page bag.Item, read func(url string, p
 	for {
 		if p := a.pages[page.URL]; p != nil && p.state == fetched {
 			delete(a.pages, page.URL)
-			a.buffered -= int64(cap(p.html))
+			a.held -= int64(cap(p.html)) + p.linkBytes
 			a.compactUnread()
 			a.signal()
-			return p.html, p.tape, p.err
+			return p.fetchedPage
 		}
 		if cause := context.Cause(ctx); cause != nil {
 			a.want = bag.Item{}
-			return nil, nil, cause
+			return fetchedPage{err: cause}
 		}
 		if url, p := a.nextUnread(); p != nil {
-			p.read = true
+			// Read unlocked, as the workers go on: only the crawl's
+			// goroutine touches a page fetched.
+			p.handed = true
 			a.mu.Unlock()
-			read(url, p)
+			a.read(url, p)
 			a.mu.Lock()
 			continue
 		}
@@ -318,7 +335,7 @@ func (a *ahead) nextUnread() (string, *aheadPage) {
 	for len(a.unread) > 0 {
 		url := a.unread[0]
 		a.unread = a.unread[1:]
-		if p := a.pages[url]; p != nil && p.state == fetched && p.known && !p.read {
+		if p := a.pages[url]; p != nil && p.state == fetched && !p.handed {
 			return url, p
 		}
 	}
@@ -334,7 +351,7 @@ func (a *ahead) compactUnread() {
 	}
 	a.unread = slices.DeleteFunc(a.unread, func(url string) bool {
 		p := a.pages[url]
-		return p == nil || p.read
+		return p == nil || p.handed
 	})
 }
 
@@ -361,7 +378,7 @@ func (a *ahead) kill(host string) {
 func (a *ahead) drop(url string, p *aheadPage) {
 	delete(a.pages, url)
 	if p.state == fetched {
-		a.buffered -= int64(cap(p.html))
+		a.held -= int64(cap(p.html)) + p.linkBytes
 		if a.recycle != nil && p.html != nil {
 			a.recycle(p.html)
 		}
@@ -499,13 +516,13 @@ func (a *ahead) fetched(ctx context.Context, l *lane, url string, p *aheadPage, 
 		err = pagefetch.ErrDisallowed
 	}
 	p.state, p.html, p.tape, p.err = fetched, html, tape, err
-	a.buffered += int64(cap(html))
+	a.held += int64(cap(html))
 	a.peak = max(a.peak, a.used())
 	var ue *pagefetch.UnreachableError
 	if errors.As(err, &ue) || errors.Is(err, pagefetch.ErrNotLoopback) {
 		l.parked = true
 	}
-	if p.known && readable(err) {
+	if readable(err) {
 		a.unread = append(a.unread, url)
 	}
 	if a.next != nil {

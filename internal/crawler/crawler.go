@@ -1,6 +1,9 @@
-// Package crawler runs the crawl loop: it takes a page from the bag,
-// fetches it, saves it, and, unless the page is at the maximum depth,
-// scans it for links and puts every new internal link in the bag.
+// Package crawler runs the crawl loop: it takes a page from its frontier,
+// which fetches it, saves it, and, unless the page is at the maximum
+// depth, scans it for links and puts every new internal link in the
+// frontier. Behind the frontier, a crawl of several hosts fetches pages
+// ahead of their turn (frontier.go, ahead.go), which changes when a page
+// is requested, never what the crawl does with it.
 //
 // Its progress log is the reference crawler's, line for line, so that a
 // grader can compare the two.
@@ -184,6 +187,8 @@ func (c *Crawler) Crawl(ctx context.Context, seed string) (Result, error) {
 type outcome struct {
 	kind   journal.Kind
 	html   []byte // Saved
+	links  []link // Saved, if read: every link of the page, as the frontier read it
+	read   bool
 	target string // Redirected
 	err    error  // Failed, if known: a replayed failure has no reason
 	quiet  bool   // Failed, and its reason has been told already
@@ -218,13 +223,14 @@ const (
 )
 
 // A run is one run of a crawl, which a resumed crawl begins by replaying
-// the runs before it: the crawl's state beside the bag, and the figures
-// of this run.
+// the runs before it: the crawl's state beside the frontier, and the
+// figures of this run.
 type run struct {
-	c         *Crawler
-	log       *logWriter
-	scribe    *scribe
-	normalize func(link string) (string, bool)
+	c      *Crawler
+	log    *logWriter
+	scribe *scribe
+	read   *reader
+	front  *frontier // the bag, and the pages fetched from it
 
 	res   Result
 	urls  seen
@@ -238,12 +244,6 @@ type run struct {
 	// ever saved, it says why the seed (or the page it redirects to) gave
 	// nothing.
 	seedFailure string
-
-	// Fetching ahead (see ahead.go), once the crawl has met a second host.
-	ahead     *ahead
-	firstHost string              // the only host met so far, if ahead is nil
-	manyHosts bool                // more than one host has been met
-	foreseen  map[string]struct{} // links read ahead that the crawl has not added yet
 }
 
 // crawl runs the crawl with a scribe that saves and journals behind it, and
@@ -251,23 +251,21 @@ type run struct {
 // error, whatever else happened.
 func (c *Crawler) crawl(ctx context.Context, seed string, log *logWriter) (Result, error) {
 	r := &run{
-		c:         c,
-		log:       log,
-		scribe:    startScribe(c),
-		normalize: c.Normalize,
-		hops:      make(map[string]int),
-		urls:      make(seen),
-		replay:    c.Replay,
-		adopting:  c.Load != nil,
+		c:        c,
+		log:      log,
+		scribe:   startScribe(c),
+		read:     &reader{scanner: c.Scanner, normalize: c.Normalize, internal: c.Internal},
+		hops:     make(map[string]int),
+		urls:     make(seen),
+		replay:   c.Replay,
+		adopting: c.Load != nil,
 	}
-	if r.normalize == nil {
-		r.normalize = refurl.Normalize
+	if r.read.normalize == nil {
+		r.read.normalize = refurl.Normalize
 	}
+	r.front = newFrontier(c, r.read, r.urls, r.hops)
 	err := r.loop(ctx, seed)
-	if r.ahead != nil {
-		r.ahead.stop()
-		r.res.AheadPeak = r.ahead.peak
-	}
+	r.res.AheadPeak = r.front.stop()
 	saved, serr := r.scribe.finish()
 	if serr != nil {
 		// Pages after the one that failed were never written.
@@ -281,14 +279,14 @@ func (c *Crawler) crawl(ctx context.Context, seed string, log *logWriter) (Resul
 // or a page cannot be crawled past.
 func (r *run) loop(ctx context.Context, seed string) error {
 	r.urls.add(seed)
-	r.push(bag.Item{URL: seed, Depth: 0})
+	r.front.push(bag.Item{URL: seed, Depth: 0})
 	for {
-		page, ok := r.pop()
+		page, ok := r.front.pop()
 		if !ok {
 			return r.end()
 		}
 		if err := r.take(ctx, page); err != nil {
-			r.res.Current, r.res.Pending = page.URL, r.c.Bag.Len()+1
+			r.res.Current, r.res.Pending = page.URL, r.front.len()+1
 			return err
 		}
 	}
@@ -399,12 +397,10 @@ func (r *run) apply(src source, page bag.Item, hop int, out outcome) {
 			r.onDisk++
 		}
 		if r.scans(page) {
-			r.c.Scanner.Scan(page.URL, out.html, func(link string) {
-				r.consider(src, page.Depth, page.Depth+1, link)
-			})
+			r.considerLinks(src, page, out)
 		}
 	case journal.Redirected:
-		if next := r.consider(src, page.Depth, page.Depth, out.target); next != "" {
+		if next := r.consider(src, page.Depth, page.Depth, r.read.link(out.target)); next != "" {
 			r.hops[next] = hop + 1
 		} else {
 			r.seedFailure = fmt.Sprintf("%s redirects to %s, which is outside the crawl or already seen", page.URL, out.target)
@@ -423,25 +419,39 @@ func (r *run) apply(src source, page bag.Item, hop int, out outcome) {
 // shallower than maxDepth.
 func (r *run) scans(page bag.Item) bool { return page.Depth < r.c.MaxDepth }
 
-// consider puts link, found on a page at depth or the target of its
+// considerLinks considers each link of a saved page, in document order:
+// the links the frontier read, if it did, else those it scans now.
+func (r *run) considerLinks(src source, page bag.Item, out outcome) {
+	if out.read {
+		for _, l := range out.links {
+			r.consider(src, page.Depth, page.Depth+1, l)
+		}
+		return
+	}
+	r.read.scanner.Scan(page.URL, out.html, func(found string) {
+		r.consider(src, page.Depth, page.Depth+1, r.read.link(found))
+	})
+}
+
+// consider puts l, a link found on a page at depth or the target of its
 // redirect, in the bag at pushDepth if it is internal and new, and, unless
 // the page's outcome is replayed, logs and counts what it made of it. It
 // returns the URL it put in the bag, or "".
-func (r *run) consider(src source, depth, pushDepth int, link string) (added string) {
-	word, shown, n := "IgnExtrn", link, &r.res.External
-	if norm, ok := r.normalize(link); ok {
-		shown = norm
+func (r *run) consider(src source, depth, pushDepth int, l link) (added string) {
+	word, shown, n := "IgnExtrn", l.found, &r.res.External
+	if l.url != "" {
+		shown = l.url
 		switch {
-		case !r.c.Internal(norm):
-		case !r.urls.add(norm):
+		case !l.internal:
+		case !r.urls.add(l.url):
 			word, n = "IgnDupl", &r.res.Duplicate
 		default:
-			r.push(bag.Item{URL: norm, Depth: pushDepth})
-			word, n, added = "Added", &r.res.Added, norm
+			r.front.push(bag.Item{URL: l.url, Depth: pushDepth})
+			word, n, added = "Added", &r.res.Added, l.url
 		}
 	}
 	if src != fromJournal {
-		r.log.line(depth, "Found", link)
+		r.log.line(depth, "Found", l.found)
 		r.log.line(depth, word, shown)
 		r.res.Found++
 		*n++
@@ -483,10 +493,8 @@ func (r *run) fetched(ctx context.Context, page bag.Item, hop int) (outcome, err
 		return outcome{}, err
 	}
 	if r.c.Progress != nil {
-		s := progress.Status{Saved: r.res.Saved, Waiting: r.c.Bag.Len(), Depth: page.Depth, URL: page.URL}
-		if r.ahead != nil {
-			s.Lanes, s.Busy = r.c.Parallel, r.ahead.hostsBusy()
-		}
+		s := progress.Status{Saved: r.res.Saved, Waiting: r.front.len(), Depth: page.Depth, URL: page.URL}
+		s.Lanes, s.Busy = r.front.lanes()
 		r.c.Progress(s)
 	}
 	out, err := r.fetch(ctx, page)
@@ -503,14 +511,15 @@ func (r *run) fetch(ctx context.Context, page bag.Item) (outcome, error) {
 	if err := r.log.flush(); err != nil {
 		return outcome{}, fmt.Errorf("writing the log: %w", err)
 	}
-	if dead := r.hosts.dead[hostOf(page.URL)]; dead != nil {
-		return outcome{kind: journal.Failed, err: dead, quiet: true}, nil
+	fp := r.front.fetch(ctx, page)
+	if fp.down {
+		return outcome{kind: journal.Failed, err: fp.err, quiet: true}, nil
 	}
-	html, tape, err := r.get(ctx, page)
-	if err == nil {
+	if fp.err == nil {
 		r.hosts.answered(page.URL)
-		return outcome{kind: journal.Saved, html: html, tape: tape}, nil
+		return outcome{kind: journal.Saved, html: fp.html, links: fp.links, read: fp.read, tape: fp.tape}, nil
 	}
+	err, tape := fp.err, fp.tape
 	if cause := context.Cause(ctx); cause != nil {
 		return outcome{}, cause
 	}
@@ -607,110 +616,12 @@ func (r *run) unreachable(ctx context.Context, ue *pagefetch.UnreachableError) (
 		}
 		return outcome{}, fmt.Errorf("%w: %w; %s does not answer either", ErrOutage, ue, witness)
 	}
-	if r.hosts.dead == nil {
-		r.hosts.dead = make(map[string]error)
-	}
-	r.hosts.dead[ue.Host] = ue
-	if r.ahead != nil {
-		r.ahead.kill(ue.Host)
-	}
+	r.front.down(ue.Host, ue)
 	if err := r.log.flush(); err != nil {
 		return outcome{}, fmt.Errorf("writing the log: %w", err)
 	}
 	fmt.Fprintf(r.c.Errors, "crawler: %v; %s answers, so that host alone is down: its pages fail from now on, with no more requests\n", ue, witness)
 	return outcome{kind: journal.Failed, err: ue, quiet: true, tape: &tape{own: reached.Exchanges()}}, nil
-}
-
-// push puts a page in the bag, and tells the lanes, if pages are fetched
-// ahead; until they are, it watches for a second host.
-func (r *run) push(it bag.Item) {
-	r.c.Bag.Push(it)
-	switch {
-	case r.ahead != nil:
-		_, wasForeseen := r.foreseen[it.URL]
-		delete(r.foreseen, it.URL)
-		r.ahead.pushed(it, wasForeseen)
-	case r.c.Parallel > 1 && !r.manyHosts:
-		if host := hostOf(it.URL); r.firstHost == "" {
-			r.firstHost = host
-		} else if host != r.firstHost {
-			r.manyHosts = true
-		}
-	}
-}
-
-// pop takes the next page from the bag, and tells the lanes.
-func (r *run) pop() (bag.Item, bool) {
-	it, ok := r.c.Bag.Pop()
-	if ok && r.ahead != nil {
-		r.ahead.popped(it)
-	}
-	return it, ok
-}
-
-// get fetches a page: itself, or, once the crawl has met a second host,
-// through the lanes that fetch pages ahead, which it starts then.
-func (r *run) get(ctx context.Context, page bag.Item) ([]byte, *tape, error) {
-	if r.ahead == nil && r.manyHosts {
-		r.manyHosts = false // tried once: a bag the lanes cannot sort stays sequential
-		if a, ok := newAhead(ctx, r.c, r.c.Bag); ok {
-			r.ahead, r.foreseen = a, make(map[string]struct{})
-		}
-	}
-	if r.ahead == nil {
-		return r.c.fetch(ctx, page.URL)
-	}
-	return r.ahead.take(ctx, page, r.readAhead)
-}
-
-// fetch is Fetch, with what it sent and received if the crawl keeps a
-// WARC file.
-func (c *Crawler) fetch(ctx context.Context, url string) ([]byte, *tape, error) {
-	if c.Archive == nil {
-		html, err := c.Fetch(ctx, url)
-		return html, nil, err
-	}
-	var pt pagefetch.Tape
-	html, err := c.Fetch(pagefetch.WithTape(ctx, &pt), url)
-	t := &tape{own: pt.Exchanges()}
-	t.origin, t.robots = pt.Robots()
-	return html, t, err
-}
-
-// readAhead reads the links of a page fetched ahead, which the crawl will
-// add when it takes the page, so that the lanes can fetch them too: those
-// of a page it will scan, and the target of a redirect it will follow.
-// What it reads depends on the page alone, and on what the crawl has seen
-// (those need no fetching ahead), never on what it will have seen by then.
-func (r *run) readAhead(url string, p *aheadPage) {
-	var links []bag.Item
-	// Within the memory budget: links not foreseen are added by the
-	// crawl when it takes the page, and fetched then.
-	room := r.ahead.room()
-	foresee := func(link string, depth int) {
-		if len(links) >= room {
-			return
-		}
-		norm, ok := r.normalize(link)
-		if !ok || !r.c.Internal(norm) || r.urls.has(norm) {
-			return
-		}
-		if _, dup := r.foreseen[norm]; dup {
-			return
-		}
-		r.foreseen[norm] = struct{}{}
-		links = append(links, bag.Item{URL: norm, Depth: depth})
-	}
-	var redirect *pagefetch.RedirectError
-	switch {
-	case p.err == nil && p.depth < r.c.MaxDepth:
-		r.c.Scanner.Scan(url, p.html, func(link string) { foresee(link, p.depth+1) })
-	case errors.As(p.err, &redirect) && r.hops[url] < maxRedirects:
-		foresee(redirect.Location, p.depth)
-	}
-	if len(links) > 0 {
-		r.ahead.foresee(links)
-	}
 }
 
 // reason sums up why a page failed, for the statistics.
@@ -722,11 +633,9 @@ func reason(err error) string {
 }
 
 // A hostWatch remembers the last two hosts that answered, so that there is
-// a witness to ask when another cannot be reached, and the hosts found
-// dead.
+// a witness to ask when another cannot be reached.
 type hostWatch struct {
-	recent [2]string        // origins of distinct hosts, the latest first
-	dead   map[string]error // by host[:port]
+	recent [2]string // origins of distinct hosts, the latest first
 }
 
 // answered notes that the host of pageURL gave an HTTP response.

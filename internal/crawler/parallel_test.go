@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"testing/fstest"
 	"testing/synctest"
@@ -145,6 +146,8 @@ func crawlParallel(t *testing.T, tc crawlCase, order, links string, parallel int
 	if tc.region {
 		h.c.Scanner = &pagescan.Region{From: []byte("<!-- CONTENT -->"), Until: []byte("<!-- /CONTENT -->"), Scanner: h.c.Scanner}
 	}
+	scans := &countingScanner{Scanner: h.c.Scanner, scans: make(map[string]int)}
+	h.c.Scanner = scans
 	h.c.Parallel = parallel
 	h.c.AheadMemory = budget
 	h.c.Next = h.fetcher.Pacer.Next
@@ -159,11 +162,51 @@ func crawlParallel(t *testing.T, tc crawlCase, order, links string, parallel int
 	if err != nil {
 		t.Fatalf("Crawl: %v\n%s", err, &h.errs)
 	}
+	scans.check(t, h.log.String())
 	var pages strings.Builder
 	for _, p := range h.pages {
 		fmt.Fprintf(&pages, "%d\n%s\n%d\n%s\n", p.id, p.url, p.depth, p.html)
 	}
 	return crawlRecord{pages.String(), h.log.String(), h.errs.String(), journ.String(), res, h.fetcher.HostRequests()}
+}
+
+// A countingScanner counts how many times each page is scanned.
+type countingScanner struct {
+	pagescan.Scanner
+	mu    sync.Mutex
+	scans map[string]int
+}
+
+func (s *countingScanner) Scan(pageURL string, page []byte, found func(link string)) {
+	s.mu.Lock()
+	s.scans[pageURL]++
+	s.mu.Unlock()
+	s.Scanner.Scan(pageURL, page, found)
+}
+
+// check checks that the crawl whose log is log scanned each page it logs
+// Scanning once, and no other: a page whose links were read ahead is not
+// scanned again when the crawl takes it.
+func (s *countingScanner) check(t *testing.T, log string) {
+	t.Helper()
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	scanned := 0
+	for line := range strings.Lines(log) {
+		if _, url, ok := strings.Cut(strings.TrimSuffix(line, "\n"), "Scanning: "); ok {
+			scanned++
+			if n := s.scans[url]; n != 1 {
+				t.Errorf("%s was scanned %d times, want once", url, n)
+			}
+		}
+	}
+	total := 0
+	for _, n := range s.scans {
+		total += n
+	}
+	if total != scanned {
+		t.Errorf("%d scans, want %d, one for each page the log says is scanned", total, scanned)
+	}
 }
 
 // diff says how two crawls differ, or "".

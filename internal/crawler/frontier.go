@@ -1,0 +1,189 @@
+package crawler
+
+import (
+	"context"
+	"errors"
+
+	"tse-crawler/internal/bag"
+	"tse-crawler/internal/pagefetch"
+)
+
+// A frontier holds the pages the crawl has found and not yet taken, in the
+// crawl's bag, and fetches each page as the crawl takes it. The crawl sees
+// a bag: it pushes pages, pops the next, and gets what came of fetching
+// the page it popped. Behind that, with Crawler.Parallel above one and
+// once the crawl has met a second host, lanes fetch pages ahead of the
+// crawl, and read their links ahead (see ahead.go); until then, and for a
+// bag the lanes cannot sort, each page is fetched when the crawl asks for
+// it, one at a time, exactly as a crawl of one page at a time does.
+//
+// A frontier is not safe for concurrent use: the crawl's goroutine calls
+// its methods, and the lanes run behind them.
+type frontier struct {
+	c    *Crawler
+	bag  bag.Bag
+	read *reader
+	// What reading ahead asks of the crawl, which owns them: the URLs it
+	// has met, and the redirects that led to each page in the bag that a
+	// redirect put there.
+	urls seen
+	hops map[string]int
+
+	dead map[string]error // by host[:port]: hosts the crawl found dead
+
+	firstHost string // the only host met so far, while there are no lanes
+	manyHosts bool   // a second host has been met: the lanes may start
+	ahead     *ahead // the lanes, once they have started
+}
+
+// A fetchedPage is what came of fetching a page: its HTML, or the error
+// that kept it, and what was sent and received for the WARC file; and its
+// links, if they were read ahead.
+type fetchedPage struct {
+	html []byte
+	tape *tape
+	err  error
+	down bool // not fetched: the crawl has found its host dead, and err is why
+
+	links []link // if read, every link of the page, in document order
+	read  bool
+}
+
+func newFrontier(c *Crawler, read *reader, urls seen, hops map[string]int) *frontier {
+	return &frontier{c: c, bag: c.Bag, read: read, urls: urls, hops: hops}
+}
+
+// push puts a page in the bag. The lanes are told of it; until there are
+// any, it watches for a second host.
+func (f *frontier) push(it bag.Item) {
+	f.bag.Push(it)
+	switch {
+	case f.ahead != nil:
+		f.ahead.pushed(it)
+	case f.c.Parallel > 1 && !f.manyHosts:
+		if host := hostOf(it.URL); f.firstHost == "" {
+			f.firstHost = host
+		} else if host != f.firstHost {
+			f.manyHosts = true
+		}
+	}
+}
+
+// pop takes the next page from the bag.
+func (f *frontier) pop() (bag.Item, bool) {
+	it, ok := f.bag.Pop()
+	if ok && f.ahead != nil {
+		f.ahead.popped(it)
+	}
+	return it, ok
+}
+
+// len returns how many pages are in the bag.
+func (f *frontier) len() int { return f.bag.Len() }
+
+// fetch gets what came of fetching page, which the crawl has popped: by
+// itself, or, once the crawl has met a second host, from the lanes, which
+// it starts then. A page of a host found dead fails without a request. If
+// ctx ends first, the error is the context's cause.
+func (f *frontier) fetch(ctx context.Context, page bag.Item) fetchedPage {
+	if err := f.dead[hostOf(page.URL)]; err != nil {
+		return fetchedPage{err: err, down: true}
+	}
+	if f.ahead == nil && f.manyHosts {
+		f.manyHosts = false // tried once: a bag the lanes cannot sort stays sequential
+		if a, ok := newAhead(ctx, f.c, f.bag, f.readAhead); ok {
+			f.ahead = a
+		}
+	}
+	if f.ahead == nil {
+		html, tape, err := f.c.fetch(ctx, page.URL)
+		return fetchedPage{html: html, tape: tape, err: err}
+	}
+	return f.ahead.take(ctx, page)
+}
+
+// down records that the crawl has found host dead: its pages fail from now
+// on without a request, and the lanes drop those they hold.
+func (f *frontier) down(host string, err error) {
+	if f.dead == nil {
+		f.dead = make(map[string]error)
+	}
+	f.dead[host] = err
+	if f.ahead != nil {
+		f.ahead.kill(host)
+	}
+}
+
+// lanes returns how many pages may be fetched at once, and from how many
+// hosts they are being fetched, or zeros while there are no lanes.
+func (f *frontier) lanes() (n, busy int) {
+	if f.ahead == nil {
+		return 0, 0
+	}
+	return f.c.Parallel, f.ahead.hostsBusy()
+}
+
+// stop stops the lanes, if any, dropping what they fetched, and returns
+// the most memory the pages fetched ahead took.
+func (f *frontier) stop() (peak int64) {
+	if f.ahead == nil {
+		return 0
+	}
+	f.ahead.stop()
+	return f.ahead.peak
+}
+
+// fetch is Fetch, with what it sent and received if the crawl keeps a
+// WARC file.
+func (c *Crawler) fetch(ctx context.Context, url string) ([]byte, *tape, error) {
+	if c.Archive == nil {
+		html, err := c.Fetch(ctx, url)
+		return html, nil, err
+	}
+	var pt pagefetch.Tape
+	html, err := c.Fetch(pagefetch.WithTape(ctx, &pt), url)
+	t := &tape{own: pt.Exchanges()}
+	t.origin, t.robots = pt.Robots()
+	return html, t, err
+}
+
+// readAhead reads a page fetched ahead as the crawl will when it takes it,
+// if the crawl is bound to, keeps its links for the crawl, and tells the
+// lanes of the pages the crawl will add for them: each is added when the
+// crawl takes the page, or has been already, so the lanes may fetch it.
+// The crawl reads a page, and adds what it found there, if the page is
+// saved and below maxDepth; and follows a redirect unless the hops before
+// it are maxRedirects. Past the memory budget, it reads nothing: the crawl
+// reads the page when it takes it.
+//
+// A page the crawl has added has its own depth and hops. A page foreseen,
+// not yet added, has neither, so it is read only once the crawl adds it.
+func (f *frontier) readAhead(url string, p *aheadPage) {
+	if f.ahead.full() {
+		return
+	}
+	var redirect *pagefetch.RedirectError
+	switch {
+	case p.err == nil && p.known && p.depth < f.c.MaxDepth:
+		p.links, p.linkBytes = f.read.keep(url, p.html)
+		p.read = true
+		f.ahead.kept(p)
+		f.foresee(p.links, p.depth+1)
+	case errors.As(p.err, &redirect) && p.known && f.hops[url] < maxRedirects:
+		f.foresee([]link{f.read.link(redirect.Location)}, p.depth)
+	}
+}
+
+// foresee tells the lanes of the pages links name that the crawl will
+// add, at depth: those that are inside the crawl and that it has not met.
+func (f *frontier) foresee(links []link, depth int) {
+	var items []bag.Item
+	for _, l := range links {
+		if l.internal && !f.urls.has(l.url) {
+			items = append(items, bag.Item{URL: l.url, Depth: depth})
+		}
+	}
+	if len(items) > 0 {
+		f.ahead.foresee(items)
+	}
+}

@@ -1,0 +1,52 @@
+package crawler
+
+import (
+	"unsafe"
+
+	"tse-crawler/internal/pagescan"
+)
+
+// A link is a link found on a page, or the target of a redirect, with what
+// the crawl makes of it wherever it meets it: the page it names, if any,
+// and whether that page belongs to the crawl. Whether it is new depends on
+// when the crawl meets it, so that is decided then.
+type link struct {
+	found    string // as the scanner reports it, which the log shows as Found
+	url      string // the crawl's key for the page, or "" if it names none
+	internal bool   // url belongs to the crawl
+}
+
+// A reader reads links as the crawl considers them: it scans a page, and
+// normalizes and judges each link it finds. The crawl's loop reads each
+// page it scans, and the lanes that fetch ahead read a page before the
+// crawl takes it, for the crawl to use instead, so that no page is
+// scanned twice.
+type reader struct {
+	scanner   pagescan.Scanner
+	normalize func(link string) (string, bool)
+	internal  func(url string) bool
+}
+
+// link makes found, a link as the scanner reports it or a redirect's
+// target, into a link.
+func (rd *reader) link(found string) link {
+	l := link{found: found}
+	if norm, ok := rd.normalize(found); ok {
+		l.url, l.internal = norm, rd.internal(norm)
+	}
+	return l
+}
+
+// keep returns the links of a page, in document order, and how many bytes
+// keeping them takes: the slice, and the bytes of each string, which may
+// be shared but are counted as if none were.
+func (rd *reader) keep(pageURL string, html []byte) ([]link, int64) {
+	var links []link
+	size := int64(0)
+	rd.scanner.Scan(pageURL, html, func(found string) {
+		l := rd.link(found)
+		links = append(links, l)
+		size += int64(len(l.found) + len(l.url))
+	})
+	return links, size + int64(cap(links))*int64(unsafe.Sizeof(link{}))
+}
