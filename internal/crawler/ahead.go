@@ -31,8 +31,9 @@ import (
 //     scanner, its seen-set and its hops are its own, and keeps them for
 //     when it takes the page, so that no page is scanned twice. A link
 //     found this way is foreseen: it is fetched ahead like a page in the
-//     bag, but its depth is a guess until the crawl adds it, and only then
-//     are its own links read.
+//     bag, but its depth is a guess until the crawl adds it. In a queue
+//     the guess is a bound, so its own links may be read at once; in
+//     other bags, only once the crawl adds it.
 //
 // So fetching ahead changes when a page is requested, never whether, and
 // every output is that of the sequential crawl. Two things end a crawl's
@@ -108,6 +109,7 @@ type aheadPage struct {
 	fetchedPage
 	state     int
 	depth     int
+	bound     int   // if foreseen, a bound on the depth of every page the crawl adds up to this one
 	known     bool  // the crawl has added the page, so depth is its own
 	handed    bool  // handed to be read since it was fetched, or since the crawl added it
 	linkBytes int64 // the memory its links take, once read
@@ -249,8 +251,9 @@ func (a *ahead) pushed(it bag.Item) {
 }
 
 // foresee tells the lanes of pages the crawl will add, links read ahead,
-// as far as the budget allows. A page foreseen already is told once.
-func (a *ahead) foresee(items []bag.Item) {
+// with bound on the depth of every page the crawl adds up to them, as far
+// as the budget allows. A page foreseen already is told once.
+func (a *ahead) foresee(items []bag.Item, bound int) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	for _, it := range items {
@@ -262,7 +265,7 @@ func (a *ahead) foresee(items []bag.Item) {
 			continue
 		}
 		l.bag.Push(it)
-		a.pages[it.URL] = &aheadPage{state: foreseen, depth: it.Depth}
+		a.pages[it.URL] = &aheadPage{state: foreseen, depth: it.Depth, bound: bound}
 	}
 	a.peak = max(a.peak, a.used())
 	a.signal()

@@ -34,6 +34,13 @@ type frontier struct {
 	firstHost string // the only host met so far, while there are no lanes
 	manyHosts bool   // a second host has been met: the lanes may start
 	ahead     *ahead // the lanes, once they have started
+
+	// In a queue, the links of a page that is foreseen, not yet added by
+	// the crawl, may be read ahead too (see readAhead), which takes a
+	// bound on the depths pushed so far.
+	queue    bool
+	deepest  int  // the greatest depth pushed
+	unsorted bool // a page was pushed at a depth below one pushed before it
 }
 
 // A fetchedPage is what came of fetching a page: its HTML, or the error
@@ -50,13 +57,16 @@ type fetchedPage struct {
 }
 
 func newFrontier(c *Crawler, read *reader, urls seen, hops map[string]int) *frontier {
-	return &frontier{c: c, bag: c.Bag, read: read, urls: urls, hops: hops}
+	_, queue := c.Bag.(*bag.Queue)
+	return &frontier{c: c, bag: c.Bag, read: read, urls: urls, hops: hops, queue: queue}
 }
 
 // push puts a page in the bag. The lanes are told of it; until there are
 // any, it watches for a second host.
 func (f *frontier) push(it bag.Item) {
 	f.bag.Push(it)
+	f.unsorted = f.unsorted || it.Depth < f.deepest
+	f.deepest = max(f.deepest, it.Depth)
 	switch {
 	case f.ahead != nil:
 		f.ahead.pushed(it)
@@ -157,26 +167,59 @@ func (c *Crawler) fetch(ctx context.Context, url string) ([]byte, *tape, error) 
 // reads the page when it takes it.
 //
 // A page the crawl has added has its own depth and hops. A page foreseen,
-// not yet added, has neither, so it is read only once the crawl adds it.
+// not yet added, has neither. In a stack or a priority bag, where a page
+// added later may be taken first, its depth can be anything up to
+// maxDepth, so its links are read only once the crawl adds it. In a
+// queue, the page that adds it is taken no later than the page it was
+// found on, so it was added no later either: the page's depth is at most
+// one more than the deepest page added up to the one it was found on.
+// Carried from page to page, that bound lets its links be read at once
+// when it is below maxDepth. Its redirect still waits for its hops.
 func (f *frontier) readAhead(url string, p *aheadPage) {
 	if f.ahead.full() {
 		return
 	}
 	var redirect *pagefetch.RedirectError
 	switch {
-	case p.err == nil && p.known && p.depth < f.c.MaxDepth:
+	case p.err == nil:
+		bound, scans := f.scans(p)
+		if !scans {
+			return
+		}
 		p.links, p.linkBytes = f.read.keep(url, p.html)
 		p.read = true
 		f.ahead.kept(p)
-		f.foresee(p.links, p.depth+1)
+		f.foresee(p.links, p.depth+1, bound+1)
 	case errors.As(p.err, &redirect) && p.known && f.hops[url] < maxRedirects:
-		f.foresee([]link{f.read.link(redirect.Location)}, p.depth)
+		f.foresee([]link{f.read.link(redirect.Location)}, p.depth, f.bound(p.depth)+1)
 	}
 }
 
+// scans reports whether the crawl is bound to scan a page fetched ahead,
+// which it will save, and returns a bound on the depth of every page
+// added up to it, that page's included.
+func (f *frontier) scans(p *aheadPage) (bound int, ok bool) {
+	if p.known {
+		return f.bound(p.depth), p.depth < f.c.MaxDepth
+	}
+	return p.bound, f.queue && p.bound < f.c.MaxDepth
+}
+
+// bound returns a bound on the depth of every page added up to a page in
+// the bag at depth: that depth, while pages have been added in order of
+// depth, as they are in a queue but for a redirect's target, which keeps
+// its page's depth; else the greatest depth added.
+func (f *frontier) bound(depth int) int {
+	if f.unsorted {
+		return f.deepest
+	}
+	return depth
+}
+
 // foresee tells the lanes of the pages links name that the crawl will
-// add, at depth: those that are inside the crawl and that it has not met.
-func (f *frontier) foresee(links []link, depth int) {
+// add, at depth, with bound on the depth of every page added up to them:
+// those that are inside the crawl and that it has not met.
+func (f *frontier) foresee(links []link, depth, bound int) {
 	var items []bag.Item
 	for _, l := range links {
 		if l.internal && !f.urls.has(l.url) {
@@ -184,6 +227,6 @@ func (f *frontier) foresee(links []link, depth int) {
 		}
 	}
 	if len(items) > 0 {
-		f.ahead.foresee(items)
+		f.ahead.foresee(items, bound)
 	}
 }

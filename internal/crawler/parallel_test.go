@@ -92,16 +92,20 @@ type crawlCase struct {
 	maxDepth int
 	region   bool // only the content regions of testdata/vhosts
 	paced    bool // robots.txt asks for pauses, which the real clock would wait
+	// In fake time, how long each request takes: took, or what latency
+	// says, or, if neither is set, what the function latency says.
+	took    time.Duration
+	latency func(url string) time.Duration
 }
 
 var parallelCases = []crawlCase{
-	{"multi", multiHandler, "http://www.example.edu/index.html", []string{"http://*.example.edu/"}, 10, false, false},
-	{"multi depth 2", multiHandler, "http://www.example.edu/index.html", []string{"http://*.example.edu/"}, 2, false, false},
+	{"multi", multiHandler, "http://www.example.edu/index.html", []string{"http://*.example.edu/"}, 10, false, false, 0, nil},
+	{"multi depth 2", multiHandler, "http://www.example.edu/index.html", []string{"http://*.example.edu/"}, 2, false, false, 0, nil},
 	{"vhosts", func() http.Handler {
 		return playground.VirtualHosts(os.DirFS(filepath.Join("..", "..", "testdata", "vhosts")))
-	}, "http://www.example.edu/index.html", []string{"http://*.example.edu/"}, 10, true, true},
+	}, "http://www.example.edu/index.html", []string{"http://*.example.edu/"}, 10, true, true, 0, nil},
 	{"synthetic", func() http.Handler { return synthsite.Site{Pages: 300, Seed: 5, Hosts: 5} },
-		"http://h0.synth.test/tse/synth/0.html", []string{"http://*.synth.test/"}, 4, false, false},
+		"http://h0.synth.test/tse/synth/0.html", []string{"http://*.synth.test/"}, 4, false, false, 0, nil},
 }
 
 // A crawlRecord is everything a crawl leaves that must not depend on
@@ -128,7 +132,13 @@ func crawlParallel(t *testing.T, tc crawlCase, order, links string, parallel int
 	t.Helper()
 	h := newHarness(nil, tc.maxDepth, delay)
 	h.tr.h = tc.handler()
-	if delay > 0 { // in fake time
+	switch {
+	case delay == 0: // on the real clock
+	case tc.took > 0:
+		h.tr.took = tc.took
+	case tc.latency != nil:
+		h.tr.latency = tc.latency
+	default:
 		h.tr.latency = latency
 	}
 	h.fetcher.Robots = true
@@ -421,4 +431,163 @@ func TestParallelCanceled(t *testing.T) {
 			t.Errorf("saved %d pages, Result %+v, %d journaled", len(h.pages), res, journaled)
 		}
 	})
+}
+
+// hostChain returns a site of hosts h0.example.edu, h1, … found one from
+// another: each host has pages pages in a binary tree (index.html links to
+// p1 and p2, p1 to p3 and p4, and so on), and each page links last to the
+// page of the same name on the next host, so that a host's pages are known
+// only once pages of the host before it have been scanned.
+func hostChain(hosts, pages int) fstest.MapFS {
+	name := func(j int) string {
+		if j == 0 {
+			return "index.html"
+		}
+		return fmt.Sprintf("p%d.html", j)
+	}
+	fsys := fstest.MapFS{}
+	for k := range hosts {
+		for j := range pages {
+			var b strings.Builder
+			fmt.Fprintf(&b, "page %d of host %d\n", j, k)
+			for _, child := range []int{2*j + 1, 2*j + 2} {
+				if child < pages {
+					fmt.Fprintf(&b, "<a href=%s>%d</a>\n", name(child), child)
+				}
+			}
+			if k+1 < hosts {
+				fmt.Fprintf(&b, "<a href=http://h%d.example.edu/%s>on</a>\n", k+1, name(j))
+			}
+			fsys[fmt.Sprintf("h%d.example.edu/%s", k, name(j))] = &fstest.MapFile{Data: []byte(b.String())}
+		}
+	}
+	return fsys
+}
+
+// clusterChain returns a site like clusters, but for its hosts being found
+// one from another: each index links to every page of its host and to the
+// next host's index, and page i to the next page of its host, to its
+// index and to page i of the next host.
+func clusterChain(hosts, pages int) fstest.MapFS {
+	fsys := fstest.MapFS{}
+	host := func(k int) string { return fmt.Sprintf("h%d.example.edu", k) }
+	for k := range hosts {
+		var index strings.Builder
+		for i := 1; i < pages; i++ {
+			fmt.Fprintf(&index, "<a href=p%d.html>%d</a>\n", i, i)
+			page := fmt.Sprintf("<a href=p%d.html>next</a> <a href=index.html>index</a>\n", i+1)
+			if k+1 < hosts {
+				page += fmt.Sprintf("<a href=http://%s/p%d.html>there</a>\n", host(k+1), i)
+			}
+			fsys[host(k)+fmt.Sprintf("/p%d.html", i)] = &fstest.MapFile{Data: []byte(page)}
+		}
+		if k+1 < hosts {
+			fmt.Fprintf(&index, "<a href=http://%s/index.html>next host</a>\n", host(k+1))
+		}
+		fsys[host(k)+"/index.html"] = &fstest.MapFile{Data: []byte(index.String())}
+	}
+	return fsys
+}
+
+// TestParallelChain: five hosts found one from another, crawled four at a
+// time, leave what a crawl of one page at a time leaves, and take little
+// more than the busiest host's floor where the pages the crawl is bound to
+// fetch can be known ahead. In a queue, a page foreseen has its own links
+// read at once, so they can. In a stack or a priority bag, they can on
+// clusters, whose indexes list every page of their host, but not on
+// trees: there a page found early may be added late, at a depth past
+// which its links are not followed, so a host's deeper pages are known
+// only as the crawl reaches them, host after host.
+func TestParallelChain(t *testing.T) {
+	const pause, took = time.Second, 50 * time.Millisecond
+	sites := []struct {
+		name  string
+		fsys  fstest.MapFS
+		pages int
+		fast  []string // the orders that take at most 1.3 times the floor
+	}{
+		{"trees", hostChain(5, 31), 5 * 31, []string{"bfs"}},
+		{"clusters", clusterChain(5, 25), 5 * 25, []string{"lifo", "bfs", "priority"}},
+	}
+	for _, site := range sites {
+		tc := crawlCase{
+			name:     site.name,
+			handler:  func() http.Handler { return playground.VirtualHosts(site.fsys) },
+			seed:     "http://h0.example.edu/index.html",
+			scope:    []string{"http://*.example.edu/"},
+			maxDepth: 10,
+			took:     took,
+		}
+		for _, order := range []string{"lifo", "bfs", "priority"} {
+			t.Run(site.name+" "+order, func(t *testing.T) {
+				t.Parallel()
+				var want crawlRecord
+				for _, n := range []int{1, 4} {
+					synctest.Test(t, func(t *testing.T) {
+						start := time.Now()
+						got := crawlParallel(t, tc, order, "reference", n, pause, 64<<20)
+						elapsed := time.Since(start)
+						busiest := slices.Max(slices.Collect(maps.Values(got.requests)))
+						floor := time.Duration(busiest-1)*pause + time.Duration(busiest)*took
+						ratio := float64(elapsed) / float64(floor)
+						t.Logf("-parallel %d: %v, %.3f times the busiest host's floor of %v (%d requests)", n, elapsed, ratio, floor, busiest)
+						if n == 1 {
+							want = got
+							if got.res.Saved != site.pages {
+								t.Fatalf("saved %d pages, want %d", got.res.Saved, site.pages)
+							}
+							return
+						}
+						if d := want.diff(got); d != "" {
+							t.Errorf("-parallel %d:\n%s", n, d)
+						}
+						if slices.Contains(site.fast, order) && ratio > 1.3 {
+							t.Errorf("-parallel %d took %.3f times the busiest host's floor, want at most 1.3", n, ratio)
+						}
+					})
+				}
+			})
+		}
+	}
+}
+
+// TestForesightBound: in a queue, a redirect's target goes in after pages
+// deeper than it, so a page found on the target can be added deeper than
+// the target's depth says, there by maxDepth, where its links are not
+// followed. Reading ahead must not follow them either: a crawl of four
+// pages at once requests what a crawl of one page at a time requests.
+func TestForesightBound(t *testing.T) {
+	site := fstest.MapFS{
+		"a.example.edu/index.html": {Data: []byte(`<a href=A.html>A</a> <a href=http://c.example.edu/C.html>C</a>`)},
+		"a.example.edu/A.html":     {Data: []byte(`<a href=http://b.example.edu/B.html>B</a>`)},
+		"b.example.edu/B.html":     {Data: []byte(`<a href=http://f.example.edu/F.html>F</a>`)},
+		"c.example.edu/C2.html":    {Data: []byte(`<a href=http://f.example.edu/F.html>F</a>`)},
+		"f.example.edu/F.html":     {Data: []byte(`<a href=http://g.example.edu/G.html>G</a>`)},
+		"g.example.edu/G.html":     {Data: []byte(`never requested`)},
+	}
+	// B, at depth 2, adds F at 3, the maxDepth, before C2, at depth 1
+	// but added after B, comes to it. B takes long, so that the lanes
+	// read C2, fetched late, while the crawl waits for B.
+	slow := map[string]time.Duration{"http://b.example.edu/B.html": 10 * time.Second, "http://c.example.edu/C2.html": time.Second}
+	var runs [2]crawlRecord
+	for i, n := range []int{1, 4} {
+		synctest.Test(t, func(t *testing.T) {
+			tc := crawlCase{
+				handler: func() http.Handler {
+					return redirects{map[string]string{"/C.html": "http://c.example.edu/C2.html"}, playground.VirtualHosts(site)}
+				},
+				seed:     "http://a.example.edu/index.html",
+				scope:    []string{"http://*.example.edu/"},
+				maxDepth: 3,
+				latency:  func(u string) time.Duration { return slow[u] + 10*time.Millisecond },
+			}
+			runs[i] = crawlParallel(t, tc, "bfs", "reference", n, time.Second, 64<<20)
+		})
+	}
+	if d := runs[0].diff(runs[1]); d != "" {
+		t.Errorf("-parallel 4:\n%s", d)
+	}
+	if runs[0].requests["g.example.edu"] != 0 || runs[0].res.Saved != 5 {
+		t.Errorf("the crawl of one page at a time saved %d pages, requested %v; want 5 pages, and nothing of g.example.edu", runs[0].res.Saved, runs[0].requests)
+	}
 }
