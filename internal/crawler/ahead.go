@@ -105,14 +105,27 @@ const (
 
 // An aheadPage is a page the lanes know of: foreseen, being fetched, or
 // fetched and waiting for the crawl, with its links once they are read.
+// The default budget holds 131,072 of them at pageCost each, so their
+// fields are laid out to take 80 bytes, an allocator's size class.
 type aheadPage struct {
-	fetchedPage
-	state     int
-	depth     int
-	bound     int   // if foreseen, a bound on the depth of every page the crawl adds up to this one
-	known     bool  // the crawl has added the page, so depth is its own
-	handed    bool  // handed to be read since it was fetched, or since the crawl added it
-	linkBytes int64 // the memory its links take, once read
+	html   []byte
+	tape   *tape
+	err    error
+	links  *pageLinks // once read
+	depth  int
+	bound  int // if foreseen, a bound on the depth of every page the crawl adds up to this one
+	state  uint8
+	known  bool // the crawl has added the page, so depth is its own
+	handed bool // handed to be read since it was fetched, or since the crawl added it
+}
+
+// size returns the memory p's HTML and links take.
+func (p *aheadPage) size() int64 {
+	n := int64(cap(p.html))
+	if p.links != nil {
+		n += p.links.size
+	}
+	return n
 }
 
 // newAhead starts workers that fetch ahead the pages of b, which it sorts
@@ -190,7 +203,7 @@ func (a *ahead) full() bool {
 func (a *ahead) kept(p *aheadPage) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	a.held += p.linkBytes
+	a.held += p.links.size
 	a.peak = max(a.peak, a.used())
 }
 
@@ -243,7 +256,7 @@ func (a *ahead) pushed(it bag.Item) {
 		return
 	}
 	p.depth, p.known = it.Depth, true
-	if p.state == fetched && !p.read && readable(p.err) {
+	if p.state == fetched && p.links == nil && readable(p.err) {
 		p.handed = false
 		a.unread = append(a.unread, it.URL)
 		a.signal()
@@ -310,10 +323,10 @@ func (a *ahead) take(ctx context.Context, page bag.Item) fetchedPage {
 	for {
 		if p := a.pages[page.URL]; p != nil && p.state == fetched {
 			delete(a.pages, page.URL)
-			a.held -= int64(cap(p.html)) + p.linkBytes
+			a.held -= p.size()
 			a.compactUnread()
 			a.signal()
-			return p.fetchedPage
+			return fetchedPage{html: p.html, tape: p.tape, err: p.err, links: p.links}
 		}
 		if cause := context.Cause(ctx); cause != nil {
 			a.want = bag.Item{}
@@ -381,7 +394,7 @@ func (a *ahead) kill(host string) {
 func (a *ahead) drop(url string, p *aheadPage) {
 	delete(a.pages, url)
 	if p.state == fetched {
-		a.held -= int64(cap(p.html)) + p.linkBytes
+		a.held -= p.size()
 		if a.recycle != nil && p.html != nil {
 			a.recycle(p.html)
 		}

@@ -186,13 +186,12 @@ func (c *Crawler) Crawl(ctx context.Context, seed string) (Result, error) {
 // An outcome is what came of one page.
 type outcome struct {
 	kind   journal.Kind
-	html   []byte // Saved
-	links  []link // Saved, if read: every link of the page, as the frontier read it
-	read   bool
-	target string // Redirected
-	err    error  // Failed, if known: a replayed failure has no reason
-	quiet  bool   // Failed, and its reason has been told already
-	tape   *tape  // nil without a WARC file
+	html   []byte     // Saved
+	links  *pageLinks // Saved: the page's links, if the frontier read them
+	target string     // Redirected
+	err    error      // Failed, if known: a replayed failure has no reason
+	quiet  bool       // Failed, and its reason has been told already
+	tape   *tape      // nil without a WARC file
 }
 
 // A tape is what fetching a page sent and received, for the WARC file:
@@ -422,8 +421,8 @@ func (r *run) scans(page bag.Item) bool { return page.Depth < r.c.MaxDepth }
 // considerLinks considers each link of a saved page, in document order:
 // the links the frontier read, if it did, else those it scans now.
 func (r *run) considerLinks(src source, page bag.Item, out outcome) {
-	if out.read {
-		for _, l := range out.links {
+	if out.links != nil {
+		for _, l := range out.links.all {
 			r.consider(src, page.Depth, page.Depth+1, l)
 		}
 		return
@@ -517,7 +516,7 @@ func (r *run) fetch(ctx context.Context, page bag.Item) (outcome, error) {
 	}
 	if fp.err == nil {
 		r.hosts.answered(page.URL)
-		return outcome{kind: journal.Saved, html: fp.html, links: fp.links, read: fp.read, tape: fp.tape}, nil
+		return outcome{kind: journal.Saved, html: fp.html, links: fp.links, tape: fp.tape}, nil
 	}
 	err, tape := fp.err, fp.tape
 	if cause := context.Cause(ctx); cause != nil {

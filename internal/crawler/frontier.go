@@ -13,9 +13,10 @@ import (
 // a bag: it pushes pages, pops the next, and gets what came of fetching
 // the page it popped. Behind that, with Crawler.Parallel above one and
 // once the crawl has met a second host, lanes fetch pages ahead of the
-// crawl, and read their links ahead (see ahead.go); until then, and for a
-// bag the lanes cannot sort, each page is fetched when the crawl asks for
-// it, one at a time, exactly as a crawl of one page at a time does.
+// crawl (see ahead.go), and the frontier reads their links while the
+// crawl waits, to give the lanes more pages to fetch; until then, and for
+// a bag the lanes cannot sort, each page is fetched when the crawl asks
+// for it, one at a time, exactly as a crawl of one page at a time does.
 //
 // A frontier is not safe for concurrent use: the crawl's goroutine calls
 // its methods, and the lanes run behind them.
@@ -47,15 +48,15 @@ type frontier struct {
 // that kept it, and what was sent and received for the WARC file; and its
 // links, if they were read ahead.
 type fetchedPage struct {
-	html []byte
-	tape *tape
-	err  error
-	down bool // not fetched: the crawl has found its host dead, and err is why
-
-	links []link // if read, every link of the page, in document order
-	read  bool
+	html  []byte
+	tape  *tape
+	err   error
+	down  bool       // not fetched: the crawl has found its host dead, and err is why
+	links *pageLinks // nil unless they were read ahead
 }
 
+// newFrontier returns a frontier of c's bag that reads links with read,
+// and asks urls and hops, the crawl's, what the crawl has met.
 func newFrontier(c *Crawler, read *reader, urls seen, hops map[string]int) *frontier {
 	_, queue := c.Bag.(*bag.Queue)
 	return &frontier{c: c, bag: c.Bag, read: read, urls: urls, hops: hops, queue: queue}
@@ -186,10 +187,9 @@ func (f *frontier) readAhead(url string, p *aheadPage) {
 		if !scans {
 			return
 		}
-		p.links, p.linkBytes = f.read.keep(url, p.html)
-		p.read = true
+		p.links = f.read.keep(url, p.html)
 		f.ahead.kept(p)
-		f.foresee(p.links, p.depth+1, bound+1)
+		f.foresee(p.links.all, p.depth+1, bound+1)
 	case errors.As(p.err, &redirect) && p.known && f.hops[url] < maxRedirects:
 		f.foresee([]link{f.read.link(redirect.Location)}, p.depth, f.bound(p.depth)+1)
 	}

@@ -37,16 +37,23 @@ func (rd *reader) link(found string) link {
 	return l
 }
 
-// keep returns the links of a page, in document order, and how many bytes
-// keeping them takes: the slice, and the bytes of each string, which may
-// be shared but are counted as if none were.
-func (rd *reader) keep(pageURL string, html []byte) ([]link, int64) {
-	var links []link
-	size := int64(0)
+// pageLinks are the links of a page, read before the crawl takes it and
+// kept for it, and the memory they take.
+type pageLinks struct {
+	all  []link // in document order
+	size int64
+}
+
+// keep reads the links of a page to keep them. Their size counts the
+// slice and the bytes of each string, which may be shared but are counted
+// as if none were.
+func (rd *reader) keep(pageURL string, html []byte) *pageLinks {
+	pl := new(pageLinks)
 	rd.scanner.Scan(pageURL, html, func(found string) {
 		l := rd.link(found)
-		links = append(links, l)
-		size += int64(len(l.found) + len(l.url))
+		pl.all = append(pl.all, l)
+		pl.size += int64(len(l.found) + len(l.url))
 	})
-	return links, size + int64(cap(links))*int64(unsafe.Sizeof(link{}))
+	pl.size += int64(cap(pl.all)) * int64(unsafe.Sizeof(link{}))
+	return pl
 }
