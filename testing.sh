@@ -293,7 +293,7 @@ expect_error 2 "must come before" "$zoo" DIR 2 -q
 expect_error 2 "flag provided but not defined" -fast "$zoo" DIR 2
 expect_error 2 "invalid value" -delay soon "$zoo" DIR 2
 expect_error 2 "negative" -delay -1s "$zoo" DIR 2
-expect_error 2 "use reference or html" -links regex "$zoo" DIR 2
+expect_error 2 "use auto, reference or html" -links regex "$zoo" DIR 2
 expect_error 2 "use lifo, bfs or priority" -order random "$zoo" DIR 2
 expect_error 3 "cannot be normalized" "" DIR 2
 expect_error 3 "cannot be normalized" zoo/index.html DIR 2

@@ -14,6 +14,7 @@ import (
 
 	"tse-crawler/internal/bag"
 	"tse-crawler/internal/browserurl"
+	"tse-crawler/internal/journal"
 	"tse-crawler/internal/pagefetch"
 	"tse-crawler/internal/pagescan"
 	"tse-crawler/internal/refurl"
@@ -28,7 +29,8 @@ type config struct {
 	maxDepth  int
 	delay     time.Duration
 	quiet     bool
-	links     string
+	links     string // -links as given: auto, reference or html
+	mode      string // the mode links are read in: reference or html
 	order     string
 	robots    bool
 	retries   int
@@ -49,9 +51,9 @@ type config struct {
 	parallel    int
 	aheadMemory int64
 	// Built as the flags are checked, so that the crawl uses the very
-	// values that were checked; links, order, from and until stay for the
+	// values that were checked; mode, order, from and until stay for the
 	// journal and the command that resumes the crawl.
-	scanner  pagescan.Scanner // -links, within -links-from and -links-until
+	scanner  pagescan.Scanner // mode's, within -links-from and -links-until
 	frontier bag.Bag          // -order, empty
 }
 
@@ -59,7 +61,7 @@ type config struct {
 // normalizer, or in html mode the WHATWG URL Standard's serialization, so
 // that the seed, the links and the scope's prefixes are keyed alike.
 func (cfg *config) normalizer() func(string) (string, bool) {
-	if cfg.links == "html" {
+	if cfg.mode == "html" {
 		return browserurl.Normalize
 	}
 	return refurl.Normalize
@@ -70,7 +72,7 @@ func (cfg *config) normalizer() func(string) (string, bool) {
 // is then "http://example.edu/"), since every key they are matched against
 // is a browser's serialization.
 func (cfg *config) prefixes() ([]string, error) {
-	if cfg.links != "html" {
+	if cfg.mode != "html" {
 		return cfg.scopes, nil
 	}
 	prefixes := make([]string, len(cfg.scopes))
@@ -142,9 +144,31 @@ func (cfg *config) checkFlags() error {
 }
 
 // build makes the scanner, the bag and the scope that the flags name, or
-// refuses a flag that names none.
+// refuses a flag that names none. -links auto reads links as the CS50
+// reference does in a crawl of the CS50 site, the one a grader compares,
+// and as a browser does once -scope names another.
 func (cfg *config) build() error {
-	scanner, err := pagescan.New(cfg.links)
+	switch cfg.links {
+	case "auto":
+		cfg.mode = "reference"
+		if len(cfg.scopes) > 0 {
+			cfg.mode = "html"
+		}
+	case "reference", "html":
+		cfg.mode = cfg.links
+	default:
+		return &usageError{exitUsage, fmt.Sprintf("-links: unknown link scanner %q: use auto, reference or html", cfg.links)}
+	}
+	var err error
+	if cfg.frontier, err = bag.New(cfg.order); err != nil {
+		return &usageError{exitUsage, "-order: " + err.Error()}
+	}
+	return cfg.buildMode()
+}
+
+// buildMode makes the scanner and the scope, which depend on the mode.
+func (cfg *config) buildMode() error {
+	scanner, err := pagescan.New(cfg.mode)
 	if err != nil {
 		return &usageError{exitUsage, "-links: " + err.Error()}
 	}
@@ -152,9 +176,6 @@ func (cfg *config) build() error {
 		scanner = &pagescan.Region{From: []byte(cfg.from), Until: []byte(cfg.until), Scanner: scanner}
 	}
 	cfg.scanner = scanner
-	if cfg.frontier, err = bag.New(cfg.order); err != nil {
-		return &usageError{exitUsage, "-order: " + err.Error()}
-	}
 	cfg.scope = scope.Default()
 	if len(cfg.scopes) > 0 {
 		prefixes, err := cfg.prefixes()
@@ -168,6 +189,33 @@ func (cfg *config) build() error {
 		cfg.scope = sc
 	}
 	return nil
+}
+
+// adopt makes a crawl that resumes with -links auto read links in the
+// mode the journal says the crawl began in, p being the journal's
+// parameters: a crawl begun with a -scope before auto was the default
+// went on in reference mode. It reports whether it changed the mode; its
+// errors, a seed or a -scope that mode cannot read, are *usageErrors.
+func (cfg *config) adopt(p journal.Params) (bool, error) {
+	var was string
+	for _, o := range p.Options {
+		if o[0] == "links" {
+			was = o[1]
+		}
+	}
+	if cfg.links != "auto" || was == cfg.mode || was != "reference" && was != "html" {
+		return false, nil
+	}
+	cfg.mode = was
+	if err := cfg.buildMode(); err != nil {
+		return false, err
+	}
+	seed, err := cfg.checkSeed(cfg.rawSeed)
+	if err != nil {
+		return false, err
+	}
+	cfg.seed = seed
+	return true, nil
 }
 
 // setArgs checks the three arguments, those after the flags, and sets

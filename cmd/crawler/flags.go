@@ -73,15 +73,20 @@ var flags = []flagDef{
 		value: func(cfg *config) flag.Value { return durationValue{&cfg.delay} },
 	},
 	{
-		name: "links", arg: "reference|html", def: "reference", rule: mustMatch,
-		short: "find links as the CS50 reference does, or as a browser does",
+		name: "links", arg: "auto|reference|html", def: "auto", rule: mustMatch,
+		short: "find links as a browser does once `-scope` is given, else as the CS50 reference does",
 		text: "`reference` finds links as the CS50 reference does, quirks included; " +
 			"`html` reads and resolves them as a browser does: the page by the HTML Standard, with the links of " +
 			"`<a>`, `<area>`, SVG `<a>`, `<iframe>`, `<frame>` and meta refresh, and every URL by the WHATWG URL Standard, " +
 			"which then names each page, so that `a b.html` and `a%20b.html` are one page. " +
 			"The seed and each `-scope` prefix are read the same way. " +
+			"`auto` is `reference` for a crawl of the CS50 site, so that it is the reference's byte for byte, and `html` once `-scope` is given; " +
+			"a crawl resumed with `auto` goes on in the mode it began in. " +
 			"See [How html mode reads links](#how-html-mode-reads-links).",
 		value: func(cfg *config) flag.Value { return stringValue{&cfg.links} },
+		// The mode the crawl reads links in, never auto, so that a resume
+		// knows which it began in.
+		journal: func(cfg *config) (string, bool) { return cfg.mode, true },
 	},
 	{
 		name: "order", arg: "lifo|bfs|priority", def: "lifo", rule: mustMatch,

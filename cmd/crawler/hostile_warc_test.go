@@ -201,7 +201,9 @@ func TestHostileNeverConnects(t *testing.T) {
 	for _, port := range []string{"99999", "0", "65536"} {
 		dir := t.TempDir()
 		seed := "http://127.0.0.1:" + port + "/tse/index.html"
-		code, _, stderr := crawl(t.Context(), proxyEnv(s.URL), "-delay", "0", "-scope", "http://127.0.0.1:"+port+"/", seed, dir, "1")
+		// In reference mode: in html mode a browser refuses such a -scope
+		// before the seed is looked at.
+		code, _, stderr := crawl(t.Context(), proxyEnv(s.URL), "-delay", "0", "-links", "reference", "-scope", "http://127.0.0.1:"+port+"/", seed, dir, "1")
 		if code != exitSeedURL || !strings.Contains(stderr, "port "+port) {
 			t.Errorf("seed on port %s: exit %d, want %d, naming the port: %s", port, code, exitSeedURL, stderr)
 		}

@@ -17,8 +17,9 @@ import (
 )
 
 // report gathers a crawl's figures: the crawler's counts of pages and
-// URLs, as they are, and the fetcher's and the pacer's.
-func report(res crawler.Result, fetcher *pagefetch.Fetcher, elapsed time.Duration) *stats.Report {
+// URLs, as they are, the fetcher's and the pacer's, and the mode links
+// were read in.
+func report(res crawler.Result, fetcher *pagefetch.Fetcher, mode string, elapsed time.Duration) *stats.Report {
 	p := fetcher.Pacer.Pauses()
 	requests, pauses := fetcher.HostRequests(), fetcher.Pacer.HostPauses()
 	var hosts []stats.Host
@@ -36,6 +37,7 @@ func report(res crawler.Result, fetcher *pagefetch.Fetcher, elapsed time.Duratio
 		MeanPause:     stats.Duration(p.Mean()),
 		ShortestPause: stats.Duration(p.Shortest),
 		DeepestDepth:  res.Deepest,
+		Links:         mode,
 		Hosts:         hosts,
 		AheadPeak:     res.AheadPeak,
 	}

@@ -93,7 +93,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, getenv fu
 	}
 	code = finish(dir, cfg, resumeCommand(argv0, cfg, getenv), res, err, proxy, con)
 	if cfg.stats || out.stats != nil {
-		if err := writeStats(cfg, report(res, fetcher, time.Since(began)), out.stats, con); err != nil {
+		if err := writeStats(cfg, report(res, fetcher, cfg.mode, time.Since(began)), out.stats, con); err != nil {
 			fmt.Fprintf(con, "crawler: %v\n", err)
 			code = max(code, exitFailure)
 		}
@@ -208,6 +208,14 @@ func beginCrawl(cfg *config, out *outputs, stderr io.Writer) (*pagedir.Dir, *pag
 		out.unmake(cfg)
 		return nil, nil, refused(err, stderr)
 	}
+	adopted := false
+	if p, ok := dir.Recorded(); ok {
+		if adopted, err = cfg.adopt(p); err != nil {
+			dir.Close()
+			fmt.Fprintf(stderr, "crawler: %v (read as links were when this crawl began)\n", err)
+			return nil, nil, err.(*usageError).code
+		}
+	}
 	replay, err := dir.Begin(cfg.params())
 	if err != nil {
 		dir.Close()
@@ -220,7 +228,28 @@ func beginCrawl(cfg *config, out *outputs, stderr io.Writer) (*pagedir.Dir, *pag
 			return nil, nil, warcRefused(err, stderr)
 		}
 	}
+	if note := cfg.modeNote(adopted); note != "" && !cfg.quiet {
+		fmt.Fprintf(stderr, "crawler: %s\n", note)
+	}
 	return dir, replay, exitOK
+}
+
+// modeNote says how links are read when -links auto chose it for a crawl
+// other than the CS50 reference's, whose log and stderr stay the
+// reference's; adopted is whether the mode is the one the crawl resumed
+// began in.
+func (cfg *config) modeNote(adopted bool) string {
+	switch {
+	case cfg.links != "auto":
+		return ""
+	case adopted && cfg.mode == "reference":
+		return "links are read as the CS50 reference does (-links reference), as when this crawl began"
+	case adopted:
+		return "links are read as a browser does (-links html), as when this crawl began"
+	case cfg.mode == "html":
+		return "links are read as a browser does (-links html), as in any crawl with -scope; -links reference reads them as the CS50 reference does"
+	}
+	return ""
 }
 
 // warcInfo describes the crawl for the warcinfo record that begins each
@@ -335,7 +364,7 @@ func newCrawler(cfg *config, dir *pagedir.Dir, proxy func(*http.Request) (*url.U
 		MaxSize:   cfg.maxSize,
 		Warn:      func(msg string) { fmt.Fprintf(stderr, "crawler: warning: %s\n", msg) },
 		// html mode's keys are WHATWG serializations, sent as they are.
-		WHATWG: cfg.links == "html",
+		WHATWG: cfg.mode == "html",
 	}
 	if cfg.warc != "" {
 		// Large responses wait for their records beside the file they

@@ -217,3 +217,59 @@ func TestOpenHoldsPages(t *testing.T) {
 		t.Errorf("Open = %v, want a *HoldsPagesError naming %s", err, page)
 	}
 }
+
+// TestRecorded: a directory opened to resume tells the parameters of the
+// crawl in it, from its journal, or once finished from its label, and
+// writes nothing; a directory opened for a new crawl, or with no journal,
+// tells none.
+func TestRecorded(t *testing.T) {
+	withLinks := params
+	withLinks.Options = [][2]string{{"links", "reference"}}
+	header := string(journal.Header(withLinks))
+	saved := string(journal.Line(journal.Entry{Kind: journal.Saved, URL: "http://x/1.html", DocID: 1}))
+	for _, tt := range []struct {
+		name   string
+		resume bool
+		marker string
+		want   bool
+	}{
+		{"a journal", true, header + saved, true},
+		{"a journal whose entries Begin would refuse", true, header + saved + "begin\n", true},
+		{"a new crawl", false, header + saved, false},
+		{"no journal", true, "", false},
+		{"not a journal", true, "notes\n", false},
+		{"a header cut short", true, header[:len(header)-3], false},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			dir := t.TempDir()
+			writeFile(t, dir, pagedir.Marker, tt.marker)
+			d, err := pagedir.Open(dir, tt.resume)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer d.Close()
+			before := readMarker(t, dir)
+			p, ok := d.Recorded()
+			if ok != tt.want || ok && p.Diff(withLinks) != nil {
+				t.Errorf("Recorded = %+v, %v; want %v", p, ok, tt.want)
+			}
+			if got := readMarker(t, dir); got != before {
+				t.Errorf("Recorded changed the marker to %q", got)
+			}
+		})
+	}
+
+	dir := t.TempDir()
+	d := beginLabelled(t, dir)
+	if err := d.Finish(); err != nil {
+		t.Fatal(err)
+	}
+	d, err := pagedir.Open(dir, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	if p, ok := d.Recorded(); !ok || p.Diff(params) != nil {
+		t.Errorf("Recorded of a finished crawl = %+v, %v; want its label's %+v", p, ok, params)
+	}
+}

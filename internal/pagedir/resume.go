@@ -72,6 +72,32 @@ func (d *Dir) Begin(p journal.Params) (*Replay, error) {
 	return r, nil
 }
 
+// Recorded returns the parameters of the crawl in a directory opened to
+// resume, as its journal names them, or for a finished crawl its label,
+// and false if neither does. It writes nothing: [Dir.Begin] still decides
+// whether the crawl goes on. A command whose flags leave a choice to the
+// crawl it resumes reads them here first.
+func (d *Dir) Recorded() (journal.Params, bool) {
+	if !d.resume {
+		return journal.Params{}, false
+	}
+	data, err := d.readJournal()
+	if err != nil {
+		return journal.Params{}, false
+	}
+	if len(data) == 0 {
+		if data, _ = d.label(); data == nil {
+			return journal.Params{}, false
+		}
+	}
+	// The header alone: the entries are Begin's to read.
+	if end := bytes.Index(data, []byte("\nbegin\n")); end >= 0 {
+		data = data[:end+len("\nbegin\n")]
+	}
+	p, _, err := journal.Read(bytes.NewReader(data))
+	return p, err == nil
+}
+
 // A HoldsPagesError is returned by [Open], for a crawl that does not
 // resume, when the directory holds pages already: a new crawl must never be
 // mixed with an earlier one.

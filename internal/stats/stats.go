@@ -33,6 +33,9 @@ type Report struct {
 	MeanPause     Duration `json:"mean_pause"`     // their mean
 	ShortestPause Duration `json:"shortest_pause"` // the shortest of them
 	DeepestDepth  int      `json:"deepest_depth"`  // the greatest depth of a page saved
+	// Links is how the crawl read links, "reference" or "html": the
+	// mode -links auto chose, or the one given.
+	Links string `json:"links"`
 	// Hosts are the figures of each host requests were sent to, by name.
 	Hosts []Host `json:"hosts"`
 	// AheadPeak is the most bytes of pages fetched ahead, from several
@@ -114,6 +117,11 @@ func (r *Report) WriteText(w io.Writer) error {
 	if err != nil {
 		return err
 	}
+	if how, ok := linkModes[r.Links]; ok {
+		if _, err := fmt.Fprintf(w, "  links:     read %s (-links %s)\n", how, r.Links); err != nil {
+			return err
+		}
+	}
 	// A crawl of one host has its figures above already.
 	if len(r.Hosts) > 1 {
 		label := "  hosts:     "
@@ -133,6 +141,9 @@ func (r *Report) WriteText(w io.Writer) error {
 	}
 	return err
 }
+
+// linkModes say how each mode reads links.
+var linkModes = map[string]string{"reference": "as the CS50 reference does", "html": "as a browser does"}
 
 // Reasons sums up failures counted by reason, as "31 HTTP 404, 2 timeout":
 // the most frequent first, and reasons as frequent in alphabetical order,

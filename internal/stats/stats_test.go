@@ -16,7 +16,7 @@ func sample() *Report {
 	r.Requests, r.BytesSaved = 24, 123456
 	r.Elapsed, r.Pauses = Duration(21*time.Second+345678*time.Microsecond), 23
 	r.MeanPause, r.ShortestPause = Duration(time.Second+1500*time.Microsecond), Duration(time.Second)
-	r.DeepestDepth = 3
+	r.DeepestDepth, r.Links = 3, "html"
 	return r
 }
 
@@ -32,6 +32,7 @@ func TestWriteText(t *testing.T) {
   saved:     123,456 bytes (120.6 KiB) of HTML
   time:      21.346s elapsed; 23 pauses, mean 1.002s, shortest 1s
   depth:     3 at the deepest
+  links:     read as a browser does (-links html)
 `
 	if b.String() != want {
 		t.Errorf("WriteText:\n%s\nwant:\n%s", &b, want)
@@ -102,6 +103,9 @@ func TestJSON(t *testing.T) {
 		if c.got != c.want {
 			t.Errorf("%s = %v, want %v", c.name, c.got, c.want)
 		}
+	}
+	if got["links"] != "html" {
+		t.Errorf("links = %v, want html", got["links"])
 	}
 	if !bytes.HasSuffix(data, []byte("}\n")) {
 		t.Errorf("JSON does not end in a newline")
