@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -93,6 +94,15 @@ type usageError struct {
 }
 
 func (e *usageError) Error() string { return e.msg }
+
+// A fixableError is a bad command line that another would mend: fix are
+// its arguments, for run to print after the command's name.
+type fixableError struct {
+	usageError
+	fix []string
+}
+
+func (e *fixableError) Unwrap() error { return &e.usageError }
 
 // parseArgs parses and checks the command line after the command's name,
 // all but pageDirectory, which pagedir.Open checks as it creates the
@@ -233,6 +243,12 @@ func (cfg *config) setArgs(rest []string) error {
 	}
 	seed, err := cfg.checkSeed(rest[0])
 	if err != nil {
+		if fe, ok := err.(*fixableError); ok {
+			if _, derr := parseDepth(rest[2]); derr != nil {
+				return &fe.usageError // the command would fail too
+			}
+			fe.fix = append(fe.fix, rest[1], rest[2])
+		}
 		return err
 	}
 	depth, err := parseDepth(rest[2])
@@ -257,15 +273,58 @@ func (cfg *config) checkSeed(raw string) (string, error) {
 		return "", &usageError{exitSeedURL, fmt.Sprintf("seedURL %q cannot be normalized: give an absolute http URL of an HTML page, such as %sletters/index.html", raw, scope.CS50Prefix)}
 	}
 	if !cfg.scope.Contains(seed) {
+		msg := fmt.Sprintf("seedURL %s is not in the crawl's scope (%s): give a seed inside it, or add a -scope", seed, cfg.scope)
 		if len(cfg.scopes) == 0 {
-			return "", &usageError{exitSeedURL, fmt.Sprintf("seedURL %s is not internal: it must begin with %s, and stay under it once a server decodes %%2E and %%2F in its path (or give -scope)", seed, scope.CS50Prefix)}
+			msg = fmt.Sprintf("seedURL %s is not internal: it must begin with %s, or a -scope prefix, and stay under it once a server decodes %%2E and %%2F in its path", seed, scope.CS50Prefix)
 		}
-		return "", &usageError{exitSeedURL, fmt.Sprintf("seedURL %s is not in the crawl's scope (%s): give a seed inside it, or another -scope", seed, cfg.scope)}
+		if fix := cfg.scopeFix(raw); fix != nil {
+			return "", &fixableError{usageError{exitSeedURL, msg}, fix}
+		}
+		return "", &usageError{exitSeedURL, msg}
 	}
 	if err := seedPort(seed); err != nil {
 		return "", &usageError{exitSeedURL, fmt.Sprintf("seedURL %s: %v, so no connection can be made to it: give a port from 1 to 65535, or none for the scheme's own", seed, err)}
 	}
 	return seed, nil
+}
+
+// scopeFix returns the flags and the seed, raw, of a command that crawls
+// that seed: the flags of cfg, and a -scope of the seed's origin and
+// directory. It returns nil for a crawl that resumes, which must keep its
+// scope, or if no such -scope takes the seed in (it escapes its directory
+// once a server decodes it, say).
+func (cfg *config) scopeFix(raw string) []string {
+	if cfg.resume {
+		return nil
+	}
+	// The crawl it makes: -scope makes -links auto html mode.
+	try := *cfg
+	if try.mode = "html"; cfg.links == "reference" {
+		try.mode = "reference"
+	}
+	seed, ok := try.normalizer()(raw)
+	if !ok {
+		return nil
+	}
+	// The seed up to the last slash of its path: a normalized URL has a
+	// path, and no fragment.
+	_, rest, _ := strings.Cut(seed, "://")
+	if strings.IndexByte(rest, '/') < 0 {
+		return nil
+	}
+	path, _, _ := strings.Cut(rest, "?")
+	prefix := seed[:len(seed)-len(rest)] + path[:strings.LastIndexByte(path, '/')+1]
+	try.scopes = append(slices.Clone(cfg.scopes), prefix)
+	if try.buildMode() != nil || !try.scope.Contains(seed) {
+		return nil
+	}
+	var args []string
+	for _, f := range flags {
+		if f.rule != notCarried {
+			args = append(args, f.words(cfg)...)
+		}
+	}
+	return append(args, "-scope", prefix, raw)
 }
 
 // wantsVersion reports whether the command line asks for -version, which

@@ -53,7 +53,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, getenv fu
 	con := newConsole(stdout, stderr)
 	defer con.flush()
 	argv0, args := commandName(args)
-	cfg, code := parseCommandLine(args, stdout, con)
+	cfg, code := parseCommandLine(argv0, args, stdout, con)
 	if cfg == nil {
 		return code
 	}
@@ -115,8 +115,10 @@ func commandName(args []string) (string, []string) {
 
 // parseCommandLine parses the command's arguments, and answers -version
 // and -h. It returns the crawl they ask for, or nil and the exit status,
-// having said why there is none.
-func parseCommandLine(args []string, stdout, stderr io.Writer) (*config, int) {
+// having said why there is none, and given the command that does what the
+// user most likely meant, with argv0 as the command's name, if there is
+// one.
+func parseCommandLine(argv0 string, args []string, stdout, stderr io.Writer) (*config, int) {
 	if wantsVersion(args) {
 		fmt.Fprintln(stdout, buildinfo.String("crawler"))
 		return nil, exitOK
@@ -127,7 +129,11 @@ func parseCommandLine(args []string, stdout, stderr io.Writer) (*config, int) {
 		return nil, exitOK
 	}
 	if err != nil {
-		fmt.Fprintf(stderr, "crawler: %v\nRun 'crawler -h' for usage.\n", err)
+		if fe, ok := errors.AsType[*fixableError](err); ok {
+			fmt.Fprintf(stderr, "crawler: %v\nTo crawl it, run: %s %s\n", err, shellQuote(argv0, strings.Contains(argv0, "=")), shellJoin(fe.fix))
+		} else {
+			fmt.Fprintf(stderr, "crawler: %v\nRun 'crawler -h' for usage.\n", err)
+		}
 		if ue, ok := errors.AsType[*usageError](err); ok {
 			return nil, ue.code
 		}
