@@ -46,7 +46,25 @@ func TestOutageHint(t *testing.T) {
 		{"through a proxy",
 			&pagefetch.UnreachableError{Host: "cs50tse.cs.dartmouth.edu", Addr: "127.0.0.1:9", Err: refused},
 			"http://cs50tse.cs.dartmouth.edu/tse/index.html", proxy,
-			[]string{"proxy http://127.0.0.1:9", "HTTP_PROXY", "running"}},
+			[]string{"proxy http://127.0.0.1:9", "HTTP_PROXY", "running", "Every http request"}},
+		{"https through a proxy",
+			&pagefetch.UnreachableError{Host: "www.example.edu", Addr: "127.0.0.1:9", Err: refused},
+			"https://www.example.edu/index.html", proxy,
+			[]string{"proxy http://127.0.0.1:9", "which HTTPS_PROXY names", "running", "Every https request"}},
+		{"https refused",
+			&pagefetch.UnreachableError{Host: "www.example.edu", Err: refused},
+			"https://www.example.edu/index.html", noProxy,
+			[]string{"www.example.edu", "down", "set HTTPS_PROXY"}},
+		{"a tunnel refused",
+			&pagefetch.UnreachableError{Host: "www.example.edu", Addr: "127.0.0.1:9", Err: &pagefetch.ProxyRefusedError{
+				Proxy: "http://127.0.0.1:9", Target: "www.example.edu:443", Code: 405, Status: "405 Method Not Allowed"}},
+			"https://www.example.edu/index.html", proxy,
+			[]string{"answered 405 Method Not Allowed", "the proxy's refusal, not the site's", "HTTPS_PROXY", "playground"}},
+		{"a tunnel that needs credentials",
+			&pagefetch.UnreachableError{Host: "www.example.edu", Addr: "127.0.0.1:9", Err: &pagefetch.ProxyRefusedError{
+				Proxy: "http://127.0.0.1:9", Target: "www.example.edu:443", Code: 407, Status: "407 Proxy Authentication Required"}},
+			"https://www.example.edu/index.html", proxy,
+			[]string{"credentials", "407 Proxy Authentication Required", "HTTPS_PROXY", "http://user:password@host:port"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -89,7 +89,7 @@ var exitStatus = []entry{
 		"or it redirects out of the crawl (only `.crawler` is left)"},
 	{"7", "`-resume` does not match the crawl in *pageDirectory* (another seed, maxDepth or crawl-shaping flag, `-warc` included), or its `-warc` file is not the one the crawl wrote, or is gone"},
 	{"8", "the crawl lost its network: a host it needed could not be connected to " +
-		"(no DNS answer, connection refused or timed out, or the proxy is down), and no other host it had crawled answered either. " +
+		"(no DNS answer, connection refused or timed out, or the proxy down or refusing to open a tunnel to it), and no other host it had crawled answered either. " +
 		"It stopped before its next request, marked no page `FAILED` for it, and `-resume` finishes it once the network is back: " +
 		"see [Interrupting and resuming](#interrupting-and-resuming). " +
 		"A single dead host among hosts that answer does not stop the crawl: it is reported once, and its pages fail."},

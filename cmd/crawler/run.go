@@ -438,7 +438,11 @@ func finish(dir *pagedir.Dir, cfg *config, resume string, res crawler.Result, er
 		if errors.As(err, &ue) {
 			fmt.Fprintf(stderr, "%s\n", outageHint(ue, res.Current, proxy))
 		}
-		fmt.Fprintf(stderr, "Once the network is back, %s\n", strings.TrimPrefix(resume, "To finish the crawl, "))
+		once := "the network is back"
+		if isType[*pagefetch.ProxyRefusedError](err) {
+			once = "the proxy lets the crawl through"
+		}
+		fmt.Fprintf(stderr, "Once %s, %s\n", once, strings.TrimPrefix(resume, "To finish the crawl, "))
 		return exitOutage
 	case errors.Is(err, crawler.ErrDiverged):
 		fmt.Fprintf(stderr, "crawler: cannot resume: %v: resume with the flags the crawl was started with, or start a new crawl in an empty directory\n", err)
@@ -506,9 +510,20 @@ func shellQuote(s string, always bool) string {
 // outageHint says what most likely cut the crawl off from a host, and what
 // to do about it. pageURL is the page it was fetching.
 func outageHint(ue *pagefetch.UnreachableError, pageURL string, proxy func(*http.Request) (*url.URL, error)) string {
+	// The variable that names the proxy for the page's scheme.
+	envName, scheme := "HTTP_PROXY", "http"
+	if strings.HasPrefix(pageURL, "https:") {
+		envName, scheme = "HTTPS_PROXY", "https"
+	}
+	if pr, ok := errors.AsType[*pagefetch.ProxyRefusedError](ue); ok {
+		if pr.Code == http.StatusProxyAuthRequired {
+			return fmt.Sprintf("The proxy asks for credentials (%s): give them in %s, as http://user:password@host:port.", pr.Status, envName)
+		}
+		return fmt.Sprintf("The proxy answered %s: it is the proxy's refusal, not the site's. Give %s a proxy that opens tunnels to https sites, or unset it to reach them directly; the playground's proxy serves http only.", pr.Status, envName)
+	}
 	if req, err := http.NewRequest(http.MethodGet, pageURL, nil); err == nil {
 		if p, err := proxy(req); err == nil && p != nil {
-			return fmt.Sprintf("Is the proxy %s, which HTTP_PROXY names, running? Every request goes through it.", p.Redacted())
+			return fmt.Sprintf("Is the proxy %s, which %s names, running? Every %s request goes through it.", p.Redacted(), envName, scheme)
 		}
 	}
 	name, _, err := net.SplitHostPort(ue.Host)
@@ -521,5 +536,5 @@ func outageHint(ue *pagefetch.UnreachableError, pageURL string, proxy func(*http
 	case ue.DNS():
 		return fmt.Sprintf("Is this machine offline, or is the name %s misspelled? It could not be looked up.", name)
 	}
-	return fmt.Sprintf("Is %s down, or this machine offline? If this machine reaches the web through a proxy, set HTTP_PROXY.", ue.Host)
+	return fmt.Sprintf("Is %s down, or this machine offline? If this machine reaches the web through a proxy, set %s.", ue.Host, envName)
 }

@@ -364,10 +364,11 @@ func dialTunnel(ctx context.Context, dialer *net.Dialer, proxy func(*http.Reques
 	}
 	if err == nil {
 		resp.Body.Close()
-		switch {
-		case resp.StatusCode != http.StatusOK:
-			err = fmt.Errorf("the proxy refused the tunnel: %s", resp.Status)
-		case br.Buffered() > 0:
+		if err = proxyRefusal(pu, addr, resp); err != nil {
+			conn.Close()
+			return nil, err // which names the proxy and addr
+		}
+		if br.Buffered() > 0 {
 			err = errors.New("the proxy sent more than its answer to CONNECT")
 		}
 	}

@@ -376,7 +376,7 @@ func TestTapeThroughProxy(t *testing.T) {
 	p.refuse = true
 	p.mu.Unlock()
 	_, err = fetcher(p.URL, 10*time.Second).Fetch(pagefetch.WithTape(t.Context(), new(pagefetch.Tape)), srv.URL+"/page.html")
-	if err == nil || !strings.Contains(err.Error(), "refused the tunnel") || !strings.Contains(err.Error(), "403") {
+	if err == nil || !strings.Contains(err.Error(), "refused to open a tunnel to "+host+" (403)") {
 		t.Errorf("a refused tunnel: %v", err)
 	}
 

@@ -1,6 +1,7 @@
 package pagefetch
 
 import (
+	"context"
 	"crypto/tls"
 	"fmt"
 	"net"
@@ -55,7 +56,13 @@ func NewClient(opt ClientOptions) *http.Client {
 		}
 	}
 	transport := &http.Transport{
-		Proxy:                 opt.Proxy,
+		Proxy: opt.Proxy,
+		// The transport's own error for a proxy that will not open a
+		// tunnel is the bare reason phrase ("Method Not Allowed"), which
+		// would read as the host's answer.
+		OnProxyConnectResponse: func(_ context.Context, proxy *url.URL, req *http.Request, resp *http.Response) error {
+			return proxyRefusal(proxy, req.URL.Opaque, resp)
+		},
 		DialContext:           dialer.DialContext,
 		TLSClientConfig:       opt.TLS,
 		ForceAttemptHTTP2:     true,

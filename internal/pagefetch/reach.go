@@ -14,9 +14,10 @@ import (
 
 // An UnreachableError reports a request that got no HTTP response at all,
 // because no connection could be made: the host's name did not resolve, the
-// connection was refused or timed out, or the proxy could not be reached.
-// It says nothing about the page, only about the way to it, so the crawler
-// must not take it as the page's verdict.
+// connection was refused or timed out, the proxy could not be reached, or
+// it would not open a tunnel to the host ([*ProxyRefusedError]). It says
+// nothing about the page, only about the way to it, so the crawler must
+// not take it as the page's verdict.
 type UnreachableError struct {
 	Host string // the host asked for, as host[:port]
 	Addr string // the address a connection was last tried to (a proxy's, if one is used); may be empty
@@ -24,6 +25,9 @@ type UnreachableError struct {
 }
 
 func (e *UnreachableError) Error() string {
+	if _, ok := e.Err.(*ProxyRefusedError); ok {
+		return e.Err.Error() // which names the proxy and the host
+	}
 	if e.Addr != "" && e.Addr != e.Host {
 		return fmt.Sprintf("cannot reach %s (connecting to %s): %v", e.Host, e.Addr, e.Err)
 	}
@@ -36,6 +40,31 @@ func (e *UnreachableError) Unwrap() error { return e.Err }
 func (e *UnreachableError) DNS() bool {
 	var de *net.DNSError
 	return errors.As(e.Err, &de)
+}
+
+// A ProxyRefusedError reports a proxy that answered the request to open
+// a tunnel to an https host (CONNECT) with a status other than 200, which
+// the tunnel needs: it will not, or cannot, carry the crawl there. It is
+// the proxy's answer, not the host's, and a request that gets it is
+// [*UnreachableError] too.
+type ProxyRefusedError struct {
+	Proxy  string // the proxy's URL, without its password
+	Target string // the tunnel's end, as host:port
+	Code   int    // the proxy's status code
+	Status string // and its whole status line, such as "405 Method Not Allowed"
+}
+
+func (e *ProxyRefusedError) Error() string {
+	return fmt.Sprintf("the proxy %s refused to open a tunnel to %s (%d)", e.Proxy, e.Target, e.Code)
+}
+
+// proxyRefusal returns the error for a proxy's answer to CONNECT, or nil
+// if the answer opens the tunnel.
+func proxyRefusal(proxy *url.URL, target string, resp *http.Response) error {
+	if resp.StatusCode == http.StatusOK {
+		return nil
+	}
+	return &ProxyRefusedError{Proxy: proxy.Redacted(), Target: target, Code: resp.StatusCode, Status: resp.Status}
 }
 
 // A connTrace watches one request for a connection: whether one was made
@@ -85,7 +114,14 @@ func (t *connTrace) unreachable(ctx context.Context, host string, err error, tim
 	t.mu.Lock()
 	connected, addr := t.connected, t.addr
 	t.mu.Unlock()
-	if context.Cause(ctx) != nil || errors.Is(err, ErrNotLoopback) || connected && !dialFailed(err) {
+	if context.Cause(ctx) != nil || errors.Is(err, ErrNotLoopback) {
+		return err
+	}
+	// A connection was made, to the proxy, but none to the host.
+	if pr, ok := errors.AsType[*ProxyRefusedError](err); ok {
+		return &UnreachableError{Host: host, Addr: addr, Err: pr}
+	}
+	if connected && !dialFailed(err) {
 		return err
 	}
 	var ne net.Error
