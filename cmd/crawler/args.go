@@ -532,6 +532,33 @@ func proxyFunc(getenv func(string) string, recording bool) (func(*http.Request) 
 	return func(r *http.Request) (*url.URL, error) { return proxy(r.URL) }, nil
 }
 
+// httpsProxyWarning warns of a crawl that may fetch https while only
+// HTTP_PROXY names a proxy, and returns "" for any other. HTTP_PROXY
+// covers http alone, as in net/http, curl and wget, so https requests
+// would go straight to the network, which a user who set a proxy most
+// likely meant them not to.
+func httpsProxyWarning(cfg *config, getenv func(string) string) string {
+	set := func(name string) string {
+		for _, n := range []string{name, strings.ToLower(name)} {
+			if getenv(n) != "" {
+				return n
+			}
+		}
+		return ""
+	}
+	httpVar := set("HTTP_PROXY")
+	if httpVar == "" || set("HTTPS_PROXY") != "" {
+		return ""
+	}
+	prefixes, _ := cfg.prefixes() // parseArgs checked them
+	for _, p := range prefixes {
+		if strings.HasPrefix(strings.ToLower(p), "https:") {
+			return fmt.Sprintf("%s is set, but HTTPS_PROXY is not, and the scope holds https (%s): https requests go straight to the network, not through the proxy, since HTTP_PROXY covers http alone; set HTTPS_PROXY for them", httpVar, p)
+		}
+	}
+	return ""
+}
+
 // proxyURL reports whether v names a proxy that net/http can use, read as
 // httpproxy reads it: a URL with a scheme net/http speaks and a host, or
 // host:port alone, which means http.

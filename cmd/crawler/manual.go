@@ -97,14 +97,16 @@ var exitStatus = []entry{
 }
 
 var environment = []entry{
-	{"HTTP_PROXY, http_proxy", "the proxy that http requests go through, as `http://host:port` or `host:port`. " +
+	{"HTTP_PROXY, http_proxy", "the proxy that http requests go through, as `http://host:port` or `host:port`; " +
+		"as for curl and wget, https requests do not: they go through `HTTPS_PROXY`, and a crawl whose scope holds https with only this one set is warned. " +
 		"The playground command serves a local copy of the CS50 site as such a proxy. " +
 		"A proxy variable that is set but is not a proxy URL is refused (exit 2) rather than ignored. " +
 		"Where both forms of a name are set, the upper-case one counts."},
-	{"HTTPS_PROXY, https_proxy", "the proxy that https requests go through, in the same form. " +
+	{"HTTPS_PROXY, https_proxy", "the proxy that https requests go through, in the same form, each in a tunnel it opens (`CONNECT`); " +
+		"a proxy that refuses to open one is a way to the host that is down (see exit status 8), not the host's answer. " +
 		"With `-warc` it must be an `http://` proxy (exit 2 otherwise): the crawler opens the CONNECT tunnel through it itself, " +
 		"so that the archive holds the exchanges as sent and received inside TLS."},
-	{"NO_PROXY, no_proxy", "the hosts that bypass the proxy, separated by commas: a name, which takes in its subdomains " +
+	{"NO_PROXY, no_proxy", "the hosts that bypass both proxies, separated by commas: a name, which takes in its subdomains " +
 		"(`example.edu`), a name after a dot, which takes in only its subdomains (`.example.edu`), " +
 		"an IP address or a CIDR range (`10.0.0.0/8`), each with an optional port, or `*` for every host. " +
 		"Requests to `localhost` and to loopback addresses never go through a proxy."},

@@ -62,6 +62,9 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, getenv fu
 		fmt.Fprintf(con, "crawler: %v\n", err)
 		return exitUsage
 	}
+	if msg := httpsProxyWarning(cfg, getenv); msg != "" {
+		fmt.Fprintf(con, "crawler: warning: %s\n", msg)
+	}
 	out, err := openOutputs(cfg)
 	if err != nil {
 		fmt.Fprintf(con, "crawler: %v\n", err)
