@@ -86,6 +86,12 @@ func (con *console) endCrawl() {
 	}
 }
 
+// onTerminal reports whether stderr is a terminal.
+func (con *console) onTerminal() bool {
+	f, ok := con.stderr.(*os.File)
+	return ok && progress.IsTerminal(f)
+}
+
 // statusLine starts the live status line if stderr is a terminal and the
 // log is not going to it, and returns nil otherwise, as for the buffers of
 // tests.

@@ -64,6 +64,8 @@ var description = []string{
 		"(with `-q`, or with stdout redirected), cut to the terminal's width: " +
 		"`saved 12 · 40 pages waiting · depth 2 · 1m05s · pause 1s`, " +
 		"and, while several hosts are fetched at once, how many are busy: `· 3 hosts busy`. " +
+		"Unless `-q` is given, a crawl that finishes with stderr on a terminal ends with a line there that sums it up: " +
+		"`finished in 9.2s:` `8 pages saved in data,` `45,678 bytes (44.6 KiB); 1 failed`. " +
 		"Any byte of a URL or a message that a terminal would obey is shown escaped, as `\\x1b`, " +
 		"on stderr, and in the log when stdout is a terminal.",
 }

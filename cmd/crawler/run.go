@@ -23,6 +23,7 @@ import (
 	"tse-crawler/internal/pagedir"
 	"tse-crawler/internal/pagefetch"
 	"tse-crawler/internal/scope"
+	"tse-crawler/internal/stats"
 	"tse-crawler/internal/warc"
 )
 
@@ -95,11 +96,22 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, getenv fu
 		fmt.Fprintf(con, "crawler: %s\n", failureSummary(res))
 	}
 	code = finish(dir, cfg, resumeCommand(argv0, cfg, getenv), res, err, proxy, con)
+	return sumUp(cfg, report(res, fetcher, cfg.mode, time.Since(began)), out, code, err == nil, con)
+}
+
+// sumUp writes the crawl's statistics, if asked for, and on a terminal
+// the line that sums up a crawl that finished, as wget does; redirected,
+// stderr stays as it was, and -q silent. It returns the exit status: code,
+// which finish gave, or worse if the statistics cannot be written.
+func sumUp(cfg *config, r *stats.Report, out *outputs, code int, finished bool, con *console) int {
 	if cfg.stats || out.stats != nil {
-		if err := writeStats(cfg, report(res, fetcher, cfg.mode, time.Since(began)), out.stats, con); err != nil {
+		if err := writeStats(cfg, r, out.stats, con); err != nil {
 			fmt.Fprintf(con, "crawler: %v\n", err)
 			code = max(code, exitFailure)
 		}
+	}
+	if code == exitOK && finished && !cfg.quiet && con.onTerminal() {
+		fmt.Fprintf(con, "crawler: %s\n", r.Summary(cfg.dir))
 	}
 	return code
 }

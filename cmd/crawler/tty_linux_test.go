@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"regexp"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -140,4 +141,47 @@ func readTerminal(t *testing.T, ctl, term *os.File, cmd *exec.Cmd) *bytes.Buffer
 		t.Fatal("the terminal never closed")
 	}
 	return out
+}
+
+// TestSummaryOnTerminal: a crawl that finishes with stderr on a terminal
+// ends with one line there that sums it up, pages saved and failed, time,
+// bytes and the page directory, after the status line is erased; with -q
+// it does not, and redirected, stderr has no such line.
+func TestSummaryOnTerminal(t *testing.T) {
+	t.Parallel()
+	p := newProxy(t, testdataSite(t))
+	for _, quiet := range []bool{false, true} {
+		ctl, term := openPTY(t)
+		dir := t.TempDir()
+		args := []string{"-delay", "0", zooSeed, dir, "2"}
+		if quiet {
+			args = append([]string{"-q"}, args...)
+		}
+		cmd, _ := crawlerProcess(p.URL, args...)
+		cmd.Stderr = term
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		out := readTerminal(t, ctl, term, cmd).String()
+		ctl.Close()
+		if code := cmd.ProcessState.ExitCode(); code != exitOK {
+			t.Fatalf("-q %v: exit %d; the terminal:\n%q", quiet, code, out)
+		}
+		pages := len(readPages(t, dir))
+		summary := regexp.MustCompile(`crawler: finished in [0-9.]+m?s: ([0-9]+) pages saved in (.*), [0-9,]+ bytes \([0-9.]+ KiB\); ([0-9]+) failed\r?\n$`)
+		m := summary.FindStringSubmatch(out)
+		switch {
+		case quiet && strings.Contains(out, "finished"):
+			t.Errorf("-q: the terminal shows a summary:\n%q", out)
+		case quiet:
+		case m == nil:
+			t.Errorf("the terminal does not end with the summary:\n%q", out)
+		case m[1] != strconv.Itoa(pages) || m[2] != dir || m[3] != "1":
+			t.Errorf("summary %q, want %d pages saved in %s, 1 failed (yak.html)", m[0], pages, dir)
+		}
+	}
+	code, _, stderr := crawl(t.Context(), p.getenv, "-delay", "0", zooSeed, t.TempDir(), "2")
+	if code != exitOK || strings.Contains(stderr, "finished") {
+		t.Errorf("redirected: exit %d, stderr with a summary:\n%s", code, stderr)
+	}
 }

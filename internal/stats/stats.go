@@ -142,6 +142,21 @@ func (r *Report) WriteText(w io.Writer) error {
 	return err
 }
 
+// Summary sums the report up in a line, for the end of a crawl of pages
+// saved in dir: "finished in 9.2s: 8 pages saved in data/mine, 45,678
+// bytes (44.6 KiB); 1 failed".
+func (r *Report) Summary(dir string) string {
+	pages := "pages"
+	if r.Pages.Saved == 1 {
+		pages = "page"
+	}
+	elapsed := time.Duration(r.Elapsed).Round(100 * time.Millisecond)
+	if elapsed == 0 {
+		elapsed = round(r.Elapsed)
+	}
+	return fmt.Sprintf("finished in %v: %d %s saved in %s, %s; %d failed", elapsed, r.Pages.Saved, pages, dir, size(r.BytesSaved), r.Pages.Failed)
+}
+
 // linkModes say how each mode reads links.
 var linkModes = map[string]string{"reference": "as the CS50 reference does", "html": "as a browser does"}
 

@@ -198,3 +198,16 @@ func TestSize(t *testing.T) {
 		}
 	}
 }
+
+// TestSummary: the line that ends a crawl on a terminal.
+func TestSummary(t *testing.T) {
+	t.Parallel()
+	r := sample()
+	if got, want := r.Summary("data/mine"), "finished in 21.3s: 16 pages saved in data/mine, 123,456 bytes (120.6 KiB); 3 failed"; got != want {
+		t.Errorf("Summary = %q, want %q", got, want)
+	}
+	r.Pages.Saved, r.Pages.Failed, r.BytesSaved, r.Elapsed = 1, 0, 1, Duration(40*time.Millisecond)
+	if got, want := r.Summary("pages"), "finished in 40ms: 1 page saved in pages, 1 byte; 0 failed"; got != want {
+		t.Errorf("Summary = %q, want %q", got, want)
+	}
+}
