@@ -397,6 +397,55 @@ for links in reference html; do
 	fi
 done
 
+echo "== README's site of your own, its two commands run as printed"
+# readme_block HEADING: print the lines of the first sh block after the
+# README heading HEADING.
+readme_block() {
+	awk -v h="$1" '$0 == h { in_section = 1; next }
+		in_section && /^```sh$/ { in_block = 1; next }
+		in_block && /^```$/ { exit }
+		in_block { print }' README.md
+}
+mapfile -t own < <(readme_block "## Crawling a site of your own")
+# They run in a directory of their own, which holds what a fresh clone
+# holds once make has run, so that they write nothing in this checkout
+# (data/mine, playground.log) and touch no crawl of the user's there.
+if [ ${#own[@]} -ne 2 ] || [[ ${own[0]} != *' &' ]]; then
+	bad "README's own site: want a command that serves, ending in &, and one that crawls; got: ${own[*]}"
+elif (exec 4<>/dev/tcp/127.0.0.1/8765) 2>/dev/null; then
+	skip "README's own site: something already listens on 127.0.0.1:8765, the port its commands use"
+else
+	here=$PWD fresh=$tmp/fresh
+	mkdir "$fresh" && ln -s "$here/crawler" "$here/playground" "$here/testdata" "$fresh/"
+	echo "+ cd $fresh"
+	cd "$fresh" || abort "cd $fresh"
+	echo "+ ${own[0]}"
+	eval "${own[0]}" >"$tmp/own-site.addr" 2>"$tmp/own-site.err"
+	servers+=("$!")
+	own_server=$!
+	for i in $(seq 100); do
+		grep -q "^playground: serving" "$tmp/own-site.err" || ! kill -0 $own_server 2>/dev/null && break
+		sleep 0.1
+	done
+	if ! kill -0 $own_server 2>/dev/null || ! grep -qx "playground: serving testdata/playground on http://127.0.0.1:8765" "$tmp/own-site.err"; then
+		bad "README's own site: the server did not start: $(cat "$tmp/own-site.err")"
+	else
+		echo "+ ${own[1]}"
+		eval "${own[1]}" >"$tmp/own-site.out" 2>"$tmp/own-site.crawl.err"
+		code=$?
+		# zoo at depth 2 is 7 pages here: eel.html is linked by its
+		# absolute CS50 URL, which this -scope leaves out.
+		if [ $code -eq 0 ] && all_whole "$here/testdata/playground" data/mine 7 && grep -q "Fetched: http://127.0.0.1:8765/tse/zoo/index.html" "$tmp/own-site.out" &&
+			grep -q "GET http://127.0.0.1:8765/robots.txt" playground.log; then
+			ok "README's own site: served on 127.0.0.1:8765 and crawled, 7 whole pages in data/mine"
+		else
+			bad "README's own site: exit $code, $(ls data/mine 2>&1 | wc -l) files: $(cat "$tmp/own-site.crawl.err")"
+		fi
+	fi
+	kill $own_server 2>/dev/null && wait $own_server 2>/dev/null
+	cd "$here" || abort "cd $here"
+fi
+
 echo "== other sites: the university of testdata/vhosts, crawled as seed 004's crawler did"
 start_server vhosts "-vhosts testdata/vhosts" || abort "the playground server did not start"
 dir=$(newdir)
