@@ -131,7 +131,7 @@ var flags = []flagDef{
 		text: "print statistics on stderr at the end: pages fetched (as many as the log's `Fetched` lines), saved, failed (by reason) and redirected, " +
 			"and the pages tried (fetched, failed or redirected); " +
 			"URLs found, added and ignored (external, duplicate, disallowed by robots.txt); requests; bytes saved, exactly and in KiB, MiB or GiB; " +
-			"elapsed time, mean and shortest pause, deepest depth; " +
+			"elapsed time, mean and shortest pause, deepest depth; the mode links were read in; " +
 			"and, for a crawl of several hosts, each host's requests and mean pause, and the most memory that pages fetched ahead took.",
 		value: func(cfg *config) flag.Value { return boolValue{&cfg.stats} },
 	},
@@ -140,7 +140,7 @@ var flags = []flagDef{
 		short: "write the statistics to *FILE* as JSON",
 		text: "write the same statistics to *FILE* as JSON, for scripts. " +
 			"*FILE* is opened before the first request, so a path that cannot be written is refused at once (exit 2). " +
-			"`pages.fetched` counts the pages logged `Fetched`, and `pages.tried` the pages fetched, failed or redirected; " +
+			"`pages.fetched` counts the pages logged `Fetched`, and `pages.tried` the pages fetched, failed or redirected; `links` is `reference` or `html`; " +
 			"`hosts` lists each host's `requests`, `pauses` and `mean_pause`, and `ahead_peak_bytes` is the most memory pages fetched ahead took.",
 		value: func(cfg *config) flag.Value { return stringValue{&cfg.statsJSON} },
 	},
