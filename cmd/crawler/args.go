@@ -122,6 +122,14 @@ func parseArgs(args []string) (*config, error) {
 	if err := cfg.checkFlags(); err != nil {
 		return nil, err
 	}
+	// Before the -scope is read: a scope on the same port would be
+	// refused in html mode, which cannot parse it, and the seed is what
+	// no connection can be made to.
+	if rest := fs.Args(); len(rest) == 3 {
+		if err := seedPort(rest[0]); err != nil {
+			return nil, badPort(rest[0], err)
+		}
+	}
 	if err := cfg.build(); err != nil {
 		return nil, err
 	}
@@ -283,9 +291,15 @@ func (cfg *config) checkSeed(raw string) (string, error) {
 		return "", &usageError{exitSeedURL, msg}
 	}
 	if err := seedPort(seed); err != nil {
-		return "", &usageError{exitSeedURL, fmt.Sprintf("seedURL %s: %v, so no connection can be made to it: give a port from 1 to 65535, or none for the scheme's own", seed, err)}
+		return "", badPort(seed, err)
 	}
 	return seed, nil
+}
+
+// badPort is the error for a seed whose port no connection can be made
+// to.
+func badPort(seed string, err error) error {
+	return &usageError{exitSeedURL, fmt.Sprintf("seedURL %s: %v, so no connection can be made to it: give a port from 1 to 65535, or none for the scheme's own", seed, err)}
 }
 
 // scopeFix returns the flags and the seed, raw, of a command that crawls
@@ -582,8 +596,8 @@ func proxyURL(v string) bool {
 	return false
 }
 
-// seedPort returns an error if the port of seed, a normalized URL, is one
-// no connection can be made to. Fetching it would fail as no other page
+// seedPort returns an error if the port of seed, as given or normalized,
+// is one no connection can be made to. Fetching it would fail as no other page
 // does, with the seed alone to blame, so it is refused as a bad seed.
 func seedPort(seed string) error {
 	_, rest, _ := strings.Cut(seed, "://")

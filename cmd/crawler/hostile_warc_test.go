@@ -199,16 +199,18 @@ func TestHostileNeverConnects(t *testing.T) {
 	t.Parallel()
 	s := hostile.ServeTest(t, hostile.Options{})
 	for _, port := range []string{"99999", "0", "65536"} {
-		dir := t.TempDir()
-		seed := "http://127.0.0.1:" + port + "/tse/index.html"
-		// In reference mode: in html mode a browser refuses such a -scope
-		// before the seed is looked at.
-		code, _, stderr := crawl(t.Context(), proxyEnv(s.URL), "-delay", "0", "-links", "reference", "-scope", "http://127.0.0.1:"+port+"/", seed, dir, "1")
-		if code != exitSeedURL || !strings.Contains(stderr, "port "+port) {
-			t.Errorf("seed on port %s: exit %d, want %d, naming the port: %s", port, code, exitSeedURL, stderr)
-		}
-		if names, _ := os.ReadDir(dir); len(names) != 0 {
-			t.Errorf("seed on port %s: the page directory holds %v", port, names)
+		// In every mode: -links auto reads a -scope as a browser does,
+		// and a browser refuses such a port, but the seed is to blame.
+		for _, links := range []string{"auto", "reference", "html"} {
+			dir := t.TempDir()
+			seed := "http://127.0.0.1:" + port + "/tse/index.html"
+			code, _, stderr := crawl(t.Context(), proxyEnv(s.URL), "-delay", "0", "-links", links, "-scope", "http://127.0.0.1:"+port+"/", seed, dir, "1")
+			if code != exitSeedURL || !strings.Contains(stderr, "port "+port) {
+				t.Errorf("-links %s, seed on port %s: exit %d, want %d, naming the port: %s", links, port, code, exitSeedURL, stderr)
+			}
+			if names, _ := os.ReadDir(dir); len(names) != 0 {
+				t.Errorf("-links %s, seed on port %s: the page directory holds %v", links, port, names)
+			}
 		}
 	}
 	if n := len(s.Requests()); n != 0 {
