@@ -12,6 +12,7 @@ import (
 	"net/http/httptrace"
 	"net/url"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"tse-crawler/internal/warc"
@@ -81,6 +82,7 @@ func tapeFrom(ctx context.Context) *Tape {
 type recConn struct {
 	net.Conn
 	ip string
+	n  atomic.Int64 // bytes read (see errStale)
 
 	mu  sync.Mutex
 	cur *capture
@@ -96,6 +98,7 @@ func newRecConn(c net.Conn) *recConn {
 
 func (c *recConn) Read(b []byte) (int, error) {
 	n, err := c.Conn.Read(b)
+	c.n.Add(int64(n))
 	if n > 0 {
 		c.mu.Lock()
 		if c.cur != nil {
@@ -105,6 +108,8 @@ func (c *recConn) Read(b []byte) (int, error) {
 	}
 	return n, err
 }
+
+func (c *recConn) bytesRead() int64 { return c.n.Load() }
 
 func (c *recConn) Write(b []byte) (int, error) {
 	// Recorded before it is sent: once it is, the response can come, be

@@ -63,7 +63,7 @@ func NewClient(opt ClientOptions) *http.Client {
 		OnProxyConnectResponse: func(_ context.Context, proxy *url.URL, req *http.Request, resp *http.Response) error {
 			return proxyRefusal(proxy, req.URL.Opaque, resp)
 		},
-		DialContext:           dialer.DialContext,
+		DialContext:           countingDial(dialer),
 		TLSClientConfig:       opt.TLS,
 		ForceAttemptHTTP2:     true,
 		MaxIdleConns:          16,
@@ -84,5 +84,17 @@ func NewClient(opt ClientOptions) *http.Client {
 		CheckRedirect: func(*http.Request, []*http.Request) error {
 			return http.ErrUseLastResponse
 		},
+	}
+}
+
+// countingDial returns a dial function whose connections count the bytes
+// read from them (see errStale).
+func countingDial(dialer *net.Dialer) func(ctx context.Context, network, addr string) (net.Conn, error) {
+	return func(ctx context.Context, network, addr string) (net.Conn, error) {
+		c, err := dialer.DialContext(ctx, network, addr)
+		if err != nil {
+			return nil, err
+		}
+		return &countConn{Conn: c}, nil
 	}
 }

@@ -68,8 +68,16 @@ const drainMax = 4 << 10
 // last failing one; an error means no usable response came.
 func (f *Fetcher) get(ctx context.Context, rawURL string, k kind) (*response, error) {
 	retries := min(f.Retries, MaxRetries)
+	stale := false
 	for attempt := 0; ; attempt++ {
 		resp, retryAfter, host, err := f.once(ctx, rawURL, k)
+		if errors.Is(err, errStale) && !stale {
+			// Not the host's answer to this request: asked again, after
+			// the host's pause, on a new connection, and not counted.
+			stale = true
+			attempt--
+			continue
+		}
 		switch {
 		case err == nil && !retryableStatus(resp.code):
 			return resp, nil
@@ -162,6 +170,10 @@ func (f *Fetcher) once(ctx context.Context, rawURL string, k kind) (_ *response,
 	res, err := f.Client.Do(req.WithContext(traced))
 	if err != nil {
 		return nil, 0, host, trace.unreachable(ctx, host, err, f.Client.Timeout)
+	}
+	if trace.stale() {
+		res.Body.Close()
+		return nil, 0, host, errStale
 	}
 	// net/http ends a body when its request's context ends, but not the
 	// raw connection it hands back as the body of a 101 Switching

@@ -75,6 +75,10 @@ type connTrace struct {
 	mu        sync.Mutex
 	connected bool
 	addr      string
+	// The connection last handed over, if it was a kept-alive one, and
+	// how many bytes had been read from it then (see errStale).
+	reused readCounter
+	readAt int64
 }
 
 // with returns ctx carrying a trace that fills in t.
@@ -95,8 +99,29 @@ func (t *connTrace) with(ctx context.Context) context.Context {
 				set(true, "")
 			}
 		},
-		GotConn: func(httptrace.GotConnInfo) { set(true, "") },
+		GotConn: func(info httptrace.GotConnInfo) {
+			set(true, "")
+			t.mu.Lock()
+			defer t.mu.Unlock()
+			t.reused = nil
+			if rc := counterOf(info.Conn); rc != nil && info.Reused {
+				t.reused, t.readAt = rc, rc.bytesRead()
+			}
+		},
 	})
+}
+
+// stale reports whether a response came on a kept-alive connection from
+// which not a byte was read after it was handed over, and if so closes
+// that connection, so that no other request takes it.
+func (t *connTrace) stale() bool {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.reused == nil || t.reused.bytesRead() != t.readAt {
+		return false
+	}
+	t.reused.Close()
+	return true
 }
 
 // unreachable wraps err, the failure of a request to host, in an
