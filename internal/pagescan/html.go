@@ -6,6 +6,9 @@ import (
 
 	"golang.org/x/net/html"
 	"golang.org/x/net/html/atom"
+	"golang.org/x/text/encoding"
+
+	"tse-crawler/internal/browserurl"
 )
 
 // HTML finds the links a browser follows in a page, as the HTML Standard
@@ -50,6 +53,13 @@ import (
 // as soon as it inserts them. Links are reported without their fragment;
 // one that does not resolve is reported as written.
 //
+// The page is decoded first, as a browser decodes it: by its byte order
+// mark, the charset its Content-Type names ([HTML.ScanCharset]), or the
+// <meta> charset in its first 1024 bytes; else as UTF-8 if it is, and as
+// windows-1252 if not. A link's path is then UTF-8, and its query in the
+// page's encoding, as the URL standard says (see
+// browserurl.ResolveEncoded).
+//
 // Where a misnested page makes the standard move elements around (the
 // adoption agency and foster parenting), HTML follows the tags in source
 // order and reports each link tag once, where the tree may hold clones of
@@ -64,15 +74,21 @@ type HTML struct {
 
 // Scan calls found with each link in page, resolved, in document order.
 func (h *HTML) Scan(pageURL string, page []byte, found func(link string)) {
-	h.scanRange(pageURL, page, 0, len(page), found)
+	h.ScanCharset(pageURL, page, "", found)
 }
 
-// scanRange reads the whole page but reports only the links whose tags
-// start at an offset in [start, end).
-func (h *HTML) scanRange(pageURL string, page []byte, start, end int, found func(link string)) {
+// ScanCharset is Scan for a page whose Content-Type names charset.
+func (h *HTML) ScanCharset(pageURL string, page []byte, charset string, found func(link string)) {
+	d := decode(page, charset)
+	h.scanRange(pageURL, d, 0, len(d.text), found)
+}
+
+// scanRange reads the whole document but reports only the links whose
+// tags start at an offset of its text in [start, end).
+func (h *HTML) scanRange(pageURL string, d document, start, end int, found func(link string)) {
 	t := &h.t
-	t.reset(pageURL)
-	z := html.NewTokenizer(bytes.NewReader(page))
+	t.reset(pageURL, d.query)
+	z := html.NewTokenizer(bytes.NewReader(d.text))
 	for offset := 0; ; {
 		// CDATA sections exist only in foreign content; elsewhere
 		// "<![CDATA[" opens a bogus comment.
@@ -137,12 +153,16 @@ func (t *tree) tagName(z *html.Tokenizer) []byte {
 }
 
 // resolveLink resolves href, already cleaned by [cleanHref], against base
+// in a document whose URLs' queries are written in query (nil for UTF-8),
 // and returns the result without its fragment, or false if a browser would
 // reject it. Every link and base goes through it. A link that fails is
 // still a link the page has, so it is reported as written, and the
 // crawler's normalizer rejects it in turn; a <base> or a refresh that fails
 // does nothing, as in a browser.
-func resolveLink(base, href string) (string, bool) {
+func resolveLink(base, href string, query encoding.Encoding) (string, bool) {
+	if query != nil {
+		return browserurl.ResolveEncoded(base, href, query)
+	}
 	return resolve(base, href)
 }
 
@@ -280,6 +300,7 @@ const (
 // which tags are links. It builds no nodes.
 type tree struct {
 	pageURL string
+	query   encoding.Encoding // of the URLs' queries; nil for UTF-8
 	stack   []element
 	// templates counts the HTML templates on the stack: inside one, nothing
 	// is in the document, so nothing counts.
@@ -348,13 +369,14 @@ func (g *tag) attrs(k0, k1 string) (v0, v1 []byte, has0, has1 bool) {
 	return v0, v1, has0, has1
 }
 
-func (t *tree) reset(pageURL string) {
+func (t *tree) reset(pageURL string, query encoding.Encoding) {
 	clear(t.links)
 	if len(t.names) > 1000 {
 		clear(t.names) // a page of random tag names must not grow it forever
 	}
 	*t = tree{
 		pageURL:    pageURL,
+		query:      query,
 		initial:    true,
 		stack:      t.stack[:0],
 		framesetOK: true,
@@ -372,7 +394,7 @@ func (t *tree) report(found func(link string)) {
 	for _, l := range t.links {
 		if l.resolved {
 			found(l.ref)
-		} else if u, ok := resolveLink(base, l.ref); ok {
+		} else if u, ok := resolveLink(base, l.ref, t.query); ok {
 			found(u)
 		} else {
 			found(l.ref)
@@ -1060,7 +1082,7 @@ func (t *tree) addSrc(g *tag) {
 		return
 	}
 	ref := cleanHref(src)
-	if u, ok := resolveLink(t.currentBase(), ref); ok {
+	if u, ok := resolveLink(t.currentBase(), ref, t.query); ok {
 		ref = u
 	}
 	t.links = append(t.links, link{ref: ref, resolved: true})
@@ -1080,7 +1102,7 @@ func (t *tree) refresh(g *tag) {
 		t.refreshed = true // it reloads the page, which is no new link
 		return
 	}
-	u, ok := resolveLink(t.currentBase(), cleanHref([]byte(ref)))
+	u, ok := resolveLink(t.currentBase(), cleanHref([]byte(ref)), t.query)
 	if !ok {
 		return // a URL that does not parse cancels the refresh
 	}
@@ -1093,7 +1115,7 @@ func (t *tree) refresh(g *tag) {
 // setBase freezes the base URL from the first <base href>.
 func (t *tree) setBase(href []byte) {
 	t.haveBase, t.baseInBody, t.base = true, t.bodyStarted, t.pageURL
-	u, ok := resolveLink(t.pageURL, cleanHref(href))
+	u, ok := resolveLink(t.pageURL, cleanHref(href), t.query)
 	if !ok {
 		return
 	}

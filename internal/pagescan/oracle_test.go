@@ -9,13 +9,14 @@ import (
 )
 
 // treeLinks finds the links in a page the slow and sure way, to check
-// [HTML] against: it builds the whole tree with x/net/html's parser,
-// scripting disabled, and walks it. The links come in tree order, and an
+// [HTML] against: it builds the whole tree of the page, decoded, with
+// x/net/html's parser, scripting disabled, and walks it. The links come in tree order, and an
 // element the parser cloned (the adoption agency does) counts each time it
 // appears. It fails where the parser does, on a page nested deeper than
 // 512 elements.
 func treeLinks(pageURL string, page []byte) ([]string, error) {
-	doc, err := html.ParseWithOptions(bytes.NewReader(page), html.ParseOptionEnableScripting(false))
+	d := decode(page, "")
+	doc, err := html.ParseWithOptions(bytes.NewReader(d.text), html.ParseOptionEnableScripting(false))
 	if err != nil {
 		return nil, err
 	}
@@ -28,7 +29,7 @@ func treeLinks(pageURL string, page []byte) ([]string, error) {
 	add := func(ref string, resolveNow bool) {
 		if !resolveNow {
 			links = append(links, link{ref: cleanHref([]byte(ref))})
-		} else if u, ok := resolveLink(base, cleanHref([]byte(ref))); ok {
+		} else if u, ok := resolveLink(base, cleanHref([]byte(ref)), d.query); ok {
 			links = append(links, link{ref: u, resolved: true})
 		} else {
 			links = append(links, link{ref: cleanHref([]byte(ref)), resolved: true})
@@ -61,7 +62,7 @@ func treeLinks(pageURL string, page []byte) ([]string, error) {
 			case n.Namespace == "" && n.DataAtom == atom.Base:
 				if href, ok := attr("", "href"); ok && !haveBase {
 					haveBase = true
-					if u, ok := resolveLink(pageURL, cleanHref([]byte(href))); ok &&
+					if u, ok := resolveLink(pageURL, cleanHref([]byte(href)), d.query); ok &&
 						!strings.HasPrefix(strings.ToLower(u), "data:") &&
 						!strings.HasPrefix(strings.ToLower(u), "javascript:") {
 						base = u
@@ -80,7 +81,7 @@ func treeLinks(pageURL string, page []byte) ([]string, error) {
 				}
 				if ref, hasURL, ok := parseRefresh(content); ok && !hasURL {
 					refreshed = true
-				} else if _, resolves := resolveLink(base, cleanHref([]byte(ref))); ok && resolves {
+				} else if _, resolves := resolveLink(base, cleanHref([]byte(ref)), d.query); ok && resolves {
 					refreshed = true
 					add(ref, true)
 				}
@@ -95,7 +96,7 @@ func treeLinks(pageURL string, page []byte) ([]string, error) {
 	for _, l := range links {
 		if l.resolved {
 			out = append(out, l.ref)
-		} else if u, ok := resolveLink(base, l.ref); ok {
+		} else if u, ok := resolveLink(base, l.ref, d.query); ok {
 			out = append(out, u)
 		} else {
 			out = append(out, l.ref)

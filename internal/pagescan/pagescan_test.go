@@ -8,6 +8,10 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"unicode/utf8"
+
+	"golang.org/x/text/encoding"
+	"golang.org/x/text/encoding/charmap"
 
 	"tse-crawler/internal/browserurl"
 	"tse-crawler/internal/pagescan"
@@ -365,11 +369,18 @@ var scannerTests = []scannerTest{
 		browser:   []string{dir + "a%EF%BF%BDb.html"}, // the tokenizer replaces NUL with U+FFFD
 	},
 	{
-		// A byte that is not UTF-8 reaches the URL parser as it is,
-		// whether or not the value also holds a newline, and the parser
-		// reads it as U+FFFD.
-		name:      "invalid UTF-8",
+		// A page that declares no encoding and is not UTF-8 is read as
+		// windows-1252, whether or not the value also holds a newline.
+		name:      "not UTF-8",
 		html:      "<a href=\"caf\xe9.html\">a</a><a href=\"caf\xe9\n.html\">b</a>",
+		reference: []string{dir + "caf\xe9.html", dir + "caf\xe9.html"},
+		browser:   []string{dir + "caf%C3%A9.html", dir + "caf%C3%A9.html"},
+	},
+	{
+		// In a page declared UTF-8, a byte that is not UTF-8 reaches
+		// the URL parser as it is, and the parser reads it as U+FFFD.
+		name:      "invalid UTF-8",
+		html:      "<meta charset=utf-8><a href=\"caf\xe9.html\">a</a><a href=\"caf\xe9\n.html\">b</a>",
 		reference: []string{dir + "caf\xe9.html", dir + "caf\xe9.html"},
 		browser:   []string{dir + "caf%EF%BF%BD.html", dir + "caf%EF%BF%BD.html"},
 	},
@@ -963,9 +974,10 @@ func FuzzHTML(f *testing.F) {
 // FuzzHTMLRoundTrip checks that any href, HTML-escaped in an <a> tag,
 // comes back as the URL standard reads it: padding trimmed, tabs and
 // newlines removed, then resolved, or as written if it does not resolve. A
-// NUL cannot round-trip: the tokenizer turns it into U+FFFD.
+// NUL cannot round-trip: the tokenizer turns it into U+FFFD. An href that
+// is not UTF-8 makes a page that is not, which is read as windows-1252.
 func FuzzHTMLRoundTrip(f *testing.F) {
-	for _, s := range []string{"A.html", " ../K.html#top\n", "a&amp;b", `x"y'z<>`, "//h/p", "\tq\r\nr", "é%zz"} {
+	for _, s := range []string{"A.html", " ../K.html#top\n", "a&amp;b", `x"y'z<>`, "//h/p", "\tq\r\nr", "é%zz", "caf\xe9.html?\xe9"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, href string) {
@@ -974,7 +986,12 @@ func FuzzHTMLRoundTrip(f *testing.F) {
 		}
 		page := `<p><a class=x href="` + escape(href) + `">link</a></p>`
 		got := scan(new(pagescan.HTML), index, []byte(page))
-		want, ok := browserurl.Resolve(index, href)
+		var enc encoding.Encoding
+		if !utf8.ValidString(href) {
+			enc = charmap.Windows1252
+			href, _ = enc.NewDecoder().String(href)
+		}
+		want, ok := browserurl.ResolveEncoded(index, href, enc)
 		if !ok {
 			want = urlStandardClean(href)
 		}

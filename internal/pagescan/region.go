@@ -12,30 +12,53 @@ import "bytes"
 // such as a <base href> in the head, a <template> or an <svg> the region
 // is in, a script or a comment that hides its first tags, or a refresh
 // that makes those in the region do nothing. The region's bounds are found
-// in the bytes, even inside a comment or CDATA. The reference scanner
-// reads the region alone, as if it were the document: its colon test stops
-// at the region's end.
+// in the page's text as the html scanner decodes it, even inside a comment
+// or CDATA. The reference scanner reads the region alone, in the page's
+// bytes, as if it were the document: its colon test stops at the region's
+// end.
 type Region struct {
 	From, Until []byte
 	Scanner     Scanner
 }
 
-// A rangeScanner can scan part of a page while reading all of it.
+// A rangeScanner can scan part of a document while reading all of it.
 type rangeScanner interface {
-	scanRange(pageURL string, page []byte, start, end int, found func(link string))
+	scanRange(pageURL string, d document, start, end int, found func(link string))
 }
 
 // Scan calls found with each link in the page's region.
 func (r *Region) Scan(pageURL string, page []byte, found func(link string)) {
+	r.ScanCharset(pageURL, page, "", found)
+}
+
+// ScanCharset is Scan for a page whose Content-Type names charset, which
+// only a [CharsetScanner] heeds.
+func (r *Region) ScanCharset(pageURL string, page []byte, charset string, found func(link string)) {
+	if rs, ok := r.Scanner.(rangeScanner); ok {
+		d := decode(page, charset)
+		if start, end, ok := r.Bounds(d.text); ok {
+			rs.scanRange(pageURL, d, start, end, found)
+		}
+		return
+	}
 	start, end, ok := r.Bounds(page)
 	if !ok {
 		return
 	}
-	if rs, ok := r.Scanner.(rangeScanner); ok {
-		rs.scanRange(pageURL, page, start, end, found)
+	if cs, ok := r.Scanner.(CharsetScanner); ok {
+		cs.ScanCharset(pageURL, page[start:end], charset, found)
 		return
 	}
 	r.Scanner.Scan(pageURL, page[start:end], found)
+}
+
+// Charset is the scanner's Charset, if it is a [CharsetScanner], and
+// otherwise "".
+func (r *Region) Charset(page []byte, charset string) string {
+	if cs, ok := r.Scanner.(CharsetScanner); ok {
+		return cs.Charset(page, charset)
+	}
+	return ""
 }
 
 // Bounds returns where the region of page starts and ends, and whether the
