@@ -3,7 +3,8 @@
 //
 // A journal is a text file: a header that names the crawl (its seed, its
 // maximum depth and the options that shape it), then one line for each page
-// taken from the bag, saying what came of it: saved under a docID, failed,
+// taken from the bag, saying what came of it: saved under a docID (with the
+// charset it was read in, if only its response said so), failed,
 // disallowed by robots.txt, or redirected.
 //
 // [Read] ignores a torn last line, the one a crawl killed in the middle of
@@ -91,6 +92,12 @@ type Entry struct {
 	URL    string
 	DocID  int    // for Saved
 	Target string // for Redirected
+	// Charset, for Saved, is the charset the page's Content-Type named,
+	// if it changes how the page's links read (see
+	// pagescan.CharsetScanner): a resumed crawl, which has the page but
+	// not its response, scans it again with it. Package pagedir says why
+	// such a line is written before its page is saved.
+	Charset string
 	// WARC is the size of the crawl's WARC file once the page's records
 	// are in it, or 0 for a crawl without one. A resumed crawl cuts the
 	// file back to the size its last line gives, so that a page whose
@@ -121,6 +128,10 @@ func Line(e Entry) []byte {
 	if e.Kind == Redirected {
 		b = append(b, ' ')
 		b = strconv.AppendQuote(b, e.Target)
+	}
+	if e.Kind == Saved && e.Charset != "" {
+		b = append(b, " charset "...)
+		b = strconv.AppendQuote(b, e.Charset)
 	}
 	if e.WARC > 0 {
 		b = append(b, " warc "...)
@@ -236,6 +247,18 @@ func parseEntry(line string) (Entry, error) {
 		rest = rest[1+len(t):]
 	default:
 		return Entry{}, bad
+	}
+	// A journal written before charsets were, or a page whose
+	// Content-Type changes nothing, has none.
+	if after, ok := strings.CutPrefix(rest, " charset "); ok && e.Kind == Saved {
+		q, err := strconv.QuotedPrefix(after)
+		if err != nil {
+			return Entry{}, bad
+		}
+		if e.Charset, _ = strconv.Unquote(q); e.Charset == "" {
+			return Entry{}, bad
+		}
+		rest = after[len(q):]
 	}
 	// A journal written before WARC files were, or by a crawl without
 	// one, has no size; the field comes last so that such lines read as

@@ -26,6 +26,9 @@ var entries = []Entry{
 	{Kind: Redirected, URL: "http://h/tse/w warc 1", Target: "http://h/ warc 7", WARC: 5678},
 	{Kind: Failed, URL: "http://h/tse/f.html", WARC: 9012},
 	{Kind: Disallowed, URL: "http://h/tse/d.html", WARC: 9012},
+	// A page whose Content-Type decides how it reads keeps its charset.
+	{Kind: Saved, URL: "http://h/tse/sjis.html", DocID: 4, Charset: "Shift_JIS"},
+	{Kind: Saved, URL: "http://h/tse/w charset \"x\"", DocID: 5, Charset: "windows-1252", WARC: 9999},
 }
 
 func journalBytes(p Params, es []Entry) []byte {
@@ -92,10 +95,34 @@ func TestReadErrors(t *testing.T) {
 		"tse-crawler journal 1\nbegin\nR \"u\" warc 5\n",
 		"tse-crawler journal 1\nbegin\nR \"u\" \"t\" warc 5 warc 6\n",
 		"tse-crawler journal 1\nbegin\nS 1 \"u\" warc 99999999999999999999\n",
+		"tse-crawler journal 1\nbegin\nS 1 \"u\" charset \"\"\n",
+		"tse-crawler journal 1\nbegin\nS 1 \"u\" charset x\n",
+		"tse-crawler journal 1\nbegin\nS 1 \"u\" charset \"x\" charset \"y\"\n",
+		"tse-crawler journal 1\nbegin\nS 1 \"u\" warc 5 charset \"x\"\n",
+		"tse-crawler journal 1\nbegin\nF \"u\" charset \"x\"\n",
+		"tse-crawler journal 1\nbegin\nR \"u\" \"t\" charset \"x\"\n",
 	} {
 		if _, _, err := Read(strings.NewReader(in)); err == nil {
 			t.Errorf("Read(%q) succeeded, want an error", in)
 		}
+	}
+}
+
+// TestOldJournal: a journal written before charsets were reads as it
+// did, and its lines are written as they were.
+func TestOldJournal(t *testing.T) {
+	const old = "tse-crawler journal 1\nseed \"http://h/\"\nmaxDepth 1\nbegin\nS 1 \"http://h/\"\nS 2 \"http://h/a.html\" warc 512\nF \"http://h/b.html\"\n"
+	p, got, err := Read(strings.NewReader(old))
+	want := []Entry{
+		{Kind: Saved, URL: "http://h/", DocID: 1},
+		{Kind: Saved, URL: "http://h/a.html", DocID: 2, WARC: 512},
+		{Kind: Failed, URL: "http://h/b.html"},
+	}
+	if err != nil || !slices.Equal(got, want) {
+		t.Fatalf("Read(%q) = %+v, %v, want %+v", old, got, err, want)
+	}
+	if again := string(journalBytes(p, got)); again != old {
+		t.Errorf("written again, the journal is\n%s\nwant\n%s", again, old)
 	}
 }
 
