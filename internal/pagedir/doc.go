@@ -30,18 +30,25 @@
 // # The resume invariant
 //
 // Pages are saved one at a time, each before its outcome is recorded
-// ([Dir.Save], then [Dir.Record]), and each record is one write. So
-// whenever a crawl stops, by an error, a signal or kill -9:
+// ([Dir.Save], then [Dir.Record]), and each record is one write. A page
+// whose line keeps a charset, which its response named and its bytes do
+// not say, is recorded first: a page on disk without a line is then always
+// one whose bytes alone say how it reads, which the crawl scans as it did.
+// So whenever a crawl stops, by an error, a signal or kill -9:
 //
 //   - the directory holds pages 1 to N of the uninterrupted crawl (the
 //     one with the same seed, maxDepth and options that never stopped),
 //     each whole, and perhaps a temporary file;
 //   - the journal holds the header, then the outcomes of the first J pages
 //     that crawl takes from the bag, and perhaps a torn last line; every
-//     page they call saved is on disk, and at most one more, page N, is on
-//     disk without a line;
+//     page they call saved is on disk, except perhaps the last if its line
+//     keeps a charset, and at most one more, page N, is on disk without a
+//     line;
 //   - the label, if there is one, is the header.
 //
+// [Dir.Begin] drops a last line that keeps a charset if its page is not on
+// disk, and the first [Dir.Record] cuts it off: the crawl fetches that page
+// again.
 // Replaying the J outcomes in order, reading saved pages back and scanning
 // them again, repeats every push into the bag and the seen-set, and so
 // rebuilds both, and the next docID, exactly. The crawler then adopts page

@@ -34,7 +34,10 @@ type Dir struct {
 	// tornTail is set while a journal kept for a resumed crawl may end in
 	// a line torn by a crash, which the first Record cuts off.
 	tornTail bool
-	buf      []byte // a page file's header, reused from page to page
+	// unsaved is set while the journal's last whole line is that of a
+	// page never saved, which the first Record cuts off too (see Begin).
+	unsaved bool
+	buf     []byte // a page file's header, reused from page to page
 	// createTemp makes a temporary file and returns it with its name in
 	// the directory; tests replace it to make writes fail as a full disk
 	// does.
@@ -358,9 +361,11 @@ func (d *Dir) begin(p journal.Params) error {
 
 // Record appends what came of a page to the journal, in one write, so that
 // a crawl killed at any moment leaves at most a torn last line. The page,
-// if saved, must be saved first. The first Record of a resumed crawl cuts
-// a torn line off, for a line appended to it would run into it and make an
-// entry that the next resume could not read.
+// if saved, must be saved first, unless the entry has a Charset: then it
+// must be recorded first (see the package doc). The first Record of a
+// resumed crawl cuts a torn line off, for a line appended to it would run
+// into it and make an entry that the next resume could not read, and the
+// line of a page that Begin found never saved.
 func (d *Dir) Record(e journal.Entry) error {
 	return d.write(journal.Line(e))
 }
@@ -379,15 +384,20 @@ func (d *Dir) write(line []byte) error {
 	return nil
 }
 
-// cutTornLine cuts off whatever follows the journal's last newline. It is
-// done at the first Record, not when the directory is opened, so that a
-// resume refused for its arguments leaves the marker as it found it.
+// cutTornLine cuts off whatever follows the journal's last newline, and
+// the last whole line too if it is that of a page never saved. It is done
+// at the first Record, not when the directory is opened, so that a resume
+// refused for its arguments leaves the marker as it found it.
 func (d *Dir) cutTornLine() error {
 	data, err := d.readJournal()
 	if err != nil {
 		return err
 	}
-	if whole := bytes.LastIndexByte(data, '\n') + 1; whole < len(data) {
+	whole := bytes.LastIndexByte(data, '\n') + 1
+	if d.unsaved && whole > 0 {
+		whole = bytes.LastIndexByte(data[:whole-1], '\n') + 1
+	}
+	if whole < len(data) {
 		return d.marker.Truncate(int64(whole))
 	}
 	return nil

@@ -69,6 +69,14 @@ func (d *Dir) Begin(p journal.Params) (*Replay, error) {
 			r.Saved++
 		}
 	}
+	// A line with a charset goes before its page (see the package doc):
+	// as the last line, with its page not on disk, it was never saved.
+	if n := len(entries); n > 0 && r.Saved == pages+1 {
+		if last := entries[n-1]; last.Kind == journal.Saved && last.Charset != "" && last.DocID == r.Saved {
+			r.Entries, r.Saved = entries[:n-1], pages
+			d.unsaved = true
+		}
+	}
 	return r, nil
 }
 

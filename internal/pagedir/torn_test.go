@@ -5,6 +5,8 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
+	"strings"
 	"testing"
 
 	"tse-crawler/internal/journal"
@@ -102,5 +104,66 @@ func TestBeginAfterTornLine(t *testing.T) {
 	want := string(journal.Header(p)) + string(journal.Line(line))
 	if got := readMarker(t, dir); got != want {
 		t.Errorf("the marker holds %q, want only the new lines %q", got, want)
+	}
+}
+
+// TestResumeUnsavedCharset: the line of a page that keeps a charset is
+// written before the page, so a crawl stopped between the two leaves it
+// last, its page not on disk. Begin drops it, as if the page had never
+// been taken, and the first Record cuts it off, torn line after it or
+// not. Any other line keeps its place, and a last line without a charset
+// whose page is missing is left for the crawler to find diverged.
+func TestResumeUnsavedCharset(t *testing.T) {
+	params := journal.Params{Seed: "http://x/index.html", MaxDepth: 2}
+	index := journal.Entry{Kind: journal.Saved, URL: "http://x/index.html", DocID: 1, WARC: 100}
+	sjis := journal.Entry{Kind: journal.Saved, URL: "http://x/sjis.html", DocID: 2, Charset: "shift_jis", WARC: 200}
+	failed := journal.Entry{Kind: journal.Failed, URL: "http://x/gone.html", WARC: 300}
+	plain := journal.Entry{Kind: journal.Saved, URL: "http://x/plain.html", DocID: 2, WARC: 200}
+	next := journal.Entry{Kind: journal.Saved, URL: "http://x/next.html", DocID: 2}
+	tests := []struct {
+		name    string
+		entries []journal.Entry
+		torn    string
+		pages   int
+		want    []journal.Entry // the replay's
+		saved   int
+	}{
+		{"its page missing", []journal.Entry{index, sjis}, "", 1, []journal.Entry{index}, 1},
+		{"its page missing, then a torn line", []journal.Entry{index, sjis}, "F \"http://x/a", 1, []journal.Entry{index}, 1},
+		{"its page on disk", []journal.Entry{index, sjis}, "", 2, []journal.Entry{index, sjis}, 2},
+		{"not the last line", []journal.Entry{index, sjis, failed}, "", 1, []journal.Entry{index, sjis, failed}, 2},
+		{"no charset", []journal.Entry{index, plain}, "", 1, []journal.Entry{index, plain}, 2},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			dir := t.TempDir()
+			data := journal.Header(params)
+			for _, e := range tt.entries {
+				data = append(data, journal.Line(e)...)
+			}
+			writeFile(t, dir, pagedir.Marker, string(data)+tt.torn)
+			for id := 1; id <= tt.pages; id++ {
+				writeFile(t, dir, strconv.Itoa(id), tt.entries[id-1].URL+"\n0\n<html>\n")
+			}
+			d, err := pagedir.Open(dir, true)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer d.Close()
+			replay, err := d.Begin(params)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !slices.Equal(replay.Entries, tt.want) || replay.Saved != tt.saved || replay.Pages != tt.pages {
+				t.Fatalf("Begin = %+v, want entries %+v, %d saved, %d pages", replay, tt.want, tt.saved, tt.pages)
+			}
+			if err := d.Record(next); err != nil {
+				t.Fatal(err)
+			}
+			_, got, err := journal.Read(strings.NewReader(readMarker(t, dir)))
+			if want := append(slices.Clone(tt.want), next); err != nil || !slices.Equal(got, want) {
+				t.Errorf("after a Record the journal reads %+v, %v; want %+v", got, err, want)
+			}
+		})
 	}
 }
