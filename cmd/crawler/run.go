@@ -393,7 +393,7 @@ func newCrawler(cfg *config, dir *pagedir.Dir, proxy func(*http.Request) (*url.U
 		fetcher.SpoolDir = filepath.Dir(cfg.warc)
 	}
 	return &crawler.Crawler{
-		Fetch:     fetcher.Fetch,
+		Fetch:     fetcher.FetchPage,
 		Save:      dir.Save,
 		Scanner:   cfg.scanner,
 		Normalize: cfg.normalizer(),

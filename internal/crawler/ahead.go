@@ -54,10 +54,10 @@ import (
 // An ahead fetches pages ahead of the crawl. The crawl's goroutine calls
 // its methods; its workers run on their own.
 type ahead struct {
-	fetch   func(ctx context.Context, url string) ([]byte, *tape, error)
-	read    func(url string, p *aheadPage) // reads a page's links ahead, on the crawl's goroutine
-	next    func(host string) time.Time    // nil: every host may be asked at once
-	recycle func([]byte)                   // may be nil
+	fetch   func(ctx context.Context, url string) fetchedPage
+	read    func(url string, p *aheadPage, charset string) // reads a page's links ahead, on the crawl's goroutine
+	next    func(host string) time.Time                    // nil: every host may be asked at once
+	recycle func([]byte)                                   // may be nil
 	budget  int64
 	like    bag.Bag // an empty bag of the crawl's kind
 
@@ -71,12 +71,16 @@ type ahead struct {
 	lanes   map[string]*lane
 	order   []*lane               // the lanes in a fixed order, so that the workers' choices are the same on every run
 	pages   map[string]*aheadPage // pages foreseen, being fetched or fetched, until the crawl takes them
-	gone    map[string]bool       // pages the crawl took that are still in a lane's bag, below its top
-	want    bag.Item              // the page the crawl waits for, while no lane has taken it
-	held    int64                 // bytes of the HTML and the links read of pages fetched and waiting for the crawl
-	peak    int64                 // the most memory ever used, as used counts it
-	busy    int                   // lanes being worked on: a request in flight, or its pause
-	unread  []string              // pages fetched whose links the crawl may read ahead
+	// charsets holds what the scans of the pages fetched keep of their
+	// Content-Types' charsets (see keptCharset), for the few that keep
+	// any: an aheadPage has no room for it in its 80 bytes.
+	charsets map[string]string
+	gone     map[string]bool // pages the crawl took that are still in a lane's bag, below its top
+	want     bag.Item        // the page the crawl waits for, while no lane has taken it
+	held     int64           // bytes of the HTML and the links read of pages fetched and waiting for the crawl
+	peak     int64           // the most memory ever used, as used counts it
+	busy     int             // lanes being worked on: a request in flight, or its pause
+	unread   []string        // pages fetched whose links the crawl may read ahead
 }
 
 // A lane holds one host's pages that no worker has taken yet.
@@ -132,23 +136,24 @@ func (p *aheadPage) size() int64 {
 // by host, and reports false, starting nothing, for a kind of bag it
 // cannot sort. read is given, as the crawl waits, each page fetched whose
 // links it may read.
-func newAhead(ctx context.Context, c *Crawler, b bag.Bag, read func(url string, p *aheadPage)) (*ahead, bool) {
+func newAhead(ctx context.Context, c *Crawler, b bag.Bag, read func(url string, p *aheadPage, charset string)) (*ahead, bool) {
 	like, ok := bag.Like(b)
 	if !ok {
 		return nil, false
 	}
 	parts, _ := bag.Split(b, func(it bag.Item) string { return hostOf(it.URL) })
 	a := &ahead{
-		fetch:   c.fetch,
-		read:    read,
-		next:    c.Next,
-		recycle: c.Recycle,
-		budget:  c.AheadMemory,
-		like:    like,
-		changed: make(chan struct{}),
-		lanes:   make(map[string]*lane),
-		pages:   make(map[string]*aheadPage),
-		gone:    make(map[string]bool),
+		fetch:    c.fetch,
+		read:     read,
+		next:     c.Next,
+		recycle:  c.Recycle,
+		budget:   c.AheadMemory,
+		like:     like,
+		changed:  make(chan struct{}),
+		lanes:    make(map[string]*lane),
+		pages:    make(map[string]*aheadPage),
+		charsets: make(map[string]string),
+		gone:     make(map[string]bool),
 	}
 	// In the order of their names, so that the workers' choices, and the
 	// timing of a crawl in fake time, are the same on every run.
@@ -322,11 +327,13 @@ func (a *ahead) take(ctx context.Context, page bag.Item) fetchedPage {
 	}
 	for {
 		if p := a.pages[page.URL]; p != nil && p.state == fetched {
+			charset := a.charsets[page.URL]
 			delete(a.pages, page.URL)
+			delete(a.charsets, page.URL)
 			a.held -= p.size()
 			a.compactUnread()
 			a.signal()
-			return fetchedPage{html: p.html, tape: p.tape, err: p.err, links: p.links}
+			return fetchedPage{html: p.html, charset: charset, tape: p.tape, err: p.err, links: p.links}
 		}
 		if cause := context.Cause(ctx); cause != nil {
 			a.want = bag.Item{}
@@ -336,8 +343,9 @@ func (a *ahead) take(ctx context.Context, page bag.Item) fetchedPage {
 			// Read unlocked, as the workers go on: only the crawl's
 			// goroutine touches a page fetched.
 			p.handed = true
+			charset := a.charsets[url]
 			a.mu.Unlock()
-			a.read(url, p)
+			a.read(url, p, charset)
 			a.mu.Lock()
 			continue
 		}
@@ -393,6 +401,7 @@ func (a *ahead) kill(host string) {
 // drop forgets a page. a.mu is held.
 func (a *ahead) drop(url string, p *aheadPage) {
 	delete(a.pages, url)
+	delete(a.charsets, url)
 	if p.state == fetched {
 		a.held -= p.size()
 		if a.recycle != nil && p.html != nil {
@@ -437,11 +446,11 @@ func (a *ahead) work(ctx context.Context) {
 			continue
 		}
 		a.mu.Unlock()
-		html, tape, err := a.fetch(ctx, url)
+		fp := a.fetch(ctx, url)
 		a.mu.Lock()
 		l.working = false
 		a.busy--
-		a.fetched(ctx, l, url, p, html, tape, err)
+		a.fetched(ctx, l, url, p, fp)
 	}
 }
 
@@ -516,7 +525,8 @@ func (a *ahead) takeFrom(l *lane) (string, *aheadPage) {
 // decide what that means when it takes the page (a dead host, an outage,
 // a fatal error), and meanwhile no more is fetched ahead from that host,
 // only the pages the crawl waits for. a.mu is held.
-func (a *ahead) fetched(ctx context.Context, l *lane, url string, p *aheadPage, html []byte, tape *tape, err error) {
+func (a *ahead) fetched(ctx context.Context, l *lane, url string, p *aheadPage, fp fetchedPage) {
+	html, err := fp.html, fp.err
 	if l.dead || ctx.Err() != nil {
 		delete(a.pages, url)
 		if a.recycle != nil && html != nil {
@@ -525,13 +535,16 @@ func (a *ahead) fetched(ctx context.Context, l *lane, url string, p *aheadPage, 
 		a.signal()
 		return
 	}
+	if fp.charset != "" {
+		a.charsets[url] = fp.charset
+	}
 	if errors.Is(err, pagefetch.ErrDisallowed) {
 		// What the crawl makes of it; the URL in the message is the
 		// page's own. A crawl of pages that robots.txt disallows fetches
 		// them ahead by the thousand, without a request.
 		err = pagefetch.ErrDisallowed
 	}
-	p.state, p.html, p.tape, p.err = fetched, html, tape, err
+	p.state, p.html, p.tape, p.err = fetched, html, fp.tape, err
 	a.held += int64(cap(html))
 	a.peak = max(a.peak, a.used())
 	var ue *pagefetch.UnreachableError

@@ -34,12 +34,12 @@ func benchSite(b *testing.B) map[string][]byte {
 // benchCrawler is a crawler of pages that saves and journals nothing.
 func benchCrawler(pages map[string][]byte, log io.Writer) *Crawler {
 	return &Crawler{
-		Fetch: func(_ context.Context, u string) ([]byte, error) {
+		Fetch: htmlOnly(func(_ context.Context, u string) ([]byte, error) {
 			if html, ok := pages[u]; ok {
 				return html, nil
 			}
 			return nil, &pagefetch.StatusError{Code: 404, Status: "404 Not Found"}
-		},
+		}),
 		Save:     func(int, string, int, []byte) error { return nil },
 		Journal:  func(journal.Entry) error { return nil },
 		Scanner:  new(pagescan.Reference),
@@ -98,10 +98,10 @@ func BenchmarkReplay(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		c := benchCrawler(pages, io.Discard)
-		c.Fetch = func(_ context.Context, u string) ([]byte, error) {
+		c.Fetch = htmlOnly(func(_ context.Context, u string) ([]byte, error) {
 			b.Fatalf("replay fetched %s", u)
 			return nil, nil
-		}
+		})
 		c.Replay, c.Load = entries, load
 		res, err := c.Crawl(b.Context(), benchSeed)
 		if err != nil || res.Replayed != len(entries) {

@@ -55,12 +55,12 @@ func newCountsRun(t *testing.T, pages map[int]saved) *countsRun {
 		pages: pages,
 	}
 	r.c = &Crawler{
-		Fetch: func(ctx context.Context, u string) ([]byte, error) {
+		Fetch: htmlOnly(func(ctx context.Context, u string) ([]byte, error) {
 			if strings.Contains(u, "secret") {
 				return nil, fmt.Errorf("%s: %w", u, pagefetch.ErrDisallowed)
 			}
 			return r.w.fetch(ctx, u)
-		},
+		}),
 		Save: func(id int, url string, depth int, html []byte) error {
 			r.pages[id] = saved{id, url, depth, string(html)}
 			return nil

@@ -59,8 +59,9 @@ var ErrDiverged = errors.New("the saved crawl does not match this one")
 // Internal, Bag and Errors must be set.
 type Crawler struct {
 	// Fetch downloads a page, waiting as long as politeness requires. Its
-	// errors decide what happens to the page: see [Crawler.Crawl].
-	Fetch func(ctx context.Context, url string) ([]byte, error)
+	// errors decide what happens to the page: see [Crawler.Crawl]. The
+	// charset of its page matters only to a [pagescan.CharsetScanner].
+	Fetch func(ctx context.Context, url string) (pagefetch.Page, error)
 	// Save stores page id, a page fetched from url at the given depth.
 	Save    func(id int, url string, depth int, html []byte) error
 	Scanner pagescan.Scanner
@@ -87,7 +88,8 @@ type Crawler struct {
 	QuietFailures bool
 
 	// Journal, if set, is told what came of each page taken from the bag,
-	// after it is saved, so that the crawl can be resumed.
+	// after it is saved, or before if the entry keeps a charset (see
+	// package pagedir), so that the crawl can be resumed.
 	Journal func(journal.Entry) error
 	// Replay, when resuming, holds the outcomes of the crawl so far. They
 	// are applied in order, silently and without fetching, which rebuilds
@@ -185,13 +187,14 @@ func (c *Crawler) Crawl(ctx context.Context, seed string) (Result, error) {
 
 // An outcome is what came of one page.
 type outcome struct {
-	kind   journal.Kind
-	html   []byte     // Saved
-	links  *pageLinks // Saved: the page's links, if the frontier read them
-	target string     // Redirected
-	err    error      // Failed, if known: a replayed failure has no reason
-	quiet  bool       // Failed, and its reason has been told already
-	tape   *tape      // nil without a WARC file
+	kind    journal.Kind
+	html    []byte     // Saved
+	charset string     // Saved: what its scan keeps of its Content-Type (pagescan.CharsetScanner)
+	links   *pageLinks // Saved: the page's links, if the frontier read them
+	target  string     // Redirected
+	err     error      // Failed, if known: a replayed failure has no reason
+	quiet   bool       // Failed, and its reason has been told already
+	tape    *tape      // nil without a WARC file
 }
 
 // A tape is what fetching a page sent and received, for the WARC file:
@@ -427,7 +430,7 @@ func (r *run) considerLinks(src source, page bag.Item, out outcome) {
 		}
 		return
 	}
-	r.read.scanner.Scan(page.URL, out.html, func(found string) {
+	r.read.scan(page.URL, out.html, out.charset, func(found string) {
 		r.consider(src, page.Depth, page.Depth+1, r.read.link(found))
 	})
 }
@@ -463,7 +466,7 @@ func (r *run) consider(src source, depth, pushDepth int, l link) (added string) 
 func (r *run) record(src source, page bag.Item, out outcome) error {
 	job := scribeJob{entry: journal.Entry{Kind: out.kind, URL: page.URL, Target: out.target}, depth: page.Depth}
 	if out.kind == journal.Saved {
-		job.entry.DocID = r.res.Saved
+		job.entry.DocID, job.entry.Charset = r.res.Saved, out.charset
 		if src == fromWeb {
 			job.html = out.html // the scribe saves it, then recycles it
 		}
@@ -516,7 +519,7 @@ func (r *run) fetch(ctx context.Context, page bag.Item) (outcome, error) {
 	}
 	if fp.err == nil {
 		r.hosts.answered(page.URL)
-		return outcome{kind: journal.Saved, html: fp.html, links: fp.links, tape: fp.tape}, nil
+		return outcome{kind: journal.Saved, html: fp.html, charset: fp.charset, links: fp.links, tape: fp.tape}, nil
 	}
 	err, tape := fp.err, fp.tape
 	if cause := context.Cause(ctx); cause != nil {
@@ -555,7 +558,7 @@ func (r *run) replayed(page bag.Item) (outcome, error) {
 	if e.URL != page.URL {
 		return outcome{}, fmt.Errorf("%w: the journal has %s where this crawl has %s", ErrDiverged, e.URL, page.URL)
 	}
-	out := outcome{kind: e.Kind, target: e.Target}
+	out := outcome{kind: e.Kind, target: e.Target, charset: e.Charset}
 	if e.Kind == journal.Saved {
 		next := r.res.Saved + 1
 		if e.DocID != next {

@@ -89,6 +89,15 @@ type saved struct {
 	html  string
 }
 
+// htmlOnly makes a fake fetch that gives a page's HTML alone into a
+// Crawler's Fetch.
+func htmlOnly(fetch func(context.Context, string) ([]byte, error)) func(context.Context, string) (pagefetch.Page, error) {
+	return func(ctx context.Context, u string) (pagefetch.Page, error) {
+		html, err := fetch(ctx, u)
+		return pagefetch.Page{HTML: html}, err
+	}
+}
+
 // harness is a Crawler wired to an in-memory site, with its log, its
 // errors and its saved pages captured.
 type harness struct {
@@ -115,7 +124,7 @@ func newHarness(fsys fs.FS, maxDepth int, delay time.Duration) *harness {
 	}
 	h.fetcher = f
 	h.c = &Crawler{
-		Fetch: f.Fetch,
+		Fetch: f.FetchPage,
 		Save: func(id int, url string, depth int, html []byte) error {
 			if h.saveFn != nil {
 				if err := h.saveFn(id); err != nil {

@@ -44,15 +44,17 @@ type frontier struct {
 	unsorted bool // a page was pushed at a depth below one pushed before it
 }
 
-// A fetchedPage is what came of fetching a page: its HTML, or the error
-// that kept it, and what was sent and received for the WARC file; and its
-// links, if they were read ahead.
+// A fetchedPage is what came of fetching a page: its HTML and what its
+// scan keeps of its Content-Type's charset, or the error that kept it,
+// and what was sent and received for the WARC file; and its links, if
+// they were read ahead.
 type fetchedPage struct {
-	html  []byte
-	tape  *tape
-	err   error
-	down  bool       // not fetched: the crawl has found its host dead, and err is why
-	links *pageLinks // nil unless they were read ahead
+	html    []byte
+	charset string // see keptCharset
+	tape    *tape
+	err     error
+	down    bool       // not fetched: the crawl has found its host dead, and err is why
+	links   *pageLinks // nil unless they were read ahead
 }
 
 // newFrontier returns a frontier of c's bag that reads links with read,
@@ -107,8 +109,7 @@ func (f *frontier) fetch(ctx context.Context, page bag.Item) fetchedPage {
 		}
 	}
 	if f.ahead == nil {
-		html, tape, err := f.c.fetch(ctx, page.URL)
-		return fetchedPage{html: html, tape: tape, err: err}
+		return f.c.fetch(ctx, page.URL)
 	}
 	return f.ahead.take(ctx, page)
 }
@@ -145,20 +146,27 @@ func (f *frontier) stop() (peak int64) {
 }
 
 // fetch is Fetch, with what it sent and received if the crawl keeps a
-// WARC file.
-func (c *Crawler) fetch(ctx context.Context, url string) ([]byte, *tape, error) {
+// WARC file, and what the page's scan keeps of its charset.
+func (c *Crawler) fetch(ctx context.Context, url string) fetchedPage {
+	var fp fetchedPage
+	var p pagefetch.Page
 	if c.Archive == nil {
-		html, err := c.Fetch(ctx, url)
-		return html, nil, err
+		p, fp.err = c.Fetch(ctx, url)
+	} else {
+		var pt pagefetch.Tape
+		p, fp.err = c.Fetch(pagefetch.WithTape(ctx, &pt), url)
+		fp.tape = &tape{own: pt.Exchanges()}
+		fp.tape.origin, fp.tape.robots = pt.Robots()
 	}
-	var pt pagefetch.Tape
-	html, err := c.Fetch(pagefetch.WithTape(ctx, &pt), url)
-	t := &tape{own: pt.Exchanges()}
-	t.origin, t.robots = pt.Robots()
-	return html, t, err
+	fp.html = p.HTML
+	if fp.err == nil {
+		fp.charset = keptCharset(c.Scanner, p)
+	}
+	return fp
 }
 
 // readAhead reads a page fetched ahead as the crawl will when it takes it,
+// with charset, what its scan keeps of its Content-Type's,
 // if the crawl is bound to, keeps its links for the crawl, and tells the
 // lanes of the pages the crawl will add for them: each is added when the
 // crawl takes the page, or has been already, so the lanes may fetch it.
@@ -176,7 +184,7 @@ func (c *Crawler) fetch(ctx context.Context, url string) ([]byte, *tape, error) 
 // one more than the deepest page added up to the one it was found on.
 // Carried from page to page, that bound lets its links be read at once
 // when it is below maxDepth. Its redirect still waits for its hops.
-func (f *frontier) readAhead(url string, p *aheadPage) {
+func (f *frontier) readAhead(url string, p *aheadPage, charset string) {
 	if f.ahead.full() {
 		return
 	}
@@ -187,7 +195,7 @@ func (f *frontier) readAhead(url string, p *aheadPage) {
 		if !scans {
 			return
 		}
-		p.links = f.read.keep(url, p.html)
+		p.links = f.read.keep(url, p.html, charset)
 		f.ahead.kept(p)
 		f.foresee(p.links.all, p.depth+1, bound+1)
 	case errors.As(p.err, &redirect) && p.known && f.hops[url] < maxRedirects:

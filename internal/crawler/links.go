@@ -3,6 +3,7 @@ package crawler
 import (
 	"unsafe"
 
+	"tse-crawler/internal/pagefetch"
 	"tse-crawler/internal/pagescan"
 )
 
@@ -44,12 +45,34 @@ type pageLinks struct {
 	size int64
 }
 
+// scan scans a page, with charset, what its scan keeps of its
+// Content-Type's (see keptCharset).
+func (rd *reader) scan(pageURL string, html []byte, charset string, found func(link string)) {
+	if cs, ok := rd.scanner.(pagescan.CharsetScanner); ok && charset != "" {
+		cs.ScanCharset(pageURL, html, charset, found)
+		return
+	}
+	rd.scanner.Scan(pageURL, html, found)
+}
+
+// keptCharset returns what a scan with s keeps of the charset a page's
+// Content-Type named: nothing, unless s is a [pagescan.CharsetScanner]
+// that reads the page otherwise with it. A saved page's journal line
+// keeps it, so that a resumed crawl, which has the page but not its
+// response, scans the page alike. It is safe for concurrent use.
+func keptCharset(s pagescan.Scanner, p pagefetch.Page) string {
+	if cs, ok := s.(pagescan.CharsetScanner); ok && p.Charset != "" {
+		return cs.Charset(p.HTML, p.Charset)
+	}
+	return ""
+}
+
 // keep reads the links of a page to keep them. Their size counts the
 // slice and the bytes of each string, which may be shared but are counted
 // as if none were.
-func (rd *reader) keep(pageURL string, html []byte) *pageLinks {
+func (rd *reader) keep(pageURL string, html []byte, charset string) *pageLinks {
 	pl := new(pageLinks)
-	rd.scanner.Scan(pageURL, html, func(found string) {
+	rd.scan(pageURL, html, charset, func(found string) {
 		l := rd.link(found)
 		pl.all = append(pl.all, l)
 		pl.size += int64(len(l.found) + len(l.url))

@@ -93,7 +93,7 @@ func fakeCrawlFrom(t *testing.T, fetch func(context.Context, string) ([]byte, er
 	var log, errs bytes.Buffer
 	var entries []journal.Entry
 	c := &Crawler{
-		Fetch:    fetch,
+		Fetch:    htmlOnly(fetch),
 		Save:     func(int, string, int, []byte) error { return nil },
 		Scanner:  new(pagescan.Reference),
 		Internal: sc.Contains,

@@ -15,7 +15,10 @@ import (
 //
 // Each page is saved before its journal line is written, one job at a
 // time, so a crash leaves at most one page saved but not journaled, which
-// a resumed crawl adopts. At most one job waits while another is written.
+// a resumed crawl adopts and scans from its bytes. A page whose line keeps
+// a charset, which its bytes alone would not give the scan, is journaled
+// first, for package pagedir to drop the line if the page never made it to
+// disk. At most one job waits while another is written.
 type scribe struct {
 	save    func(id int, url string, depth int, html []byte) error
 	journal func(journal.Entry) error // may be nil
@@ -73,6 +76,14 @@ func (s *scribe) run() {
 			}
 			j.entry.WARC = size
 		}
+		early := j.entry.Charset != "" && s.journal != nil
+		if early {
+			if err := s.journal(j.entry); err != nil {
+				s.give(j.html)
+				s.fail(err)
+				continue
+			}
+		}
 		if j.html != nil {
 			err := s.save(j.entry.DocID, j.entry.URL, j.depth, j.html)
 			s.give(j.html)
@@ -84,7 +95,7 @@ func (s *scribe) run() {
 			s.saved = j.entry.DocID
 			s.mu.Unlock()
 		}
-		if s.journal != nil {
+		if s.journal != nil && !early {
 			if err := s.journal(j.entry); err != nil {
 				s.fail(err)
 			}

@@ -61,7 +61,7 @@ type tapeKey struct{}
 // WithTape returns ctx carrying t: every request made with it, its
 // robots.txt, redirects of the robots.txt and retries included, goes on
 // t. A context is how the tape reaches them because it is what each
-// request is made with, whoever makes it: Fetch, the robots.txt it
+// request is made with, whoever makes it: FetchPage, the robots.txt it
 // fetches first, or Reach.
 //
 // A request made with a tape asks for no content coding, as wget does,

@@ -1,6 +1,16 @@
 package pagefetch
 
-import "tse-crawler/internal/warc"
+import (
+	"context"
+
+	"tse-crawler/internal/warc"
+)
+
+// Fetch is FetchPage for the tests that look at the body alone.
+func (f *Fetcher) Fetch(ctx context.Context, rawURL string) ([]byte, error) {
+	p, err := f.FetchPage(ctx, rawURL)
+	return p.HTML, err
+}
 
 // SpoolMemory returns the memory a recorded response is held in, as far as
 // it is held in memory.

@@ -35,12 +35,14 @@ const (
 const robotsMax = 500 << 10
 
 // A response is what one request got: the status, the redirect target if
-// any, and for a 200 the body, decoded.
+// any, and for a 200 the body, decoded, and for a page the charset its
+// Content-Type names.
 type response struct {
 	code     int
 	status   string
 	location string
 	body     []byte
+	charset  string
 }
 
 // MaxRetries is the most retries a command line may ask for, and the most
@@ -201,6 +203,7 @@ func (f *Fetcher) once(ctx context.Context, rawURL string, k kind) (_ *response,
 	switch k {
 	case page:
 		resp.body, err = f.readPage(res)
+		resp.charset = charsetOf(res.Header.Get("Content-Type"))
 	case robotsTxt:
 		// One byte past the limit tells a file of exactly robotsMax bytes,
 		// kept whole, from a longer one, and whether the line that the
@@ -335,6 +338,23 @@ func htmlType(ctype string) bool {
 		mt = strings.ToLower(strings.TrimSpace(mt))
 	}
 	return mt == "text/html" || mt == "application/xhtml+xml"
+}
+
+// charsetOf returns the charset parameter of a Content-Type, unquoted, or
+// "". Of one that package mime rejects, such as one with a parameter twice
+// or a stray ';', it reads what it can, as browsers do: the first charset
+// counts.
+func charsetOf(ctype string) string {
+	if _, params, err := mime.ParseMediaType(ctype); err == nil {
+		return params["charset"]
+	}
+	_, params, _ := strings.Cut(ctype, ";")
+	for _, p := range strings.Split(params, ";") {
+		if name, value, ok := strings.Cut(p, "="); ok && strings.EqualFold(strings.TrimSpace(name), "charset") {
+			return strings.Trim(strings.TrimSpace(value), `"`)
+		}
+	}
+	return ""
 }
 
 // readBody reads a response body with its content coding removed, into

@@ -92,7 +92,7 @@ const maxWait = 60 * time.Second
 // other fields may be left zero, and none may change once it is in use.
 //
 // A Fetcher is safe for concurrent use. Requests to one host take turns,
-// whoever sends them (Fetch, its robots.txt and retries, Reach), so a host
+// whoever sends them (FetchPage, its robots.txt and retries, Reach), so a host
 // never has two in flight at once; requests to different hosts run side by
 // side, each host with its own pause and its own robots.txt.
 type Fetcher struct {
@@ -110,7 +110,7 @@ type Fetcher struct {
 	// Warn, if set, is told when a server asks for something the fetcher
 	// will not do, such as a pause longer than a minute.
 	Warn func(msg string)
-	// WHATWG says that the URLs given to Fetch are WHATWG serializations,
+	// WHATWG says that the URLs given to FetchPage are WHATWG serializations,
 	// as the crawler's html mode keys pages (package browserurl): each is then
 	// requested with its path and query byte for byte, which net/url would
 	// re-escape, and a redirect's Location is resolved as a browser
@@ -137,11 +137,12 @@ type Fetcher struct {
 // collector rather than held idle.
 const maxFree = 8
 
-// Recycle gives back a body that Fetch returned, or the Response of an
-// exchange on a [Tape], once the caller is done with it, so that a later
-// Fetch can read a page, or record a response, into its memory instead of
-// allocating more. A body that is never given back is simply garbage. It
-// is safe to call Recycle from another goroutine than Fetch's.
+// Recycle gives back the HTML of a Page that FetchPage returned, or the
+// Response of an exchange on a [Tape], once the caller is done with it, so
+// that a later FetchPage can read a page, or record a response, into its
+// memory instead of allocating more. A body that is never given back is
+// simply garbage. It is safe to call Recycle from another goroutine than
+// FetchPage's.
 func (f *Fetcher) Recycle(body []byte) {
 	// A buffer grown past twice the largest page, by a response with a
 	// huge head, is not worth holding for the next.
@@ -241,28 +242,37 @@ func Reason(err error) string {
 	return "other"
 }
 
-// Fetch returns the body of the page at rawURL, which belongs to the
-// caller until it gives it to Recycle. It fails with
+// A Page is what FetchPage gets of a page.
+type Page struct {
+	// HTML is the body, as it came but for its transfer and content
+	// codings, which belongs to the caller until it gives it to Recycle.
+	HTML []byte
+	// Charset is the charset that the Content-Type names, or "": it may
+	// decide how the page is decoded (package pagescan).
+	Charset string
+}
+
+// FetchPage returns the page at rawURL. It fails with
 // [ErrDisallowed] or [ErrRobotsUnavailable] (wrapped) without sending a
 // request, with a [*RedirectError] for a redirect, with a [*StatusError]
 // for any other status but 200, with an error saying why for an empty,
 // oversized or non-HTML body, and with the context's cause if ctx ends
 // first.
-func (f *Fetcher) Fetch(ctx context.Context, rawURL string) ([]byte, error) {
+func (f *Fetcher) FetchPage(ctx context.Context, rawURL string) (Page, error) {
 	u, path, query, err := f.requestPath(rawURL)
 	if err != nil {
-		return nil, err
+		return Page{}, err
 	}
 	if u.Scheme != "http" && u.Scheme != "https" {
-		return nil, fmt.Errorf("cannot fetch a %s URL", u.Scheme)
+		return Page{}, fmt.Errorf("cannot fetch a %s URL", u.Scheme)
 	}
 	if err := CheckPort(u.Port()); err != nil {
-		return nil, err
+		return Page{}, err
 	}
 	if f.Robots {
 		rules, err := f.robotsFor(ctx, u)
 		if err != nil {
-			return nil, err
+			return Page{}, err
 		}
 		// The rules must allow the path both as sent and as any server may
 		// resolve it (refurl.ServerPaths): "/x/%2e%2e/no/p.html" is
@@ -272,20 +282,20 @@ func (f *Fetcher) Fetch(ctx context.Context, rawURL string) ([]byte, error) {
 			ok = ok && rules.Allowed(served+query)
 		}
 		if !ok {
-			return nil, fmt.Errorf("%s: %w", rawURL, ErrDisallowed)
+			return Page{}, fmt.Errorf("%s: %w", rawURL, ErrDisallowed)
 		}
 	}
 	resp, err := f.get(ctx, rawURL, page)
 	if err != nil {
-		return nil, err
+		return Page{}, err
 	}
 	switch {
 	case resp.code == http.StatusOK:
-		return resp.body, nil
+		return Page{HTML: resp.body, Charset: resp.charset}, nil
 	case isRedirect(resp.code) && resp.location != "":
-		return nil, &RedirectError{Code: resp.code, Location: f.resolveLocation(rawURL, resp.location)}
+		return Page{}, &RedirectError{Code: resp.code, Location: f.resolveLocation(rawURL, resp.location)}
 	}
-	return nil, &StatusError{Code: resp.code, Status: resp.status}
+	return Page{}, &StatusError{Code: resp.code, Status: resp.status}
 }
 
 // resolveLocation resolves a redirect's Location against the URL that was

@@ -1,0 +1,161 @@
+package crawler
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+
+	"tse-crawler/internal/bag"
+	"tse-crawler/internal/browserurl"
+	"tse-crawler/internal/journal"
+	"tse-crawler/internal/pagefetch"
+	"tse-crawler/internal/pagescan"
+	"tse-crawler/internal/scope"
+)
+
+// charsetSite is a site of two hosts in html mode. a.test/sjis.html is in
+// Shift_JIS, which only its Content-Type says, and links to 表.html?k=表
+// (0x95 0x5C); read from its bytes alone, it would be windows-1252, and
+// the link another. b.test/w.html says windows-1252 in its <meta> too, so
+// its charset changes nothing.
+var charsetSite = map[string]pagefetch.Page{
+	"http://a.test/index.html":               {HTML: []byte(`<a href=sjis.html>s</a> <a href=http://b.test/w.html>w</a>`)},
+	"http://a.test/sjis.html":                {HTML: []byte("<a href=\"\x95\x5c.html?k=\x95\x5c\">h</a>"), Charset: "Shift_JIS"},
+	"http://a.test/%E8%A1%A8.html?k=%95\\":   {HTML: []byte("the end"), Charset: "Shift_JIS"},
+	"http://b.test/w.html":                   {HTML: []byte("<meta charset=windows-1252><a href=\"caf\xe9.html?x=\xe9\">c</a>"), Charset: "windows-1252"},
+	"http://b.test/caf%C3%A9.html?x=%E9":     {HTML: []byte("the end too")},
+	"http://a.test/%E2%80%A2/.html?k=%95%5C": {HTML: []byte("the link as windows-1252 reads it")},
+}
+
+// A charsetRun is what a crawl of charsetSite did, in the order the
+// scribe did it.
+type charsetRun struct {
+	log     string
+	entries []journal.Entry
+	pages   map[int][]byte
+	events  []string // "save N" and "journal N"
+	fetched []string
+}
+
+// crawlCharsetSite crawls charsetSite in html mode, fetching parallel
+// pages at once, and replaying replay with pages.
+func crawlCharsetSite(t *testing.T, parallel int, replay []journal.Entry, pages map[int][]byte) (charsetRun, error) {
+	t.Helper()
+	sc, err := scope.Parse([]string{"http://a.test/", "http://b.test/"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var mu sync.Mutex
+	var log bytes.Buffer
+	run := charsetRun{pages: make(map[int][]byte)}
+	c := &Crawler{
+		Fetch: func(_ context.Context, u string) (pagefetch.Page, error) {
+			mu.Lock()
+			run.fetched = append(run.fetched, u)
+			mu.Unlock()
+			if p, ok := charsetSite[u]; ok {
+				return pagefetch.Page{HTML: slices.Clone(p.HTML), Charset: p.Charset}, nil
+			}
+			return pagefetch.Page{}, &pagefetch.StatusError{Code: 404, Status: "404 Not Found"}
+		},
+		Save: func(id int, url string, depth int, html []byte) error {
+			run.pages[id] = slices.Clone(html)
+			run.events = append(run.events, fmt.Sprint("save ", id))
+			return nil
+		},
+		Journal: func(e journal.Entry) error {
+			run.entries = append(run.entries, e)
+			run.events = append(run.events, fmt.Sprint("journal ", e.DocID))
+			return nil
+		},
+		Load: func(id int) (string, int, []byte, error) {
+			for _, e := range replay {
+				if e.Kind == journal.Saved && e.DocID == id {
+					return e.URL, depthOf(e.URL), pages[id], nil
+				}
+			}
+			return "", 0, nil, fmt.Errorf("page %d: %w", id, fs.ErrNotExist)
+		},
+		Replay:    replay,
+		Scanner:   new(pagescan.HTML),
+		Normalize: browserurl.Normalize,
+		Internal:  sc.Contains,
+		Bag:       new(bag.Queue),
+		MaxDepth:  2,
+		Log:       &log,
+		Errors:    &log,
+		Parallel:  parallel,
+
+		AheadMemory: 1 << 20,
+	}
+	_, err = c.Crawl(t.Context(), "http://a.test/index.html")
+	run.log = log.String()
+	return run, err
+}
+
+// depthOf gives the depth of a page of charsetSite.
+func depthOf(url string) int {
+	switch {
+	case strings.HasSuffix(url, "index.html"):
+		return 0
+	case strings.HasSuffix(url, "sjis.html"), strings.HasSuffix(url, "w.html"):
+		return 1
+	}
+	return 2
+}
+
+// TestCharsetKept: in html mode, a page's Content-Type charset decides how
+// it reads when its bytes do not say; its journal line keeps the charset,
+// and is written before the page, so that a replay, which has the page but
+// not its response, reads it alike. A charset the page's <meta> says too
+// is not kept. Fetching ahead changes none of it.
+func TestCharsetKept(t *testing.T) {
+	want := []journal.Entry{
+		{Kind: journal.Saved, URL: "http://a.test/index.html", DocID: 1},
+		{Kind: journal.Saved, URL: "http://a.test/sjis.html", DocID: 2, Charset: "Shift_JIS"},
+		{Kind: journal.Saved, URL: "http://b.test/w.html", DocID: 3},
+		{Kind: journal.Saved, URL: "http://a.test/%E8%A1%A8.html?k=%95\\", DocID: 4, Charset: "Shift_JIS"},
+		{Kind: journal.Saved, URL: "http://b.test/caf%C3%A9.html?x=%E9", DocID: 5},
+	}
+	var first charsetRun
+	for _, parallel := range []int{1, 4} {
+		run, err := crawlCharsetSite(t, parallel, nil, nil)
+		if err != nil {
+			t.Fatalf("-parallel %d: %v", parallel, err)
+		}
+		if !slices.Equal(run.entries, want) {
+			t.Fatalf("-parallel %d: the journal is\n%+v\nwant\n%+v\nlog:\n%s", parallel, run.entries, want, run.log)
+		}
+		events := []string{"save 1", "journal 1", "journal 2", "save 2", "save 3", "journal 3", "journal 4", "save 4", "save 5", "journal 5"}
+		if !slices.Equal(run.events, events) {
+			t.Errorf("-parallel %d: the scribe did %q, want %q", parallel, run.events, events)
+		}
+		if parallel == 1 {
+			first = run
+		} else if run.log != first.log {
+			t.Errorf("-parallel %d: the log differs:\n%s\nwant\n%s", parallel, run.log, first.log)
+		}
+	}
+
+	// A replay of the whole journal fetches nothing: every page reads as
+	// it did, and leaves the bag as it was, empty.
+	replay, err := crawlCharsetSite(t, 1, first.entries, first.pages)
+	if err != nil || len(replay.fetched) != 0 {
+		t.Errorf("replaying the journal: %v, and fetched %q, want nothing", err, replay.fetched)
+	}
+
+	// Without its charset, the Shift_JIS page reads as windows-1252,
+	// which finds another page than the crawl did.
+	stripped := slices.Clone(first.entries)
+	stripped[1].Charset = ""
+	replay, err = crawlCharsetSite(t, 1, stripped, first.pages)
+	if !errors.Is(err, ErrDiverged) {
+		t.Errorf("replaying the journal without the charset: %v, fetched %q; want ErrDiverged", err, replay.fetched)
+	}
+}
