@@ -8,22 +8,21 @@ import (
 	"strings"
 	"sync"
 	"testing"
-	"testing/fstest"
 
 	"tse-crawler/internal/playground"
 )
 
-// A targetProxy serves a site as the playground does and records the
-// request target of every request it is sent, as it came on the wire.
+// A targetProxy serves a site with a handler, such as the playground's,
+// and records the request target of every request it is sent, as it came
+// on the wire.
 type targetProxy struct {
 	*httptest.Server
 	mu      sync.Mutex
 	targets []string
 }
 
-func newTargetProxy(t *testing.T, fsys fstest.MapFS) *targetProxy {
+func newTargetProxy(t *testing.T, h http.Handler) *targetProxy {
 	p := new(targetProxy)
-	h := playground.Handler(fsys)
 	p.Server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		p.mu.Lock()
 		p.targets = append(p.targets, r.RequestURI)
@@ -38,7 +37,7 @@ func newTargetProxy(t *testing.T, fsys fstest.MapFS) *targetProxy {
 // and saved once, under the WHATWG serialization of its URL, which is what
 // goes on the wire.
 func TestHTMLModeURLs(t *testing.T) {
-	p := newTargetProxy(t, browserSite)
+	p := newTargetProxy(t, playground.Handler(browserSite))
 	dir := t.TempDir()
 	const site = "http://www.example.edu"
 	code, stdout, stderr := crawl(t.Context(), proxyEnv(p.URL),
