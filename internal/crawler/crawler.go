@@ -466,7 +466,10 @@ func (r *run) consider(src source, depth, pushDepth int, l link) (added string) 
 func (r *run) record(src source, page bag.Item, out outcome) error {
 	job := scribeJob{entry: journal.Entry{Kind: out.kind, URL: page.URL, Target: out.target}, depth: page.Depth}
 	if out.kind == journal.Saved {
-		job.entry.DocID, job.entry.Charset = r.res.Saved, out.charset
+		job.entry.DocID = r.res.Saved
+		if r.scans(page) {
+			job.entry.Charset = out.charset // what a replay needs to scan it alike
+		}
 		if src == fromWeb {
 			job.html = out.html // the scribe saves it, then recycles it
 		}
