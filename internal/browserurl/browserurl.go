@@ -73,6 +73,11 @@ func Normalize(raw string) (string, bool) {
 		}
 		return raw, true
 	}
+	return normalize(raw)
+}
+
+// normalize is [Normalize] by the parser alone.
+func normalize(raw string) (string, bool) {
 	s, ok := serialize(raw)
 	if !ok || !htmlExtension(pathOf(s)) {
 		return "", false

@@ -18,7 +18,7 @@ type wptEntry struct {
 
 // wptEntries reads the vendored suite (testdata/wpt, see its README). The
 // file mixes comments (strings) with entries (objects).
-func wptEntries(t *testing.T) []wptEntry {
+func wptEntries(t testing.TB) []wptEntry {
 	t.Helper()
 	data, err := os.ReadFile(filepath.Join("..", "..", "testdata", "wpt", "urltestdata.json"))
 	if err != nil {
