@@ -160,7 +160,17 @@ func TestPlain(t *testing.T) {
 		{"http://host:65535/", true},  // the largest
 		{"http://Host/", false},       // upper case
 		{"http://xn--bcher-kva.example/", false},
-		{"http://1.2.3.4/", false},     // an address: left to the parser
+		{"http://1.2.3.4/", true}, // an address as it serializes
+		{"http://127.0.0.1:8080/", true},
+		{"http://255.255.255.255/", true},
+		{"http://256.0.0.1/", false},   // out of range: a failure
+		{"http://1.2.3/", false},       // three parts
+		{"http://1.2.3.4.5/", false},   // five parts
+		{"http://01.2.3.4/", false},    // octal
+		{"http://0x1.2.3.4/", false},   // hexadecimal
+		{"http://a.1.2.3/", false},     // a number last, a letter first
+		{"http://1.2.3.4./", false},    // a trailing dot
+		{"http://a.b1/", true},         // a label that is no number
 		{"http://host./", false},       // a trailing dot
 		{"http://a..b/", false},        // an empty label
 		{"http://u@host/", false},      // user-info
@@ -183,12 +193,21 @@ func TestPlain(t *testing.T) {
 			t.Errorf("plainKey(%q) is true, but the parser gives %q, %v", k.s, s, ok)
 		}
 	}
-	refs := []string{"a.html", "a/b.html?x=1#y", "", "#f", "?q", "/abs", `\x`, "../x", "./x", "a:b", "a/b:c", "x y", "http://host/x", "HTTP://host/x", "//host/x", "a?b'c"}
-	for _, ref := range refs {
-		got, ok := resolvePlain(page, ref)
-		want, wok := resolve(page, ref)
-		if ok && (!wok || got != want) {
-			t.Errorf("resolvePlain(%q, %q) = %q, but the parser gives %q, %v", page, ref, got, want, wok)
+	refs := []string{"a.html", "a/b.html?x=1#y", "", "#f", "?q", "/abs", `\x`, "../x", "./x", "a:b", "a/b:c", "x y", "http://host/x", "HTTP://host/x", "//host/x", "a?b'c",
+		"..", ".", "../", "./", "a/..", "a/.", "a/%2e%2E", "../../../../../x", "a//../b", "/", "/?q", "//host", "///host/x", "//host:80/x", "/.%2e/x", "a?b:c", "a?b/c:d", "../a?../b"}
+	for _, base := range []string{page, "http://127.0.0.1:8080/a/b/c?q", "https://h:8443/"} {
+		for _, ref := range refs {
+			got, ok := resolvePlain(base, ref)
+			want, wok := resolve(base, ref)
+			if ok && (!wok || got != want) {
+				t.Errorf("resolvePlain(%q, %q) = %q, but the parser gives %q, %v", base, ref, got, want, wok)
+			}
+		}
+		// The common links must not go to the parser.
+		for _, ref := range []string{"a.html#f", "../x", "./x", "/abs", "?q", "..", "a/..", "//host/x", "http://host/x"} {
+			if _, ok := resolvePlain(base, ref); !ok {
+				t.Errorf("resolvePlain(%q, %q) leaves it to the parser", base, ref)
+			}
 		}
 	}
 }

@@ -164,6 +164,54 @@ func shape(s string) string {
 	return b.String()
 }
 
+// TestPlainSite resolves the links on the pages of testdata and of the
+// playground's site, at their own URLs and on loopback, and keys the
+// results: the shortcuts must take most of them, and give what the parser
+// gives. The parser checks all of testdata's links, and three of each shape
+// on the site, where the shortcuts take some 1.7 million links, which the
+// parser would take a minute to read.
+func TestPlainSite(t *testing.T) {
+	checked, unchecked := testdataLinks(t), []link(nil)
+	perShape := make(map[string]int)
+	for _, l := range siteLinks(t) {
+		if s := shape(l.href); perShape[s] < 3 {
+			perShape[s]++
+			checked = append(checked, l)
+		} else {
+			unchecked = append(unchecked, l)
+		}
+	}
+	fast, all := 0, 2*(len(checked)+len(unchecked))
+	for i, l := range append(checked, unchecked...) {
+		for _, base := range []string{l.base, onLoopback(l.base)} {
+			got, ok := resolvePlain(base, l.href)
+			if !ok {
+				continue
+			}
+			fast++
+			if i < len(checked) {
+				checkPlain(t, base, l.href, got)
+			}
+		}
+	}
+	t.Logf("%d of %d links resolved by the shortcuts, %d checked against the parser", fast, all, 2*len(checked))
+	if fast < all*9/10 {
+		t.Errorf("only %d of %d links resolved by the shortcuts", fast, all)
+	}
+}
+
+// checkPlain checks that got, which resolvePlain gave for ref against base,
+// is what the parser gives, and its own key if it is a page.
+func checkPlain(t *testing.T, base, ref, got string) {
+	t.Helper()
+	if want, ok := resolve(base, ref); !ok || got != want {
+		t.Fatalf("resolvePlain(%q, %q) = %q, but the parser gives %q, %v", base, ref, got, want, ok)
+	}
+	if key, ok := Normalize(got); ok != htmlExtension(pathOf(got)) || ok && key != got {
+		t.Fatalf("Normalize(%q) = %q, %v: a plain link's key is itself", got, key, ok)
+	}
+}
+
 // seedLinks returns the fuzzers' seeds: the base and input of every entry
 // of the WPT suite, every link in testdata, and, if the shared playground
 // is there, one link of each shape on its site, at its page's URL and on
