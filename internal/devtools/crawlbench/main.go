@@ -1,7 +1,8 @@
 // Crawlbench times whole crawls, as processes, and prints a table of the
 // figures: the crawler, with and without a WARC file, against GNU wget on
 // the CS50 playground's wikipedia at depth 2, the crawler alone on a synthetic site of a hundred
-// thousand pages, and a polite crawl of a synthetic site spread over four
+// thousand pages, html mode against reference mode on a link-heavy site
+// shaped like javadoc's, and a polite crawl of a synthetic site spread over four
 // hosts, one page at a time against four hosts at once, and last the
 // crawler's peak memory on a page of 50 MiB, a gzip bomb of a GiB and a
 // million links that robots.txt disallows, served by crawlbench itself.
@@ -9,7 +10,7 @@
 //
 // Usage:
 //
-//	crawlbench [-runs 5] [-shared ../shared/playground] [-dir /tmp] [-synthetic 100000] [-hosts 4] [-hosts-pages 400] [-hosts-delay 20ms] [-memory=false] [-memory-runs 3]
+//	crawlbench [-runs 5] [-shared ../shared/playground] [-dir /tmp] [-synthetic 100000] [-heavy 4000] [-hosts 4] [-hosts-pages 400] [-hosts-delay 20ms] [-memory=false] [-memory-runs 3]
 //
 // It needs ./crawler and ./playground (make builds them), tar, and wget
 // for the comparison (without wget, the crawler is timed alone). Each run
@@ -55,6 +56,9 @@ type config struct {
 	shared    string
 	dir       string
 	synthetic int
+	// Classes in each of the link-heavy site's packages, timed in html
+	// mode and in reference mode.
+	heavyClasses int
 	// The crawl of several hosts: how many, how many pages in all, and
 	// the pause, short enough to be timed in seconds, long enough that
 	// pauses and not requests make the time.
@@ -75,6 +79,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs.StringVar(&cfg.shared, "shared", filepath.Join("..", "shared", "playground"), "the shared playground folder")
 	fs.StringVar(&cfg.dir, "dir", os.TempDir(), "where the crawls write their pages")
 	fs.IntVar(&cfg.synthetic, "synthetic", 100_000, "pages of the synthetic site; 0 to skip it")
+	heavyPages := fs.Int("heavy", 4000, "pages, about, of the link-heavy site that html and reference modes crawl; 0 to skip it")
 	fs.IntVar(&cfg.hosts, "hosts", 4, "hosts of the polite crawl of several hosts; 0 to skip it")
 	fs.IntVar(&cfg.hostsPages, "hosts-pages", 400, "pages of the site of several hosts, in all")
 	fs.DurationVar(&cfg.hostsDelay, "hosts-delay", 20*time.Millisecond, "the pause of the crawl of several hosts")
@@ -82,6 +87,9 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs.IntVar(&cfg.memoryRuns, "memory-runs", 3, "runs of each command of the memory section")
 	if err := fs.Parse(args); err != nil {
 		return 2
+	}
+	if *heavyPages > 0 {
+		cfg.heavyClasses = max(1, *heavyPages/heavyPackages-1)
 	}
 	if cfg.memory && cfg.memoryRuns < 1 {
 		fmt.Fprintf(stderr, "crawlbench: -memory-runs must be at least 1 (-memory=false skips the section)\n")
@@ -124,6 +132,11 @@ func bench(ctx context.Context, cfg config, stdout, stderr io.Writer) error {
 	}
 	if cfg.synthetic > 0 {
 		if err := benchSynthetic(ctx, cfg, stdout, stderr); err != nil {
+			return err
+		}
+	}
+	if cfg.heavyClasses > 0 {
+		if err := benchModes(ctx, cfg, stdout, stderr); err != nil {
 			return err
 		}
 	}
