@@ -1,11 +1,12 @@
 package main
 
 import (
-	"net"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"tse-crawler/internal/testbed/hostile"
 )
 
 // TestProxyRefusesTunnel crawls an https site through the playground's
@@ -100,7 +101,10 @@ func TestHTTPSProxyWarning(t *testing.T) {
 		})
 	}
 
-	addr := closedAddr(t)
+	addr, err := hostile.FreeAddr()
+	if err != nil {
+		t.Fatal(err)
+	}
 	code, _, stderr := crawl(t.Context(), env("HTTP_PROXY", proxy), "-delay", "0", "-scope", "https://"+addr+"/", "https://"+addr+"/index.html", t.TempDir(), "1")
 	warning := "crawler: warning: HTTP_PROXY is set, but HTTPS_PROXY is not, and the scope holds https (https://" + addr + "/)"
 	if code != exitOutage || strings.Count(stderr, "HTTPS_PROXY is not") != 1 || !strings.HasPrefix(stderr, warning) {
@@ -108,14 +112,3 @@ func TestHTTPSProxyWarning(t *testing.T) {
 	}
 }
 
-// closedAddr returns a loopback address on which nothing listens.
-func closedAddr(t *testing.T) string {
-	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	addr := ln.Addr().String()
-	ln.Close()
-	return addr
-}
