@@ -111,4 +111,3 @@ func TestHTTPSProxyWarning(t *testing.T) {
 		t.Errorf("exit %d, want %d, with the warning once, first:\n%s", code, exitOutage, stderr)
 	}
 }
-
