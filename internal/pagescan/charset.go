@@ -40,13 +40,18 @@ type document struct {
 // reads each as U+FFFD.
 func decode(page []byte, label string) document {
 	name, bom := sniff(page, label)
-	page = page[bom:]
+	return decodeAs(page[bom:], name)
+}
+
+// decodeAs decodes page, without its byte order mark, in the encoding
+// named name, one of htmlindex's names.
+func decodeAs(page []byte, name string) document {
 	if name == "utf-8" {
 		return document{text: page}
 	}
 	enc, err := htmlindex.Get(name)
 	if err != nil {
-		return document{text: page} // cannot happen: sniff gives the names of encodings
+		return document{text: page} // cannot happen: callers give the names of encodings
 	}
 	// A decoder writes U+FFFD for what it cannot read, and never fails.
 	text, err := enc.NewDecoder().Bytes(page)

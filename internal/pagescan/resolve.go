@@ -1,6 +1,12 @@
 package pagescan
 
-import "tse-crawler/internal/browserurl"
+import (
+	"strings"
+
+	"golang.org/x/text/encoding"
+
+	"tse-crawler/internal/browserurl"
+)
 
 // resolve resolves href against base as a browser does, with the WHATWG
 // URL parser (package browserurl), and returns the absolute URL serialized
@@ -16,4 +22,15 @@ import "tse-crawler/internal/browserurl"
 // requested.
 func resolve(base, href string) (string, bool) {
 	return browserurl.Resolve(base, href)
+}
+
+// requisiteURL resolves ref, a requisite's URL in a document or a style
+// sheet at base whose queries are written in query (nil for UTF-8), and
+// reports whether it is an http or https URL, which a crawl can fetch.
+func requisiteURL(base, ref string, query encoding.Encoding) (string, bool) {
+	u, ok := resolveLink(base, ref, query)
+	if !ok || !strings.HasPrefix(u, "http://") && !strings.HasPrefix(u, "https://") {
+		return "", false
+	}
+	return u, true
 }
