@@ -176,6 +176,15 @@ func FuzzStyleRequisites(f *testing.F) {
 		for _, u := range got {
 			checkRequisite(t, what, u)
 		}
+		// The same text in a <style> loads the same, but for @charset and
+		// a byte order mark, which only a sheet's bytes read.
+		s := string(sheet)
+		if charset == "" && utf8.ValidString(s) && !strings.Contains(strings.ToLower(s), "</style") &&
+			!strings.HasPrefix(s, `@charset "`) && !strings.HasPrefix(s, "\ufeff") {
+			if fromPage := requisites(sheetURL, "<style>"+s+"</style>", "utf-8"); !slices.Equal(fromPage, got) {
+				t.Fatalf("%s = %q, but in a <style> %q", what, got, fromPage)
+			}
+		}
 	})
 }
 

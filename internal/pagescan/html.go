@@ -101,7 +101,9 @@ func (h *HTML) scanRange(pageURL string, d document, start, end int, found func(
 		offset += len(z.Raw())
 		switch tt {
 		case html.TextToken:
-			if !t.settled() {
+			if t.requisites {
+				t.requisiteText(z.Text())
+			} else if !t.settled() {
 				t.text(z.Text())
 			}
 		case html.StartTagToken, html.SelfClosingTagToken:
@@ -120,6 +122,9 @@ func (h *HTML) scanRange(pageURL string, d document, start, end int, found func(
 		case html.DoctypeToken:
 			t.doctype(z.Text())
 		}
+	}
+	if t.requisites {
+		t.popStyles(0) // the styles left open end with the page
 	}
 	t.report(found)
 }
@@ -266,6 +271,11 @@ type element struct {
 	// (decided), whether that tag was a table part: then the template
 	// holds table parts, else they are ignored in it.
 	tableParts, decided bool
+	// style says, when the tree gathers requisites, whether the element
+	// is a <style> in the document, whose text from cssFrom in the tree's
+	// cssBuf is its style sheet.
+	style   bool
+	cssFrom int
 }
 
 // An integration point is a foreign element that holds HTML tags and text.
@@ -327,6 +337,17 @@ type tree struct {
 	// that a custom element costs no allocation once seen.
 	names   map[string]string
 	nameBuf [32]byte
+	// requisites says whether the tree gathers a page's requisites
+	// rather than its links (see [Requisites]); attrBuf holds the
+	// current tag's attributes, then, and cssBuf the text of the open
+	// <style> elements.
+	requisites bool
+	attrBuf    []attr
+	cssBuf     []byte
+	// htmlStyle and bodyStyle, bodyBackground say whether the <html> or
+	// the <body> got that attribute: a later tag's does not replace it.
+	htmlStyle, bodyStyle, bodyBackground bool
+	onHTML                               bool // the requisites being noted are the <html>'s
 }
 
 // A link is one found in the page, not yet reported.
@@ -335,6 +356,9 @@ type link struct {
 	// resolved says whether ref is already resolved, because a browser
 	// resolves it on insertion, against the base known then.
 	resolved bool
+	// onHTML says that the link is a requisite of the <html> element,
+	// which stays when a frameset replaces the body.
+	onHTML bool
 }
 
 // A tag is the start tag being read.
@@ -345,12 +369,27 @@ type tag struct {
 	hasAttr     bool // whether the attributes may not have been read yet
 	selfClosing bool
 	inRegion    bool // whether the tag starts in the region to report
+	// all holds every attribute, once readAll has read them, so that
+	// they can be looked up any number of times.
+	all    []attr
+	cached bool
+}
+
+// An attr is an attribute of a tag, its name in lower case and its value
+// decoded, as the tokenizer gives them: valid until its next token.
+type attr struct {
+	key, val []byte
 }
 
 // attrs returns the values of the tag's attributes named k0 and k1 and
 // whether each is present. It reads the attributes, so it can be called
-// once per tag.
+// once per tag, unless readAll has read them.
 func (g *tag) attrs(k0, k1 string) (v0, v1 []byte, has0, has1 bool) {
+	if g.cached {
+		v0, has0 = g.get(k0)
+		v1, has1 = g.get(k1)
+		return v0, v1, has0, has1
+	}
 	for more := g.hasAttr; more; {
 		var key, val []byte
 		key, val, more = g.z.TagAttr()
@@ -382,6 +421,9 @@ func (t *tree) reset(pageURL string, query encoding.Encoding) {
 		framesetOK: true,
 		links:      t.links[:0],
 		names:      t.names,
+		requisites: t.requisites,
+		attrBuf:    t.attrBuf[:0],
+		cssBuf:     t.cssBuf[:0],
 	}
 }
 
@@ -478,6 +520,9 @@ func (t *tree) doctype(s []byte) {
 
 func (t *tree) startTag(g *tag) {
 	t.initial = false
+	if t.requisites {
+		t.attrBuf = g.readAll(t.attrBuf)
+	}
 	if t.mode != inBody {
 		t.framesetTag(g)
 		return
@@ -513,6 +558,9 @@ func breaksOut(g *tag) bool {
 		atom.U, atom.Ul, atom.Var:
 		return true
 	case atom.Font:
+		if g.cached {
+			return g.has("color") || g.has("face") || g.has("size")
+		}
 		for more := g.hasAttr; more; {
 			var key []byte
 			key, _, more = g.z.TagAttr()
@@ -555,6 +603,10 @@ func (t *tree) foreignTag(g *tag) {
 		e.atom == atom.Ms || e.atom == atom.Mtext):
 		e.point = mathTextPoint
 	}
+	if t.requisites && t.templates == 0 {
+		t.tagRequisites(g, foreignURLAttrs(g, &e))
+		e.style, e.cssFrom = e.ns == nsSVG && e.atom == atom.Style, len(t.cssBuf)
+	}
 	if !g.selfClosing {
 		t.push(e)
 	}
@@ -562,6 +614,10 @@ func (t *tree) foreignTag(g *tag) {
 
 // framesetTag handles a start tag in a frameset page.
 func (t *tree) framesetTag(g *tag) {
+	if g.atom == atom.Html && t.requisites {
+		// In any mode, an <html> tag adds its attributes to the element.
+		t.tagRequisites(g, t.mergedAttrs(g))
+	}
 	if t.mode != inFrameset {
 		return
 	}
@@ -578,6 +634,10 @@ func (t *tree) framesetTag(g *tag) {
 // htmlTag handles a start tag in HTML.
 func (t *tree) htmlTag(g *tag) {
 	live := t.beforeHTMLTag(g)
+	if t.requisites && live {
+		t.htmlRequisites(g)
+		return
+	}
 	if !t.opens(g, live) {
 		return
 	}
@@ -663,6 +723,12 @@ func (t *tree) opens(g *tag, live bool) bool {
 			t.framesetOK = false
 		}
 	case atom.Form:
+		if t.inTable() {
+			// In a table, a form is inserted and closed at once, unless
+			// ignored.
+			t.form = t.form || live
+			return false
+		}
 		if t.form && live {
 			return false
 		}
@@ -680,6 +746,23 @@ func (t *tree) opens(g *tag, live bool) bool {
 		t.framesetOK = false
 	}
 	return true
+}
+
+// inTable reports whether the tree construction is in one of the table
+// insertion modes, where a tag is a table's, not a cell's or a caption's,
+// whatever the table holds in front of it (foster parenting).
+func (t *tree) inTable() bool {
+	for i := len(t.stack) - 1; i >= 0; i-- {
+		if e := &t.stack[i]; e.ns == nsHTML {
+			switch e.atom {
+			case atom.Table, atom.Tbody, atom.Thead, atom.Tfoot, atom.Tr:
+				return true
+			case atom.Td, atom.Th, atom.Caption, atom.Template, atom.Html, atom.Body:
+				return false
+			}
+		}
+	}
+	return false
 }
 
 // linkTag handles a start tag in HTML that may carry a link, or say how
@@ -954,6 +1037,11 @@ func (t *tree) closeFormatting(a atom.Atom) {
 		return
 	}
 	// No template can follow: it would end the scope.
+	if t.requisites {
+		// Only an SVG <style>, which is not special, can be open here:
+		// an HTML one holds text up to its end tag.
+		t.popStyles(i)
+	}
 	kept := t.stack[:i]
 	for _, e := range t.stack[i+1:] {
 		if special(&e) {
@@ -1031,6 +1119,9 @@ func (t *tree) popTo(i int) {
 			t.templates--
 		}
 	}
+	if t.requisites {
+		t.popStyles(i)
+	}
 	t.stack = t.stack[:i]
 }
 
@@ -1053,9 +1144,18 @@ func (t *tree) intern(name []byte, a atom.Atom) string {
 
 // startFrameset replaces the body, and what it held, with a frameset.
 func (t *tree) startFrameset() {
+	for i := range t.stack {
+		t.stack[i].style = false // what the body's <style>s hold goes with it
+	}
 	if t.bodyStarted {
-		clear(t.links[t.bodyMark:])
-		t.links = t.links[:t.bodyMark]
+		kept := t.links[:t.bodyMark]
+		for _, l := range t.links[t.bodyMark:] {
+			if l.onHTML {
+				kept = append(kept, l)
+			}
+		}
+		clear(t.links[len(kept):])
+		t.links = kept
 		if t.baseInBody {
 			t.haveBase, t.base = false, ""
 		}
@@ -1068,7 +1168,7 @@ func (t *tree) startFrameset() {
 // addLink notes a link that a click follows, to be resolved against the
 // page's final base.
 func (t *tree) addLink(g *tag, href []byte) {
-	if g.inRegion && t.templates == 0 {
+	if g.inRegion && t.templates == 0 && !t.requisites {
 		t.links = append(t.links, link{ref: cleanHref(href)})
 	}
 }
@@ -1078,7 +1178,8 @@ func (t *tree) addLink(g *tag, href []byte) {
 // nothing, and an <iframe> with a srcdoc shows that instead.
 func (t *tree) addSrc(g *tag) {
 	src, _, hasSrc, hasSrcdoc := g.attrs("src", "srcdoc")
-	if !g.inRegion || t.templates > 0 || len(src) == 0 || g.atom == atom.Iframe && hasSrcdoc || !hasSrc {
+	if !g.inRegion || t.templates > 0 || len(src) == 0 || g.atom == atom.Iframe && hasSrcdoc || !hasSrc ||
+		t.requisites {
 		return
 	}
 	ref := cleanHref(src)
@@ -1107,7 +1208,7 @@ func (t *tree) refresh(g *tag) {
 		return // a URL that does not parse cancels the refresh
 	}
 	t.refreshed = true
-	if g.inRegion {
+	if g.inRegion && !t.requisites {
 		t.links = append(t.links, link{ref: u, resolved: true})
 	}
 }

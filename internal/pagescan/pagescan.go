@@ -1,4 +1,5 @@
-// Package pagescan finds the links in a web page.
+// Package pagescan finds the links in a web page, and the resources a page
+// or a style sheet needs to render ([Requisites], [StyleRequisites]).
 //
 // Two scanners share one interface. [Reference] reproduces the CS50
 // reference crawler's hand-written scanner, quirks and all, because graders

@@ -1,0 +1,450 @@
+package pagescan
+
+import (
+	"bytes"
+	"strconv"
+
+	"golang.org/x/net/html/atom"
+)
+
+// Requisites calls found with the URL of each resource that page, an HTML
+// document fetched from pageURL whose Content-Type named charset (""
+// if none), needs to render, in document order: absolute, resolved as
+// html mode resolves links (the document's <base>, its encoding for the
+// query), fragment removed, not normalized further. A URL may be found
+// more than once. It reads any page as html mode does, whatever the
+// crawl's -links.
+//
+// The page is read as [HTML] reads it, with the same model of the HTML
+// Standard's tree construction, scripting disabled: nothing in a comment,
+// a template, a script or a textarea counts, and everything in a
+// <noscript> does, as markup. These are requisites, in the order of their
+// tags, and of the attributes in a tag:
+//   - the href of a <link> whose rel holds stylesheet (alternate
+//     stylesheets too: a browser fetches them, to offer them), icon,
+//     apple-touch-icon, apple-touch-icon-precomposed, manifest, preload
+//     (whatever its as, and the candidates of its imagesrcset) or
+//     modulepreload;
+//   - the src of <script>, <img>, <embed>, <video>, <audio>, of an <input
+//     type=image>, of a <source> or a <track> in a <video> or an
+//     <audio>; <video>'s poster, <object>'s data;
+//   - every candidate of the srcset of an <img>, and of a <source> in a
+//     <picture>, as the standard's "parse a srcset attribute" reads it: a
+//     candidate whose descriptors do not parse is dropped, as browsers
+//     drop it, and sizes is ignored;
+//   - the background of <body>, <table> and its parts, which browsers
+//     still honour;
+//   - in SVG, the href (else the xlink:href) of <image> and <script>;
+//   - what the CSS of a style attribute and of a <style> element (HTML or
+//     SVG) loads, as [StyleRequisites] reads a sheet, resolved against the
+//     document's base.
+//
+// An empty URL, and one that does not resolve or resolves to a scheme
+// other than http or https, such as a data: URL, is skipped. Each is
+// resolved when its tag is read, against the base known then, as a
+// browser starts loading it as soon as it inserts the element. An
+// <iframe> or a <frame> is a page, not a requisite: html mode follows it
+// as a link. In a frameset page, the body the frameset replaces goes with
+// its requisites.
+func Requisites(pageURL string, page []byte, charset string, found func(url string)) {
+	h := HTML{t: tree{requisites: true}}
+	d := decode(page, charset)
+	h.scanRange(pageURL, d, 0, len(d.text), found)
+}
+
+// urlAttrs names the attributes of a tag that hold requisites: URLs, and a
+// srcset. A name left empty matches no attribute.
+type urlAttrs struct {
+	url, url2, srcset string
+	// noStyle says that the style attribute does not count: that of an
+	// <html> or a <body> whose element has one already.
+	noStyle bool
+	// onHTML says that the tag is an <html>.
+	onHTML bool
+}
+
+// htmlRequisites is htmlTag for a tag in the document when the tree
+// gathers requisites: it notes what the tag loads, if the tree
+// construction inserts it, then does what htmlTag does.
+func (t *tree) htmlRequisites(g *tag) {
+	parent := t.insertionParent()
+	opened := t.opens(g, true)
+	switch {
+	case g.atom == atom.Html || g.atom == atom.Body:
+		// Their attributes go to the one element, where they are not yet.
+		t.tagRequisites(g, t.mergedAttrs(g))
+	case opened || g.atom == atom.Svg || g.atom == atom.Math:
+		t.tagRequisites(g, htmlURLAttrs(g, &parent))
+	}
+	if !opened {
+		return
+	}
+	t.impliedEnd(g.atom)
+	if !void(g.atom) {
+		t.push(element{name: t.intern(g.name, g.atom), atom: g.atom, style: g.atom == atom.Style, cssFrom: len(t.cssBuf)})
+	}
+}
+
+// insertionParent returns the element that a tag which is not a table's
+// part goes in: the current node, or, in a table, the element before the
+// table, where the parser moves what a table cannot hold (foster
+// parenting).
+func (t *tree) insertionParent() element {
+	e := t.top()
+	if e == nil {
+		return element{}
+	}
+	if e.ns != nsHTML || e.atom != atom.Table && e.atom != atom.Tbody && e.atom != atom.Thead &&
+		e.atom != atom.Tfoot && e.atom != atom.Tr {
+		return *e
+	}
+	for i := len(t.stack) - 1; i > 0; i-- {
+		if e := &t.stack[i]; e.ns == nsHTML && e.atom == atom.Table {
+			return t.stack[i-1]
+		}
+	}
+	return element{}
+}
+
+// htmlURLAttrs returns which attributes of an HTML tag whose element goes
+// in parent hold requisites.
+func htmlURLAttrs(g *tag, parent *element) urlAttrs {
+	media := parent.ns == nsHTML && (parent.atom == atom.Video || parent.atom == atom.Audio)
+	switch g.atom {
+	case atom.Img, atom.Image: // the parser renames <image> <img>
+		return urlAttrs{url: "src", srcset: "srcset"}
+	case atom.Script, atom.Embed, atom.Audio:
+		return urlAttrs{url: "src"}
+	case atom.Video:
+		return urlAttrs{url: "src", url2: "poster"}
+	case atom.Object:
+		return urlAttrs{url: "data"}
+	case atom.Track:
+		if media {
+			return urlAttrs{url: "src"}
+		}
+	case atom.Source:
+		if media {
+			return urlAttrs{url: "src"}
+		}
+		if parent.ns == nsHTML && parent.atom == atom.Picture {
+			return urlAttrs{srcset: "srcset"}
+		}
+	case atom.Input:
+		if typ, _ := g.get("type"); asciiEqualFold(typ, "image") {
+			return urlAttrs{url: "src"}
+		}
+	case atom.Link:
+		return linkAttrs(g)
+	case atom.Table, atom.Thead, atom.Tbody, atom.Tfoot, atom.Tr, atom.Td, atom.Th:
+		return urlAttrs{url: "background"}
+	}
+	return urlAttrs{}
+}
+
+// mergedAttrs returns which attributes of an <html> or a <body> tag hold
+// requisites: the parser adds a later tag's attributes to the element
+// only where it has none of that name.
+func (t *tree) mergedAttrs(g *tag) urlAttrs {
+	var u urlAttrs
+	style := g.has("style")
+	if g.atom == atom.Html {
+		u.noStyle, u.onHTML = t.htmlStyle, true
+		t.htmlStyle = t.htmlStyle || style
+		return u
+	}
+	u.noStyle = t.bodyStyle
+	t.bodyStyle = t.bodyStyle || style
+	if !t.bodyBackground {
+		u.url = "background"
+		t.bodyBackground = g.has("background")
+	}
+	return u
+}
+
+// linkAttrs returns which attributes of a <link> hold requisites, by the
+// keywords of its rel, a list of tokens in any case.
+func linkAttrs(g *tag) urlAttrs {
+	var u urlAttrs
+	rel, _ := g.get("rel")
+	for len(rel) > 0 {
+		var word []byte
+		word, rel = nextWord(rel)
+		for _, k := range [...]string{"stylesheet", "icon", "apple-touch-icon", "apple-touch-icon-precomposed",
+			"manifest", "modulepreload"} {
+			if asciiEqualFold(word, k) {
+				u.url = "href"
+			}
+		}
+		if asciiEqualFold(word, "preload") {
+			u.url, u.srcset = "href", "imagesrcset"
+		}
+	}
+	return u
+}
+
+// nextWord returns the first word of s, a list separated by ASCII
+// whitespace, and what follows it.
+func nextWord(s []byte) (word, rest []byte) {
+	s = bytes.TrimLeft(s, " \t\n\f\r")
+	i := bytes.IndexAny(s, " \t\n\f\r")
+	if i < 0 {
+		return s, nil
+	}
+	return s[:i], s[i:]
+}
+
+// foreignURLAttrs returns which attributes of a tag in SVG or MathML, whose
+// element is e, hold requisites. SVG 2's href wins over xlink:href.
+func foreignURLAttrs(g *tag, e *element) urlAttrs {
+	if e.ns == nsSVG && (e.name == "image" || e.name == "script") {
+		if g.has("href") {
+			return urlAttrs{url: "href"}
+		}
+		return urlAttrs{url: "xlink:href"}
+	}
+	return urlAttrs{}
+}
+
+// tagRequisites notes the requisites of a tag whose URL attributes are u,
+// and of its style attribute, in the order of its attributes.
+func (t *tree) tagRequisites(g *tag, u urlAttrs) {
+	t.onHTML = u.onHTML
+	defer func() { t.onHTML = false }()
+	for _, a := range g.all {
+		switch k := string(a.key); {
+		case k == "style" && !u.noStyle:
+			t.cssRequisites(a.val, false)
+		case k == u.url || k == u.url2:
+			t.addRequisite(a.val)
+		case k == u.srcset:
+			srcsetURLs(a.val, t.addRequisite)
+		}
+	}
+}
+
+// addRequisite notes the URL in an attribute's value, resolved now.
+func (t *tree) addRequisite(v []byte) {
+	ref := cleanHref(v)
+	if ref == "" {
+		return
+	}
+	if u, ok := requisiteURL(t.currentBase(), ref, t.query); ok {
+		t.links = append(t.links, link{ref: u, resolved: true, onHTML: t.onHTML})
+	}
+}
+
+// cssRequisites notes what the CSS text loads: a sheet's, or a style
+// attribute's if not sheet.
+func (t *tree) cssRequisites(text []byte, sheet bool) {
+	base := t.currentBase()
+	cssURLs(string(text), sheet, func(ref string) {
+		if u, ok := requisiteURL(base, ref, t.query); ok {
+			t.links = append(t.links, link{ref: u, resolved: true, onHTML: t.onHTML})
+		}
+	})
+}
+
+// requisiteText sees a text token when the tree gathers requisites: the
+// text of a <style> is its sheet.
+func (t *tree) requisiteText(s []byte) {
+	if e := t.top(); e != nil && e.style {
+		t.cssBuf = append(t.cssBuf, s...)
+	}
+	if !t.settled() {
+		t.text(s)
+	}
+}
+
+// popStyles reads the sheets of the <style> elements from the top of the
+// stack down to index i, which are closing: the innermost first, as each
+// holds its own text only.
+func (t *tree) popStyles(i int) {
+	for j := len(t.stack) - 1; j >= i; j-- {
+		if e := &t.stack[j]; e.style {
+			e.style = false
+			t.cssRequisites(t.cssBuf[e.cssFrom:], true)
+			t.cssBuf = t.cssBuf[:e.cssFrom]
+		}
+	}
+}
+
+// readAll reads every attribute of the tag into buf, for get and has.
+func (g *tag) readAll(buf []attr) []attr {
+	buf = buf[:0]
+	for more := g.hasAttr; more; {
+		var key, val []byte
+		key, val, more = g.z.TagAttr()
+		if len(key) == 0 {
+			break
+		}
+		buf = append(buf, attr{key, val})
+	}
+	g.hasAttr = false
+	g.all, g.cached = buf, true
+	return buf
+}
+
+// get returns the value of the tag's attribute named key, once readAll
+// has read them, and whether it has one.
+func (g *tag) get(key string) ([]byte, bool) {
+	for _, a := range g.all {
+		if string(a.key) == key {
+			return a.val, true
+		}
+	}
+	return nil, false
+}
+
+func (g *tag) has(key string) bool {
+	_, ok := g.get(key)
+	return ok
+}
+
+// srcsetURLs calls found with the URL of each image candidate in the
+// srcset s, as the HTML Standard's "parse a srcset attribute" finds them:
+// a URL may hold commas, but not end with one; a candidate whose
+// descriptors do not parse is dropped.
+func srcsetURLs(s []byte, found func(url []byte)) {
+	isSpace := func(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\f' || c == '\r' }
+	for i := 0; ; {
+		for i < len(s) && (isSpace(s[i]) || s[i] == ',') {
+			i++
+		}
+		if i >= len(s) {
+			return
+		}
+		start := i
+		for i < len(s) && !isSpace(s[i]) {
+			i++
+		}
+		url := s[start:i]
+		if url[len(url)-1] == ',' {
+			found(bytes.TrimRight(url, ",")) // a candidate without descriptors
+			continue
+		}
+		var d descriptors
+		i = d.read(s, i, isSpace)
+		if d.valid() {
+			found(url)
+		}
+	}
+}
+
+// descriptors are those of an image candidate, as the standard's
+// descriptor parser checks them.
+type descriptors struct {
+	width, density, height, bad bool
+}
+
+// read runs the standard's descriptor tokenizer from i in s, and checks
+// each descriptor. It returns where the candidate ends: after its comma,
+// or at the end of s.
+func (d *descriptors) read(s []byte, i int, isSpace func(byte) bool) int {
+	for i < len(s) && isSpace(s[i]) {
+		i++
+	}
+	start, parens := i, false
+	for ; i < len(s); i++ {
+		switch c := s[i]; {
+		case parens:
+			parens = c != ')'
+		case c == '(':
+			parens = true
+		case c == ',':
+			d.add(s[start:i])
+			return i + 1
+		case isSpace(c):
+			d.add(s[start:i])
+			for i+1 < len(s) && isSpace(s[i+1]) {
+				i++
+			}
+			start = i + 1
+		}
+	}
+	d.add(s[start:])
+	return i
+}
+
+// add checks one descriptor, if not empty.
+func (d *descriptors) add(desc []byte) {
+	if len(desc) == 0 {
+		return
+	}
+	value := desc[:len(desc)-1]
+	switch desc[len(desc)-1] {
+	case 'w':
+		d.bad = d.bad || d.width || d.density || !positiveInteger(value)
+		d.width = true
+	case 'x':
+		d.bad = d.bad || d.width || d.density || d.height || !nonNegativeFloat(value)
+		d.density = true
+	case 'h':
+		d.bad = d.bad || d.height || d.density || !positiveInteger(value)
+		d.height = true
+	default:
+		d.bad = true
+	}
+}
+
+// valid reports whether the descriptors make a candidate: an h without a
+// w does not.
+func (d *descriptors) valid() bool {
+	return !d.bad && (!d.height || d.width)
+}
+
+// positiveInteger reports whether s is a valid non-negative integer, as
+// HTML says, that is not zero.
+func positiveInteger(s []byte) bool {
+	if len(s) == 0 {
+		return false
+	}
+	nonzero := false
+	for _, c := range s {
+		if !isDigit(c) {
+			return false
+		}
+		nonzero = nonzero || c != '0'
+	}
+	return nonzero
+}
+
+// nonNegativeFloat reports whether s is a valid floating-point number, as
+// HTML says, whose value, rounded to a double, is not negative.
+func nonNegativeFloat(s []byte) bool {
+	rest := bytes.TrimPrefix(s, []byte("-"))
+	intDigits := leadingDigits(rest)
+	rest = rest[intDigits:]
+	fracDigits := -1
+	if len(rest) > 0 && rest[0] == '.' {
+		fracDigits = leadingDigits(rest[1:])
+		rest = rest[1+fracDigits:]
+	}
+	if fracDigits == 0 || intDigits == 0 && fracDigits < 0 {
+		return false // "1." and "" are no numbers
+	}
+	if len(rest) > 0 && (rest[0] == 'e' || rest[0] == 'E') {
+		rest = rest[1:]
+		if len(rest) > 0 && (rest[0] == '-' || rest[0] == '+') {
+			rest = rest[1:]
+		}
+		n := leadingDigits(rest)
+		if n == 0 {
+			return false
+		}
+		rest = rest[n:]
+	}
+	if len(rest) > 0 {
+		return false
+	}
+	f, err := strconv.ParseFloat(string(s), 64)
+	return err == nil && f >= 0 // -0 is not negative; a value too large is an error
+}
+
+func leadingDigits(s []byte) int {
+	n := 0
+	for n < len(s) && isDigit(s[n]) {
+		n++
+	}
+	return n
+}
