@@ -485,7 +485,7 @@ func (z *cssScanner) next() cssToken {
 		z.i++
 		z.consumeIdent()
 		return cssToken{kind: cssAtKeyword, name: cssNameOf(z.buf)}
-	case c == '#' && (isIdentByte(z.at(z.i+1)) || z.validEscape(z.i+1)):
+	case c == '#' && (isIdentByte(z.at(z.i+1)) || isDigit(z.at(z.i+1)) || z.at(z.i+1) == '-' || z.validEscape(z.i+1)):
 		z.i++
 		z.consumeIdent()
 		return cssToken{kind: cssOther}

@@ -19,7 +19,8 @@ import (
 // Standard's tree construction, scripting disabled: nothing in a comment,
 // a template, a script or a textarea counts, and everything in a
 // <noscript> does, as markup. These are requisites, in the order of their
-// tags, and of the attributes in a tag:
+// tags, and of the attributes in a tag (a <style>'s sheet when the element
+// closes; a second <html> or <body> tag adds only what the element lacks):
 //   - the href of a <link> whose rel holds stylesheet (alternate
 //     stylesheets too: a browser fetches them, to offer them), icon,
 //     apple-touch-icon, apple-touch-icon-precomposed, manifest, preload
