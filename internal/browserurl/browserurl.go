@@ -92,6 +92,32 @@ func normalize(raw string) (string, bool) {
 	return s, true
 }
 
+// Key returns the key of the absolute http or https URL raw, whatever
+// its extension, and true, or "" and false if a browser cannot parse it as
+// one: the standard's serialization without the fragment, as [Normalize]
+// gives it for a page. The crawler keys the resources a page needs to
+// render (its stylesheets, images, scripts and fonts) with it.
+func Key(raw string) (string, bool) {
+	if plainKey(raw) {
+		return raw, true
+	}
+	return key(raw)
+}
+
+// key is [Key] by the parser alone.
+func key(raw string) (string, bool) {
+	s, ok := serialize(raw)
+	if !ok {
+		return "", false
+	}
+	if s != raw {
+		if again, ok := serialize(s); !ok || again != s {
+			return "", false
+		}
+	}
+	return s, true
+}
+
 // serialize parses raw as an absolute http or https URL and returns it
 // serialized without its fragment.
 func serialize(raw string) (string, bool) {

@@ -113,6 +113,35 @@ func TestNormalize(t *testing.T) {
 	}
 }
 
+// keyOf is key, under a name that the fuzz target's variables leave free.
+var keyOf = key
+
+// TestKey: Key keys any http or https URL as Normalize keys a page,
+// whatever its extension.
+func TestKey(t *testing.T) {
+	tests := []struct {
+		in, want string
+		ok       bool
+	}{
+		{"http://host/a.html#x", "http://host/a.html", true},
+		{"HTTP://Host:80/css/site.css", "http://host/css/site.css", true},
+		{"http://host/a b.png", "http://host/a%20b.png", true},
+		{"https://host/f.woff2?v=1#x", "https://host/f.woff2?v=1", true},
+		{`http://host\img\x.svg`, "http://host/img/x.svg", true},
+		{"http://host", "http://host/", true},
+		{"data:image/png;base64,AAAA", "", false},
+		{"ftp://host/x.png", "", false},
+		{"x.png", "", false},
+		{"http://host:x/", "", false},
+		{"", "", false},
+	}
+	for _, tt := range tests {
+		if got, ok := Key(tt.in); got != tt.want || ok != tt.ok {
+			t.Errorf("Key(%q) = %q, %v, want %q, %v", tt.in, got, ok, tt.want, tt.ok)
+		}
+	}
+}
+
 func TestCanonical(t *testing.T) {
 	tests := []struct {
 		name, in, want string
@@ -279,6 +308,13 @@ func FuzzNormalize(f *testing.F) {
 		key, ok := Normalize(raw)
 		if want, wok := normalize(raw); key != want || ok != wok {
 			t.Fatalf("Normalize(%q) = %q, %v, but the parser gives %q, %v", raw, key, ok, want, wok)
+		}
+		anyKey, anyOK := Key(raw)
+		if want, wok := keyOf(raw); anyKey != want || anyOK != wok {
+			t.Fatalf("Key(%q) = %q, %v, but the parser gives %q, %v", raw, anyKey, anyOK, want, wok)
+		}
+		if ok && anyKey != key {
+			t.Fatalf("Key(%q) = %q, %v, but Normalize gives %q", raw, anyKey, anyOK, key)
 		}
 		if !ok {
 			if key != "" {
