@@ -27,6 +27,7 @@ type kind int
 const (
 	page      kind = iota // must be non-empty HTML, within MaxSize
 	robotsTxt             // anything, cut after its last whole line within robotsMax
+	requisite             // anything, whatever the status, within MaxSize
 )
 
 // robotsMax is how much of a robots.txt is parsed. RFC 9309 §2.5 asks
@@ -36,13 +37,15 @@ const robotsMax = 500 << 10
 
 // A response is what one request got: the status, the redirect target if
 // any, and for a 200 the body, decoded, and for a page the charset its
-// Content-Type names.
+// Content-Type names; for a requisite, the body whatever the status, and
+// the Content-Type.
 type response struct {
 	code     int
 	status   string
 	location string
 	body     []byte
 	charset  string
+	ctype    string
 }
 
 // MaxRetries is the most retries a command line may ask for, and the most
@@ -126,7 +129,7 @@ func (f *Fetcher) recheck(ctx context.Context, rawURL, host string, err error) e
 // Timeout, counted from the end of the pause, and by ctx. The error is
 // then a timeout (a [net.Error]) or the context's cause.
 func (f *Fetcher) once(ctx context.Context, rawURL string, k kind) (_ *response, retryAfter time.Duration, host string, _ error) {
-	req, err := f.newRequest(ctx, http.MethodGet, rawURL)
+	req, err := f.newRequest(ctx, http.MethodGet, rawURL, f.WHATWG || k == requisite)
 	if err != nil {
 		return nil, 0, "", err
 	}
@@ -139,8 +142,11 @@ func (f *Fetcher) once(ctx context.Context, rawURL string, k kind) (_ *response,
 		// decoded would not be its payload; wget asks so too.
 		req.Header.Set("Accept-Encoding", "identity")
 	}
-	if k == page {
+	switch k {
+	case page:
 		req.Header.Set("Accept", "text/html, application/xhtml+xml;q=0.9, */*;q=0.1")
+	case requisite:
+		req.Header.Set("Accept", "*/*")
 	}
 	host = req.URL.Host
 	turn, err := f.turn(ctx, host)
@@ -187,19 +193,32 @@ func (f *Fetcher) once(ctx context.Context, rawURL string, k kind) (_ *response,
 		stop()
 		res.Body.Close()
 	}()
+	resp, retryAfter, err := f.read(ctx, reqCtx, res, k)
+	return resp, retryAfter, host, err
+}
+
+// read reads the response res to a request of kind k made with ctx, whose
+// attempt ends with reqCtx, and returns what it got and the server's
+// Retry-After.
+func (f *Fetcher) read(ctx, reqCtx context.Context, res *http.Response, k kind) (*response, time.Duration, error) {
 	resp := &response{code: res.StatusCode, status: res.Status, location: res.Header.Get("Location")}
 	if res.StatusCode < 200 {
 		// A final 1xx is never a page, and after a 101 what follows is
 		// another protocol: not a byte of it is read.
-		return resp, 0, host, nil
+		return resp, 0, nil
 	}
+	var retryAfter time.Duration
 	if res.StatusCode != http.StatusOK {
+		retryAfter = retryAfterHeader(res.Header.Get("Retry-After"), time.Now())
+	}
+	if res.StatusCode != http.StatusOK && k != requisite {
 		io.CopyN(io.Discard, res.Body, drainMax)
 		if cause := context.Cause(ctx); cause != nil {
-			return nil, 0, host, cause // the crawl was stopped, maybe while draining
+			return nil, 0, cause // the crawl was stopped, maybe while draining
 		}
-		return resp, retryAfterHeader(res.Header.Get("Retry-After"), time.Now()), host, nil
+		return resp, retryAfter, nil
 	}
+	var err error
 	switch k {
 	case page:
 		resp.body, err = f.readPage(res)
@@ -212,6 +231,15 @@ func (f *Fetcher) once(ctx context.Context, rawURL string, k kind) (_ *response,
 		// cut short, which could mean more or less than the file says.
 		resp.body, err = readBody(res, robotsMax, false, nil)
 		resp.body = robots.Truncate(resp.body, robotsMax)
+	case requisite:
+		// Read whole, whatever the status, so that its record is: a
+		// browser reads an error page's body too.
+		buf := f.buffer()
+		if resp.body, err = readBody(res, f.MaxSize, true, buf); err != nil {
+			f.Recycle(buf)
+		}
+		resp.ctype = res.Header.Get("Content-Type")
+		resp.charset = charsetOf(resp.ctype)
 	}
 	if err != nil {
 		var bad *bodyError
@@ -220,9 +248,9 @@ func (f *Fetcher) once(ctx context.Context, rawURL string, k kind) (_ *response,
 			// is no reason to give: the deadline or the cancellation is.
 			err = fmt.Errorf("reading the body: %w", cause)
 		}
-		return nil, 0, host, err
+		return nil, 0, err
 	}
-	return resp, 0, host, nil
+	return resp, retryAfter, nil
 }
 
 // attemptContext returns the context of one attempt: ctx, ended also by

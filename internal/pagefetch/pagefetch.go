@@ -9,7 +9,9 @@
 //   - a redirect is not followed but reported, so that the crawler can check
 //     the target against its scope and its seen-set first;
 //   - only a 200 with a non-empty HTML body no larger than a limit is a page.
-//     Its transfer and content codings are removed; nothing else is changed.
+//     Its transfer and content codings are removed; nothing else is changed;
+//   - what a page needs to render, its requisites, is fetched as a browser
+//     loads it (FetchRequisite): any status and any type is an answer.
 package pagefetch
 
 import (
@@ -259,31 +261,8 @@ type Page struct {
 // oversized or non-HTML body, and with the context's cause if ctx ends
 // first.
 func (f *Fetcher) FetchPage(ctx context.Context, rawURL string) (Page, error) {
-	u, path, query, err := f.requestPath(rawURL)
-	if err != nil {
+	if err := f.allowed(ctx, rawURL, f.WHATWG); err != nil {
 		return Page{}, err
-	}
-	if u.Scheme != "http" && u.Scheme != "https" {
-		return Page{}, fmt.Errorf("cannot fetch a %s URL", u.Scheme)
-	}
-	if err := CheckPort(u.Port()); err != nil {
-		return Page{}, err
-	}
-	if f.Robots {
-		rules, err := f.robotsFor(ctx, u)
-		if err != nil {
-			return Page{}, err
-		}
-		// The rules must allow the path both as sent and as any server may
-		// resolve it (refurl.ServerPaths): "/x/%2e%2e/no/p.html" is
-		// /no/p.html to nginx, so "Disallow: /no/" forbids it.
-		ok := rules.Allowed(path + query)
-		for _, served := range refurl.ServerPaths(path) {
-			ok = ok && rules.Allowed(served+query)
-		}
-		if !ok {
-			return Page{}, fmt.Errorf("%s: %w", rawURL, ErrDisallowed)
-		}
 	}
 	resp, err := f.get(ctx, rawURL, page)
 	if err != nil {
@@ -293,17 +272,52 @@ func (f *Fetcher) FetchPage(ctx context.Context, rawURL string) (Page, error) {
 	case resp.code == http.StatusOK:
 		return Page{HTML: resp.body, Charset: resp.charset}, nil
 	case isRedirect(resp.code) && resp.location != "":
-		return Page{}, &RedirectError{Code: resp.code, Location: f.resolveLocation(rawURL, resp.location)}
+		return Page{}, &RedirectError{Code: resp.code, Location: resolveLocation(rawURL, resp.location, f.WHATWG)}
 	}
 	return Page{}, &StatusError{Code: resp.code, Status: resp.status}
 }
 
+// allowed returns nil if rawURL may be requested: it is an http or https
+// URL with a port, and, if f obeys robots.txt, its host's robots.txt,
+// fetched first if need be, allows it as the request would send it (see
+// requestPath for whatwg).
+func (f *Fetcher) allowed(ctx context.Context, rawURL string, whatwg bool) error {
+	u, path, query, err := f.requestPath(rawURL, whatwg)
+	if err != nil {
+		return err
+	}
+	if u.Scheme != "http" && u.Scheme != "https" {
+		return fmt.Errorf("cannot fetch a %s URL", u.Scheme)
+	}
+	if err := CheckPort(u.Port()); err != nil {
+		return err
+	}
+	if !f.Robots {
+		return nil
+	}
+	rules, err := f.robotsFor(ctx, u)
+	if err != nil {
+		return err
+	}
+	// The rules must allow the path both as sent and as any server may
+	// resolve it (refurl.ServerPaths): "/x/%2e%2e/no/p.html" is
+	// /no/p.html to nginx, so "Disallow: /no/" forbids it.
+	ok := rules.Allowed(path + query)
+	for _, served := range refurl.ServerPaths(path) {
+		ok = ok && rules.Allowed(served+query)
+	}
+	if !ok {
+		return fmt.Errorf("%s: %w", rawURL, ErrDisallowed)
+	}
+	return nil
+}
+
 // resolveLocation resolves a redirect's Location against the URL that was
-// asked for: as RFC 3986 says, or, with f.WHATWG, as a browser does. A
+// asked for: as RFC 3986 says, or, with whatwg, as a browser does. A
 // Location a browser cannot resolve is returned as it came, which names no
 // page to html mode's normalizer, so the crawler logs it as external.
-func (f *Fetcher) resolveLocation(rawURL, location string) string {
-	if !f.WHATWG {
+func resolveLocation(rawURL, location string, whatwg bool) string {
+	if !whatwg {
 		return refurl.Resolve(rawURL, location)
 	}
 	if u, ok := browserurl.Resolve(rawURL, location); ok {

@@ -40,7 +40,8 @@ func splitTarget(rawURL string) (site, target string, ok bool) {
 	return rawURL[:len(scheme)+3+slash], target, true
 }
 
-// newRequest returns a request for rawURL. Unless f.WHATWG is set, and
+// newRequest returns a request for rawURL. Unless whatwg is set (f.WHATWG,
+// or a requisite's URL, which is always a WHATWG serialization), and
 // whenever rawURL is not a serialization that splitTarget accepts, it is
 // http.NewRequestWithContext's, with the URL as net/url reads it, so the
 // reference mode's requests are what they always were.
@@ -52,9 +53,9 @@ func splitTarget(rawURL string) (site, target string, ok bool) {
 // since net/http reads an Opaque that starts so as an authority; servers
 // must accept that form (RFC 9112, section 3.2.2), and HTTP/2 turns it back
 // into the path.
-func (f *Fetcher) newRequest(ctx context.Context, method, rawURL string) (*http.Request, error) {
+func (f *Fetcher) newRequest(ctx context.Context, method, rawURL string, whatwg bool) (*http.Request, error) {
 	site, target, ok := splitTarget(rawURL)
-	if !f.WHATWG || !ok {
+	if !whatwg || !ok {
 		req, err := http.NewRequestWithContext(ctx, method, rawURL, nil)
 		if err == nil {
 			req.URL.RawQuery = wireEscape(req.URL.RawQuery)
@@ -95,9 +96,9 @@ func (f *Fetcher) viaHTTPProxy(req *http.Request) bool {
 
 // requestPath returns the URL of rawURL's request, with the path and the
 // query (with its '?') that robots.txt rules are matched against: the ones
-// newRequest sends.
-func (f *Fetcher) requestPath(rawURL string) (u *url.URL, path, query string, err error) {
-	if site, target, ok := splitTarget(rawURL); f.WHATWG && ok {
+// newRequest sends, given the same whatwg.
+func (f *Fetcher) requestPath(rawURL string, whatwg bool) (u *url.URL, path, query string, err error) {
+	if site, target, ok := splitTarget(rawURL); whatwg && ok {
 		if u, err = url.Parse(site); err != nil {
 			return nil, "", "", err
 		}
