@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"reflect"
 	"slices"
 	"strings"
 	"sync"
@@ -130,7 +131,7 @@ func TestCharsetKept(t *testing.T) {
 		if err != nil {
 			t.Fatalf("-parallel %d: %v", parallel, err)
 		}
-		if !slices.Equal(run.entries, want) {
+		if !reflect.DeepEqual(run.entries, want) {
 			t.Fatalf("-parallel %d: the journal is\n%+v\nwant\n%+v\nlog:\n%s", parallel, run.entries, want, run.log)
 		}
 		events := []string{"save 1", "journal 1", "journal 2", "save 2", "save 3", "journal 3", "save 4", "journal 4", "save 5", "journal 5"}

@@ -179,7 +179,7 @@ func TestCountsAgreeWithLog(t *testing.T) {
 					t.Fatal(err)
 				}
 				par.AheadPeak = 0
-				if p.log.String() != q.log.String() || !slices.Equal(p.journ, q.journ) || !maps.Equal(p.pages, q.pages) ||
+				if p.log.String() != q.log.String() || !reflect.DeepEqual(p.journ, q.journ) || !maps.Equal(p.pages, q.pages) ||
 					fmt.Sprint(par) != fmt.Sprint(got) {
 					t.Errorf("resumed with -parallel 4:\n%+v\n%s\nwant\n%+v\n%s", par, &p.log, got, &q.log)
 				}

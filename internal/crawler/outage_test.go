@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io/fs"
 	"net"
+	"reflect"
 	"slices"
 	"strings"
 	"sync"
@@ -239,7 +240,7 @@ func TestOutage(t *testing.T) {
 				w4 := &fakeWeb{pages: site, down: tt.down, downAt: tt.downAt}
 				run4, err4 := fakeCrawl(t, w4, tt.seed, 4, nil, nil)
 				if fmt.Sprint(err4) != fmt.Sprint(err) || run4.log != run.log || run4.errs != run.errs ||
-					!slices.Equal(run4.entries, run.entries) || run4.res.Current != run.res.Current || run4.res.Failed != run.res.Failed {
+					!reflect.DeepEqual(run4.entries, run.entries) || run4.res.Current != run.res.Current || run4.res.Failed != run.res.Failed {
 					t.Errorf("-parallel 4 gives %v\n%+v\nwant %v\n%+v", err4, run4, err, run)
 				}
 				for _, u := range w.fetched {
@@ -318,7 +319,7 @@ func TestNotLoopbackAhead(t *testing.T) {
 		}
 		runs[i] = run
 	}
-	if runs[1].log != runs[0].log || !slices.Equal(runs[1].entries, runs[0].entries) || runs[1].res.Saved != 4 {
+	if runs[1].log != runs[0].log || !reflect.DeepEqual(runs[1].entries, runs[0].entries) || runs[1].res.Saved != 4 {
 		t.Errorf("-parallel 4 gives\n%+v\nwant\n%+v", runs[1], runs[0])
 	}
 }

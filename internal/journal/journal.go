@@ -5,7 +5,10 @@
 // maximum depth and the options that shape it), then one line for each page
 // taken from the bag, saying what came of it: saved under a docID (with the
 // charset it was read in, if only its response said so), failed,
-// disallowed by robots.txt, or redirected.
+// disallowed by robots.txt, or redirected. A crawl that writes a WARC file
+// also journals each requisite it records, a resource a page needs to
+// render, with what it needs in turn: a stylesheet's imports and images, a
+// redirect's target.
 //
 // [Read] ignores a torn last line, the one a crawl killed in the middle of
 // a write leaves. A writer that goes on with such a journal must cut that
@@ -84,6 +87,11 @@ const (
 	Failed     Kind = 'F' // could not be fetched
 	Disallowed Kind = 'D' // robots.txt did not allow it
 	Redirected Kind = 'R' // redirected to Target
+	// Requisite is a resource some page needs to render, fetched for the
+	// WARC file and recorded there, whatever the answer; it is no page
+	// taken from the bag. Target is its redirect's target, if it
+	// redirected, and Needs what a stylesheet needs in turn.
+	Requisite Kind = 'Q'
 )
 
 // An Entry is the outcome of one page.
@@ -98,6 +106,10 @@ type Entry struct {
 	// not its response, scans it again with it. Package pagedir says why
 	// such a line is written before its page is saved.
 	Charset string
+	// Needs, for a Requisite, are the URLs of the requisites it needs in
+	// turn, which a resumed crawl fetches if it has not: a stylesheet's
+	// @import rules and url()s, each once, in the order found.
+	Needs []string
 	// WARC is the size of the crawl's WARC file once the page's records
 	// are in it, or 0 for a crawl without one. A resumed crawl cuts the
 	// file back to the size its last line gives, so that a page whose
@@ -129,6 +141,9 @@ func Line(e Entry) []byte {
 		b = append(b, ' ')
 		b = strconv.AppendQuote(b, e.Target)
 	}
+	if e.Kind == Requisite {
+		b = appendRequisite(b, e)
+	}
 	if e.Kind == Saved && e.Charset != "" {
 		b = append(b, " charset "...)
 		b = strconv.AppendQuote(b, e.Charset)
@@ -138,6 +153,24 @@ func Line(e Entry) []byte {
 		b = strconv.AppendInt(b, e.WARC, 10)
 	}
 	return append(b, '\n')
+}
+
+// appendRequisite appends what a requisite's line says after its URL:
+// " redirect" and its target, if it redirected, then " needs" and each
+// URL it needs, if any.
+func appendRequisite(b []byte, e Entry) []byte {
+	if e.Target != "" {
+		b = append(b, " redirect "...)
+		b = strconv.AppendQuote(b, e.Target)
+	}
+	if len(e.Needs) > 0 {
+		b = append(b, " needs"...)
+		for _, u := range e.Needs {
+			b = append(b, ' ')
+			b = strconv.AppendQuote(b, u)
+		}
+	}
+	return b
 }
 
 // ErrNotJournal is returned by Read for content that is not a journal.
@@ -238,6 +271,11 @@ func parseEntry(line string) (Entry, error) {
 	rest = rest[len(u):]
 	switch e.Kind {
 	case Saved, Failed, Disallowed:
+	case Requisite:
+		var ok bool
+		if rest, ok = e.parseRequisite(rest); !ok {
+			return Entry{}, bad
+		}
 	case Redirected:
 		t, err := strconv.QuotedPrefix(strings.TrimPrefix(rest, " "))
 		if err != nil || !strings.HasPrefix(rest, " ") {
@@ -273,4 +311,33 @@ func parseEntry(line string) (Entry, error) {
 		e.WARC = n
 	}
 	return e, nil
+}
+
+// parseRequisite reads what a requisite's line says after its URL, as
+// appendRequisite writes it, and returns the rest of the line.
+func (e *Entry) parseRequisite(rest string) (string, bool) {
+	if after, ok := strings.CutPrefix(rest, " redirect "); ok {
+		q, err := strconv.QuotedPrefix(after)
+		if err != nil {
+			return "", false
+		}
+		if e.Target, _ = strconv.Unquote(q); e.Target == "" {
+			return "", false
+		}
+		rest = after[len(q):]
+	}
+	after, ok := strings.CutPrefix(rest, " needs")
+	if !ok {
+		return rest, true
+	}
+	for rest = after; strings.HasPrefix(rest, " \""); {
+		q, err := strconv.QuotedPrefix(rest[1:])
+		if err != nil {
+			return "", false
+		}
+		u, _ := strconv.Unquote(q)
+		e.Needs = append(e.Needs, u)
+		rest = rest[1+len(q):]
+	}
+	return rest, len(e.Needs) > 0
 }

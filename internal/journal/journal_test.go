@@ -3,6 +3,7 @@ package journal
 import (
 	"bytes"
 	"errors"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -29,6 +30,18 @@ var entries = []Entry{
 	// A page whose Content-Type decides how it reads keeps its charset.
 	{Kind: Saved, URL: "http://h/tse/sjis.html", DocID: 4, Charset: "Shift_JIS"},
 	{Kind: Saved, URL: "http://h/tse/w charset \"x\"", DocID: 5, Charset: "windows-1252", WARC: 9999},
+	// A crawl with a WARC file journals the requisites it records, with
+	// a redirect's target and what a stylesheet needs.
+	{Kind: Requisite, URL: "http://h/img/a.png", WARC: 10100},
+	{Kind: Requisite, URL: "http://h/old.png", Target: "http://cdn/new.png", WARC: 10200},
+	{Kind: Requisite, URL: "http://h/s.css", Needs: []string{"http://h/base.css", "http://h/a b.png needs \"x\""}, WARC: 10300},
+	{Kind: Requisite, URL: "http://h/r.css", Target: "http://h/s.css", Needs: []string{"http://h/x"}, WARC: 10400},
+}
+
+// sameEntries reports whether two lists of entries are equal, a nil list
+// and an empty one alike.
+func sameEntries(a, b []Entry) bool {
+	return slices.EqualFunc(a, b, func(e, f Entry) bool { return reflect.DeepEqual(e, f) })
 }
 
 func journalBytes(p Params, es []Entry) []byte {
@@ -44,7 +57,7 @@ func TestRoundTrip(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if p.Diff(params) != nil || !slices.Equal(got, entries) {
+	if p.Diff(params) != nil || !sameEntries(got, entries) {
 		t.Errorf("Read gave %+v %+v, want %+v %+v", p, got, params, entries)
 	}
 }
@@ -66,7 +79,7 @@ func TestTorn(t *testing.T) {
 			t.Fatalf("cut at %d: %v", cut, err)
 		}
 		whole := strings.Count(string(full[header:cut]), "\n")
-		if p.Diff(params) != nil || !slices.Equal(got, entries[:whole]) {
+		if p.Diff(params) != nil || !sameEntries(got, entries[:whole]) {
 			t.Errorf("cut at %d: %d entries, want the %d whole ones", cut, len(got), whole)
 		}
 	}
@@ -101,6 +114,16 @@ func TestReadErrors(t *testing.T) {
 		"tse-crawler journal 1\nbegin\nS 1 \"u\" warc 5 charset \"x\"\n",
 		"tse-crawler journal 1\nbegin\nF \"u\" charset \"x\"\n",
 		"tse-crawler journal 1\nbegin\nR \"u\" \"t\" charset \"x\"\n",
+		"tse-crawler journal 1\nbegin\nQ \"u\" needs warc 5\n",
+		"tse-crawler journal 1\nbegin\nQ \"u\" needs\n",
+		"tse-crawler journal 1\nbegin\nQ \"u\" needs \"a\"\"b\" warc 5\n",
+		"tse-crawler journal 1\nbegin\nQ \"u\" redirect \"\" warc 5\n",
+		"tse-crawler journal 1\nbegin\nQ \"u\" redirect t warc 5\n",
+		"tse-crawler journal 1\nbegin\nQ \"u\" needs \"a\" redirect \"t\" warc 5\n",
+		"tse-crawler journal 1\nbegin\nQ \"u\" \"t\" warc 5\n",
+		"tse-crawler journal 1\nbegin\nQ \"u\" charset \"x\" warc 5\n",
+		"tse-crawler journal 1\nbegin\nF \"u\" needs \"a\"\n",
+		"tse-crawler journal 1\nbegin\nR \"u\" \"t\" redirect \"t\"\n",
 	} {
 		if _, _, err := Read(strings.NewReader(in)); err == nil {
 			t.Errorf("Read(%q) succeeded, want an error", in)
@@ -118,7 +141,7 @@ func TestOldJournal(t *testing.T) {
 		{Kind: Saved, URL: "http://h/a.html", DocID: 2, WARC: 512},
 		{Kind: Failed, URL: "http://h/b.html"},
 	}
-	if err != nil || !slices.Equal(got, want) {
+	if err != nil || !sameEntries(got, want) {
 		t.Fatalf("Read(%q) = %+v, %v, want %+v", old, got, err, want)
 	}
 	if again := string(journalBytes(p, got)); again != old {
@@ -152,7 +175,7 @@ func FuzzRead(f *testing.F) {
 		}
 		// What Read accepts, written again, reads back the same.
 		p2, es2, err := Read(bytes.NewReader(journalBytes(p, es)))
-		if err != nil || p2.Diff(p) != nil || !slices.Equal(es, es2) {
+		if err != nil || p2.Diff(p) != nil || !sameEntries(es, es2) {
 			t.Fatalf("round trip of %q: %v", data, err)
 		}
 	})

@@ -2,6 +2,7 @@ package pagedir_test
 
 import (
 	"errors"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -70,7 +71,7 @@ func TestBegin(t *testing.T) {
 			resume: true,
 			files:  map[string]string{pagedir.Marker: header + string(journal.Line(saved)) + string(journal.Line(failed)), "1": page1},
 			check: func(t *testing.T, replay *pagedir.Replay, err error) {
-				if err != nil || replay == nil || !slices.Equal(replay.Entries, []journal.Entry{saved, failed}) || replay.Saved != 1 {
+				if err != nil || replay == nil || !reflect.DeepEqual(replay.Entries, []journal.Entry{saved, failed}) || replay.Saved != 1 {
 					t.Errorf("Begin = %+v, %v; want the 2 entries, 1 saved", replay, err)
 				}
 			},

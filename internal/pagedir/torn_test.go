@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"strconv"
 	"strings"
@@ -56,7 +57,7 @@ func TestResumeAfterTornLine(t *testing.T) {
 		}
 		_, got, err := journal.Read(bytes.NewReader(data))
 		want := append(slices.Clone(entries[:len(entries)-1]), next)
-		if err != nil || !slices.Equal(got, want) {
+		if err != nil || !reflect.DeepEqual(got, want) {
 			t.Errorf("torn at byte %d of the last line %q, then resumed: Read = %v, %v; want %v", cut-last, full[last:], got, err, want)
 		}
 	}
@@ -154,14 +155,14 @@ func TestResumeUnsavedCharset(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if !slices.Equal(replay.Entries, tt.want) || replay.Saved != tt.saved || replay.Pages != tt.pages {
+			if !reflect.DeepEqual(replay.Entries, tt.want) || replay.Saved != tt.saved || replay.Pages != tt.pages {
 				t.Fatalf("Begin = %+v, want entries %+v, %d saved, %d pages", replay, tt.want, tt.saved, tt.pages)
 			}
 			if err := d.Record(next); err != nil {
 				t.Fatal(err)
 			}
 			_, got, err := journal.Read(strings.NewReader(readMarker(t, dir)))
-			if want := append(slices.Clone(tt.want), next); err != nil || !slices.Equal(got, want) {
+			if want := append(slices.Clone(tt.want), next); err != nil || !reflect.DeepEqual(got, want) {
 				t.Errorf("after a Record the journal reads %+v, %v; want %+v", got, err, want)
 			}
 		})
