@@ -22,6 +22,8 @@ func isType[E error](err error) bool {
 func TestBegin(t *testing.T) {
 	saved := journal.Entry{Kind: journal.Saved, URL: "http://x/1.html", DocID: 1}
 	failed := journal.Entry{Kind: journal.Failed, URL: "http://x/404.html"}
+	requisite := journal.Entry{Kind: journal.Requisite, URL: "http://x/a.png", WARC: 700}
+	sheet := journal.Entry{Kind: journal.Requisite, URL: "http://x/s.css", Needs: []string{"http://x/b.png"}, WARC: 900}
 	header := string(journal.Header(params))
 	page1 := "http://x/1.html\n0\n<html>\n"
 	other := params
@@ -73,6 +75,17 @@ func TestBegin(t *testing.T) {
 			check: func(t *testing.T, replay *pagedir.Replay, err error) {
 				if err != nil || replay == nil || !reflect.DeepEqual(replay.Entries, []journal.Entry{saved, failed}) || replay.Saved != 1 {
 					t.Errorf("Begin = %+v, %v; want the 2 entries, 1 saved", replay, err)
+				}
+			},
+		},
+		{
+			name:   "resume a crawl that recorded requisites",
+			resume: true,
+			files:  map[string]string{pagedir.Marker: header + string(journal.Line(requisite)) + string(journal.Line(saved)) + string(journal.Line(sheet)) + string(journal.Line(failed)), "1": page1},
+			check: func(t *testing.T, replay *pagedir.Replay, err error) {
+				if err != nil || replay == nil || !reflect.DeepEqual(replay.Entries, []journal.Entry{saved, failed}) || replay.Saved != 1 ||
+					!reflect.DeepEqual(replay.Requisites, []journal.Entry{requisite, sheet}) {
+					t.Errorf("Begin = %+v, %v; want the 2 pages' entries, 1 saved, and the 2 requisites apart", replay, err)
 				}
 			},
 		},

@@ -48,7 +48,9 @@
 //
 // [Dir.Begin] drops a last line that keeps a charset if its page is not on
 // disk, and the first [Dir.Record] cuts it off: the crawl fetches that page
-// again.
+// again. A crawl with a WARC file also journals the requisites it records,
+// between the pages' lines, each after its records; they are no pages, and
+// Begin hands them over apart ([Replay.Requisites]).
 // Replaying the J outcomes in order, reading saved pages back and scanning
 // them again, repeats every push into the bag and the seen-set, and so
 // rebuilds both, and the next docID, exactly. The crawler then adopts page

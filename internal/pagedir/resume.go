@@ -19,6 +19,9 @@ type Replay struct {
 	// Pages counts the pages on disk: Saved, or one more that the stopped
 	// crawl saved without journaling it, which the crawl adopts.
 	Pages int
+	// Requisites are the requisites the stopped crawl recorded in its
+	// WARC file, in order: they are no pages, and not in Entries.
+	Requisites []journal.Entry
 }
 
 // Begin begins crawl p in the directory, and decides, for a directory
@@ -63,17 +66,22 @@ func (d *Dir) Begin(p journal.Params) (*Replay, error) {
 	if diffs := was.Diff(p); diffs != nil {
 		return nil, &MismatchError{Dir: d.path, Diffs: diffs}
 	}
-	r := &Replay{Entries: entries, Pages: pages}
+	r := &Replay{Pages: pages}
 	for _, e := range entries {
-		if e.Kind == journal.Saved {
+		switch e.Kind {
+		case journal.Requisite:
+			r.Requisites = append(r.Requisites, e)
+			continue
+		case journal.Saved:
 			r.Saved++
 		}
+		r.Entries = append(r.Entries, e)
 	}
 	// A line with a charset goes before its page (see the package doc):
 	// as the last line, with its page not on disk, it was never saved.
 	if n := len(entries); n > 0 && r.Saved == pages+1 {
 		if last := entries[n-1]; last.Kind == journal.Saved && last.Charset != "" && last.DocID == r.Saved {
-			r.Entries, r.Saved = entries[:n-1], pages
+			r.Entries, r.Saved = r.Entries[:len(r.Entries)-1], pages
 			d.unsaved = true
 		}
 	}

@@ -20,13 +20,13 @@ import (
 // is emptied, or made if it is missing.
 //
 // It returns a [*MissingWARCError], having made nothing, if pages were
-// saved or journaled but the file is gone; and otherwise package warc's
+// saved or journaled, or requisites recorded, but the file is gone; and otherwise package warc's
 // errors, a [*warc.NotWARCError] for a file that is not the crawl's.
 func (d *Dir) ResumeWARC(path string, r *Replay, info warc.Info) (*warc.Writer, error) {
 	switch {
 	case r == nil:
 		return warc.ResumeAt(path, 0, info)
-	case (len(r.Entries) > 0 || r.Pages > 0) && missing(path):
+	case (len(r.Entries) > 0 || len(r.Requisites) > 0 || r.Pages > 0) && missing(path):
 		// Made before the crawl began, so it was deleted or moved since:
 		// a new file would lack the records of the pages already saved.
 		return nil, &MissingWARCError{Path: path, Dir: d.path, Pages: r.Pages}
@@ -37,10 +37,14 @@ func (d *Dir) ResumeWARC(path string, r *Replay, info warc.Info) (*warc.Writer, 
 }
 
 // warcSize returns the size of the crawl's WARC file once the records of
-// the pages journaled are in it: the largest size the journal gives.
+// the pages and requisites journaled are in it: the largest size the
+// journal gives.
 func (r *Replay) warcSize() int64 {
 	var size int64
 	for _, e := range r.Entries {
+		size = max(size, e.WARC)
+	}
+	for _, e := range r.Requisites {
 		size = max(size, e.WARC)
 	}
 	return size

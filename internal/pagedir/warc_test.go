@@ -114,6 +114,16 @@ func TestResumeWARC(t *testing.T) {
 			want: []string{"warcinfo", "response http://x/1.html", "response http://x/2.html"},
 		},
 		{
+			name:      "requisites journaled after the last page keep their records",
+			exchanges: 4,
+			replay: func(sizes []int64) *pagedir.Replay {
+				return &pagedir.Replay{Entries: []journal.Entry{saved(1, sizes[1])}, Saved: 1, Pages: 1, Requisites: []journal.Entry{
+					{Kind: journal.Requisite, URL: pageURL(2), WARC: sizes[2]}, {Kind: journal.Requisite, URL: pageURL(3), WARC: sizes[3]},
+				}}
+			},
+			want: []string{"warcinfo", "response http://x/1.html", "response http://x/2.html", "response http://x/3.html"},
+		},
+		{
 			name:      "a page to adopt keeps its records",
 			exchanges: 2,
 			replay: func(sizes []int64) *pagedir.Replay {
