@@ -41,6 +41,24 @@ type Report struct {
 	// AheadPeak is the most bytes of pages fetched ahead, from several
 	// hosts at once, that waited in memory for the crawl to take them.
 	AheadPeak int64 `json:"ahead_peak_bytes"`
+	// Requisites are the figures of the pages' requisites, for a crawl
+	// that fetches them (one with a WARC file), else nil.
+	Requisites *Requisites `json:"requisites,omitempty"`
+}
+
+// Requisites counts what came of the requisites of a crawl's pages, the
+// resources a page needs to render, which a crawl with a WARC file fetches
+// and records. Like [Pages], they are this run's. A requisite fetched is
+// neither a page fetched nor a URL found, and no count of those includes
+// it; [Report.Requests] and [Report.Hosts] count its requests.
+type Requisites struct {
+	Fetched    int            `json:"fetched"`    // answered 2xx
+	Failed     int            `json:"failed"`     // answered 4xx or 5xx, too large, not answered, or redirected too many times
+	FailedBy   map[string]int `json:"failed_by"`  // failures by reason, as pagefetch.Reason gives them
+	Redirects  int            `json:"redirects"`  // answered with a redirect, whose target is a requisite too
+	Disallowed int            `json:"disallowed"` // never requested: robots.txt says no
+	Bytes      int64          `json:"bytes"`      // the bodies of those fetched
+	Hosts      int            `json:"hosts"`      // hosts that answered a requisite
 }
 
 // Host holds the figures of one host.
@@ -137,7 +155,21 @@ func (r *Report) WriteText(w io.Writer) error {
 		}
 	}
 	if r.AheadPeak > 0 {
-		_, err = fmt.Fprintf(w, "  ahead:     at most %s of pages fetched ahead waited in memory\n", size(r.AheadPeak))
+		if _, err = fmt.Fprintf(w, "  ahead:     at most %s of pages fetched ahead waited in memory\n", size(r.AheadPeak)); err != nil {
+			return err
+		}
+	}
+	if q := r.Requisites; q != nil {
+		failed := fmt.Sprintf("%d failed", q.Failed)
+		if len(q.FailedBy) > 0 {
+			failed += " (" + Reasons(q.FailedBy) + ")"
+		}
+		hosts := "hosts"
+		if q.Hosts == 1 {
+			hosts = "host"
+		}
+		_, err = fmt.Fprintf(w, "  requisites: %d fetched, %s, %d redirected, %d disallowed by robots.txt; %s from %d %s\n",
+			q.Fetched, failed, q.Redirects, q.Disallowed, size(q.Bytes), q.Hosts, hosts)
 	}
 	return err
 }
@@ -236,6 +268,11 @@ func (r *Report) JSON() ([]byte, error) {
 	}
 	if out.Hosts == nil {
 		out.Hosts = []Host{}
+	}
+	if q := out.Requisites; q != nil && q.FailedBy == nil {
+		clone := *q
+		clone.FailedBy = map[string]int{}
+		out.Requisites = &clone
 	}
 	b, err := json.MarshalIndent(&out, "", "  ")
 	if err != nil {

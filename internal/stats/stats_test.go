@@ -70,6 +70,14 @@ func TestWriteText(t *testing.T) {
 	if b.String() != want {
 		t.Errorf("WriteText of a crawl of one host:\n%s\nwant:\n%s", &b, want)
 	}
+	// A crawl with a WARC file sums its pages' requisites up last.
+	r = sample()
+	r.Requisites = &Requisites{Fetched: 12, Failed: 2, FailedBy: map[string]int{"HTTP 404": 1, "too large": 1}, Redirects: 1, Disallowed: 1, Bytes: 45678, Hosts: 2}
+	b.Reset()
+	r.WriteText(&b)
+	if wantReqs := want + "  requisites: 12 fetched, 2 failed (1 HTTP 404, 1 too large), 1 redirected, 1 disallowed by robots.txt; 45,678 bytes (44.6 KiB) from 2 hosts\n"; b.String() != wantReqs {
+		t.Errorf("WriteText of a crawl with requisites:\n%s\nwant:\n%s", &b, wantReqs)
+	}
 }
 
 func TestJSON(t *testing.T) {
@@ -125,6 +133,33 @@ func TestJSON(t *testing.T) {
     }
   ],`)) {
 		t.Errorf("JSON of a host:\n%s", data)
+	}
+}
+
+// TestJSONRequisites: the requisites' figures are there only for a crawl
+// that fetches requisites, with failed_by {} if none failed.
+func TestJSONRequisites(t *testing.T) {
+	t.Parallel()
+	r := sample()
+	data, _ := r.JSON()
+	if bytes.Contains(data, []byte("requisites")) {
+		t.Errorf("JSON of a crawl without requisites mentions them:\n%s", data)
+	}
+	r.Requisites = &Requisites{Fetched: 3, Bytes: 100, Hosts: 1}
+	data, _ = r.JSON()
+	if !bytes.Contains(data, []byte(`"requisites": {
+    "fetched": 3,
+    "failed": 0,
+    "failed_by": {},
+    "redirects": 0,
+    "disallowed": 0,
+    "bytes": 100,
+    "hosts": 1
+  }`)) {
+		t.Errorf("JSON of a crawl with requisites:\n%s", data)
+	}
+	if r.Requisites.FailedBy != nil {
+		t.Errorf("JSON set the report's requisites' FailedBy to %v", r.Requisites.FailedBy)
 	}
 }
 
