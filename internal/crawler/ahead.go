@@ -133,17 +133,17 @@ func (p *aheadPage) size() int64 {
 }
 
 // newAhead starts workers that fetch ahead the pages of b, which it sorts
-// by host, and reports false, starting nothing, for a kind of bag it
-// cannot sort. read is given, as the crawl waits, each page fetched whose
-// links it may read.
-func newAhead(ctx context.Context, c *Crawler, b bag.Bag, read func(url string, p *aheadPage, charset string)) (*ahead, bool) {
+// by host, with fetch, and reports false, starting nothing, for a kind of
+// bag it cannot sort. read is given, as the crawl waits, each page fetched
+// whose links it may read.
+func newAhead(ctx context.Context, c *Crawler, b bag.Bag, fetch func(ctx context.Context, url string) fetchedPage, read func(url string, p *aheadPage, charset string)) (*ahead, bool) {
 	like, ok := bag.Like(b)
 	if !ok {
 		return nil, false
 	}
 	parts, _ := bag.Split(b, func(it bag.Item) string { return hostOf(it.URL) })
 	a := &ahead{
-		fetch:    c.fetch,
+		fetch:    fetch,
 		read:     read,
 		next:     c.Next,
 		recycle:  c.Recycle,

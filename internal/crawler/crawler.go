@@ -141,6 +141,29 @@ type Crawler struct {
 	// pause (pace.Pacer.Next), so that pages are fetched ahead from the
 	// hosts that are ready first.
 	Next func(host string) time.Time
+
+	// FetchRequisite, if set with Requisites and StyleRequisites, fetches
+	// a requisite of the pages saved, a resource a page needs to render,
+	// for the WARC file (see requisites.go): the crawl then fetches, once
+	// each, what Requisites finds on every page it saves (the pages an
+	// earlier run saved included), and what StyleRequisites finds in every
+	// stylesheet among them, to any depth, and the scribe records each,
+	// whatever the answer, then journals it (a [journal.Requisite] entry).
+	// They are no pages: nothing of them goes in the bag, the seen-set,
+	// the log, the page directory or the pages' figures. It must put what
+	// it sends and receives on the [pagefetch.Tape] of its context, as
+	// Fetch does. With Parallel above 1, it and StyleRequisites must be
+	// safe for concurrent use, and keep a host to one request at a time
+	// with its pages (pagefetch.Fetcher does).
+	FetchRequisite  func(ctx context.Context, url string) (pagefetch.Requisite, error)
+	Requisites      func(pageURL string, page []byte, charset string, found func(url string))
+	StyleRequisites func(sheetURL string, sheet []byte, charset string, found func(url string))
+	// RequisiteScope, if set, reports whether a requisite, by its key
+	// (browserurl.Key), may be fetched; nil takes any http or https URL.
+	RequisiteScope func(url string) bool
+	// Recorded, when resuming, are the requisites the runs before
+	// recorded, in order: none is fetched again.
+	Recorded []journal.Entry
 }
 
 // Result sums up a crawl, or the part of it done before an error: the
@@ -157,6 +180,9 @@ type Result struct {
 	// AheadPeak is the most memory the pages fetched ahead took at once,
 	// as Crawler.AheadMemory counts it.
 	AheadPeak int64
+	// Requisites are the figures of the pages' requisites, if the crawl
+	// fetches them.
+	Requisites stats.Requisites
 }
 
 // Crawl crawls from seed, which must be normalized and internal.
@@ -232,7 +258,8 @@ type run struct {
 	log    *logWriter
 	scribe *scribe
 	read   *reader
-	front  *frontier // the bag, and the pages fetched from it
+	front  *frontier   // the bag, and the pages fetched from it
+	reqs   *requisites // nil unless the crawl fetches its pages' requisites
 
 	res   Result
 	urls  seen
@@ -252,6 +279,9 @@ type run struct {
 // waits for the scribe before it returns. A failure to write is the crawl's
 // error, whatever else happened.
 func (c *Crawler) crawl(ctx context.Context, seed string, log *logWriter) (Result, error) {
+	// Ended by the crawl's own requisites too, at an error that stops it.
+	ctx, stop := context.WithCancelCause(ctx)
+	defer stop(nil)
 	r := &run{
 		c:        c,
 		log:      log,
@@ -266,8 +296,14 @@ func (c *Crawler) crawl(ctx context.Context, seed string, log *logWriter) (Resul
 		r.read.normalize = refurl.Normalize
 	}
 	r.front = newFrontier(c, r.read, r.urls, r.hops)
+	if r.reqs = newRequisites(c, r.scribe, stop); r.reqs != nil {
+		r.front.fetchPage = r.reqs.fetching(c.fetch)
+	}
+	r.reqs.start(ctx)
 	err := r.loop(ctx, seed)
 	r.res.AheadPeak = r.front.stop()
+	err = r.reqs.finish(ctx, err)
+	r.res.Requisites = r.reqs.figures()
 	saved, serr := r.scribe.finish()
 	if serr != nil {
 		// Pages after the one that failed were never written.
@@ -289,6 +325,10 @@ func (r *run) loop(ctx context.Context, seed string) error {
 		}
 		if err := r.take(ctx, page); err != nil {
 			r.res.Current, r.res.Pending = page.URL, r.front.len()+1
+			return err
+		}
+		if err := r.reqs.settle(ctx); err != nil {
+			r.res.Pending = r.front.len()
 			return err
 		}
 	}
@@ -315,6 +355,10 @@ func (r *run) take(ctx context.Context, page bag.Item) error {
 		}
 	}
 	r.apply(src, page, hop, out)
+	if out.kind == journal.Saved && src != fromWeb {
+		// Of a page fetched, they were queued when it was.
+		r.reqs.page(page.URL, out.html, out.charset)
+	}
 	if src == fromJournal {
 		return nil
 	}
@@ -467,7 +511,7 @@ func (r *run) record(src source, page bag.Item, out outcome) error {
 	job := scribeJob{entry: journal.Entry{Kind: out.kind, URL: page.URL, Target: out.target}, depth: page.Depth}
 	if out.kind == journal.Saved {
 		job.entry.DocID = r.res.Saved
-		if r.scans(page) {
+		if r.scans(page) || r.reqs != nil {
 			job.entry.Charset = out.charset // what a replay needs to scan it alike
 		}
 		if src == fromWeb {
@@ -521,7 +565,7 @@ func (r *run) fetch(ctx context.Context, page bag.Item) (outcome, error) {
 		return outcome{kind: journal.Failed, err: fp.err, quiet: true}, nil
 	}
 	if fp.err == nil {
-		r.hosts.answered(page.URL)
+		r.answered(page.URL)
 		return outcome{kind: journal.Saved, html: fp.html, charset: fp.charset, links: fp.links, tape: fp.tape}, nil
 	}
 	err, tape := fp.err, fp.tape
@@ -540,7 +584,7 @@ func (r *run) fetch(ctx context.Context, page bag.Item) (outcome, error) {
 		out.tape = tape
 		return out, err
 	}
-	r.hosts.answered(page.URL)
+	r.answered(page.URL)
 	var redirect *pagefetch.RedirectError
 	switch {
 	case errors.As(err, &redirect):
@@ -577,7 +621,7 @@ func (r *run) replayed(page bag.Item) (outcome, error) {
 		out.html = html
 	}
 	if e.Kind == journal.Saved || e.Kind == journal.Redirected {
-		r.hosts.answered(page.URL) // as it did when the outcome was decided
+		r.answered(page.URL) // as it did when the outcome was decided
 	}
 	return out, nil
 }
@@ -622,11 +666,19 @@ func (r *run) unreachable(ctx context.Context, ue *pagefetch.UnreachableError) (
 		return outcome{}, fmt.Errorf("%w: %w; %s does not answer either", ErrOutage, ue, witness)
 	}
 	r.front.down(ue.Host, ue)
+	r.reqs.down(ue.Host)
 	if err := r.log.flush(); err != nil {
 		return outcome{}, fmt.Errorf("writing the log: %w", err)
 	}
 	fmt.Fprintf(r.c.Errors, "crawler: %v; %s answers, so that host alone is down: its pages fail from now on, with no more requests\n", ue, witness)
 	return outcome{kind: journal.Failed, err: ue, quiet: true, tape: &tape{own: reached.Exchanges()}}, nil
+}
+
+// answered notes that the host of pageURL gave an HTTP response, for a
+// witness when another host cannot be connected to.
+func (r *run) answered(pageURL string) {
+	r.hosts.answered(pageURL)
+	r.reqs.answered(pageURL)
 }
 
 // reason sums up why a page failed, for the statistics.

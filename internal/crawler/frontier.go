@@ -24,6 +24,10 @@ type frontier struct {
 	c    *Crawler
 	bag  bag.Bag
 	read *reader
+	// fetchPage fetches a page, by itself or in a lane: Crawler.fetch,
+	// or that and queue the requisites of a page fetched (see
+	// requisites.fetching).
+	fetchPage func(ctx context.Context, url string) fetchedPage
 	// What reading ahead asks of the crawl, which owns them: the URLs it
 	// has met, and the redirects that led to each page in the bag that a
 	// redirect put there.
@@ -61,7 +65,7 @@ type fetchedPage struct {
 // and asks urls and hops, the crawl's, what the crawl has met.
 func newFrontier(c *Crawler, read *reader, urls seen, hops map[string]int) *frontier {
 	_, queue := c.Bag.(*bag.Queue)
-	return &frontier{c: c, bag: c.Bag, read: read, urls: urls, hops: hops, queue: queue}
+	return &frontier{c: c, bag: c.Bag, read: read, fetchPage: c.fetch, urls: urls, hops: hops, queue: queue}
 }
 
 // push puts a page in the bag. The lanes are told of it; until there are
@@ -104,12 +108,12 @@ func (f *frontier) fetch(ctx context.Context, page bag.Item) fetchedPage {
 	}
 	if f.ahead == nil && f.manyHosts {
 		f.manyHosts = false // tried once: a bag the lanes cannot sort stays sequential
-		if a, ok := newAhead(ctx, f.c, f.bag, f.readAhead); ok {
+		if a, ok := newAhead(ctx, f.c, f.bag, f.fetchPage, f.readAhead); ok {
 			f.ahead = a
 		}
 	}
 	if f.ahead == nil {
-		return f.c.fetch(ctx, page.URL)
+		return f.fetchPage(ctx, page.URL)
 	}
 	return f.ahead.take(ctx, page)
 }
@@ -160,7 +164,7 @@ func (c *Crawler) fetch(ctx context.Context, url string) fetchedPage {
 	}
 	fp.html = p.HTML
 	if fp.err == nil {
-		fp.charset = keptCharset(c.Scanner, p)
+		fp.charset = keptCharset(c.Scanner, p, c.FetchRequisite != nil)
 	}
 	return fp
 }

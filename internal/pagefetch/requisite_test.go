@@ -22,43 +22,7 @@ import (
 func TestFetchRequisite(t *testing.T) {
 	var mu sync.Mutex
 	var asked []string
-	busy := 0
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		mu.Lock()
-		asked = append(asked, r.RequestURI)
-		mu.Unlock()
-		switch r.URL.Path {
-		case "/robots.txt":
-			fmt.Fprint(w, "User-agent: *\nDisallow: /no/\n")
-		case "/site.css":
-			w.Header().Set("Content-Type", "text/css; charset=iso-8859-1")
-			fmt.Fprint(w, "body { background: url(bg.png) }")
-		case "/f.woff2":
-			w.Header().Set("Content-Type", "font/woff2")
-			w.Write([]byte("wOF2\x00\x01"))
-		case "/missing.png":
-			w.Header().Set("Content-Type", "text/html")
-			w.WriteHeader(http.StatusNotFound)
-			w.Write(bytes.Repeat([]byte("x"), 64<<10))
-		case "/moved.png":
-			w.Header().Set("Location", `..\img\new.png`)
-			w.WriteHeader(http.StatusFound)
-		case "/busy.png":
-			mu.Lock()
-			busy++
-			again := busy == 1
-			mu.Unlock()
-			if again {
-				http.Error(w, "later", http.StatusServiceUnavailable)
-				return
-			}
-			w.Write([]byte("png"))
-		case "/big.bin":
-			w.Write(bytes.Repeat([]byte("b"), 1<<20))
-		case "/a|b.js":
-			w.Write([]byte("js"))
-		}
-	}))
+	srv := httptest.NewServer(requisiteServer(&mu, &asked))
 	defer srv.Close()
 	f := captureFetcher(t, nil)
 	f.MaxSize = 100
@@ -124,6 +88,48 @@ func TestFetchRequisite(t *testing.T) {
 	if f.WHATWG {
 		t.Fatal("the test is of a fetcher in reference mode")
 	}
+}
+
+// requisiteServer serves TestFetchRequisite's requisites, and appends each
+// request's target to asked.
+func requisiteServer(mu *sync.Mutex, asked *[]string) http.Handler {
+	busy := 0
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		*asked = append(*asked, r.RequestURI)
+		mu.Unlock()
+		switch r.URL.Path {
+		case "/robots.txt":
+			fmt.Fprint(w, "User-agent: *\nDisallow: /no/\n")
+		case "/site.css":
+			w.Header().Set("Content-Type", "text/css; charset=iso-8859-1")
+			fmt.Fprint(w, "body { background: url(bg.png) }")
+		case "/f.woff2":
+			w.Header().Set("Content-Type", "font/woff2")
+			w.Write([]byte("wOF2\x00\x01"))
+		case "/missing.png":
+			w.Header().Set("Content-Type", "text/html")
+			w.WriteHeader(http.StatusNotFound)
+			w.Write(bytes.Repeat([]byte("x"), 64<<10))
+		case "/moved.png":
+			w.Header().Set("Location", `..\img\new.png`)
+			w.WriteHeader(http.StatusFound)
+		case "/busy.png":
+			mu.Lock()
+			busy++
+			again := busy == 1
+			mu.Unlock()
+			if again {
+				http.Error(w, "later", http.StatusServiceUnavailable)
+				return
+			}
+			w.Write([]byte("png"))
+		case "/big.bin":
+			w.Write(bytes.Repeat([]byte("b"), 1<<20))
+		case "/a|b.js":
+			w.Write([]byte("js"))
+		}
+	})
 }
 
 // TestFetchRequisiteUnreachable: a requisite on a host that takes no

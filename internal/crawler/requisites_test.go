@@ -1,0 +1,421 @@
+package crawler
+
+import (
+	"fmt"
+	"io/fs"
+	"maps"
+	"net/http"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"testing/fstest"
+	"testing/synctest"
+	"time"
+
+	"tse-crawler/internal/bag"
+	"tse-crawler/internal/browserurl"
+	"tse-crawler/internal/journal"
+	"tse-crawler/internal/playground"
+	"tse-crawler/internal/scope"
+)
+
+// reqSite is a site of three pages on www.example.edu whose requisites
+// are on it and on static.example.edu: a stylesheet that imports another,
+// which imports one on the second host, images, one that robots.txt
+// disallows on each host, one that is missing, one that redirects, and a
+// stylesheet and an image that two pages share. Its pages name their
+// requisites as fakeRequisites reads them, req="URL", and its
+// stylesheets as fakeStyleRequisites does, need(URL), so that the tests
+// do not depend on how package pagescan finds them.
+var reqSite = fstest.MapFS{
+	"www.example.edu/robots.txt": {Data: []byte("User-agent: *\nDisallow: /private/\n")},
+	"www.example.edu/index.html": {Data: []byte(`<a href=a.html>a</a> <a href=b.html>b</a>
+		req="css/site.css" req="img/logo.png" req="private/p.png" req="missing.png" req="old.png#top" req="http://static.example.edu/lib.js"`)},
+	"www.example.edu/a.html":       {Data: []byte(`<a href=index.html>home</a> req="css/site.css" req="img/a.png" req="mailto:x@example.edu"`)},
+	"www.example.edu/b.html":       {Data: []byte(`<a href=a.html>a</a> req="http://static.example.edu/b.png" req="img/a.png"`)},
+	"www.example.edu/css/site.css": {Data: []byte(`need(base.css) need(../img/bg.png) need(../img/bg.png)`)},
+	"www.example.edu/css/base.css": {Data: []byte(`need(http://static.example.edu/fonts.css) need(/img/p.png)`)},
+	"www.example.edu/img/logo.png": {Data: []byte("logo")},
+	"www.example.edu/img/new.png":  {Data: []byte("new")},
+	"www.example.edu/img/a.png":    {Data: []byte("a")},
+	"www.example.edu/img/bg.png":   {Data: []byte("bg")},
+	"www.example.edu/img/p.png":    {Data: []byte("p")},
+	"static.example.edu/robots.txt": {Data: []byte("User-agent: *\nDisallow: /blocked/\n")},
+	"static.example.edu/fonts.css":  {Data: []byte(`need(f.woff2) need(blocked/x.png)`)},
+	"static.example.edu/f.woff2":    {Data: []byte("font")},
+	"static.example.edu/lib.js":     {Data: []byte("js")},
+	"static.example.edu/b.png":      {Data: []byte("b")},
+}
+
+const reqSeed = "http://www.example.edu/index.html"
+
+// reqWanted are the requests for reqSite's requisites, each once: all but
+// the two that robots.txt disallows, the redirect's target included.
+var reqWanted = []string{
+	"http://static.example.edu/b.png", "http://static.example.edu/f.woff2", "http://static.example.edu/fonts.css",
+	"http://static.example.edu/lib.js",
+	"http://www.example.edu/css/base.css", "http://www.example.edu/css/site.css", "http://www.example.edu/img/a.png",
+	"http://www.example.edu/img/bg.png", "http://www.example.edu/img/logo.png", "http://www.example.edu/img/new.png",
+	"http://www.example.edu/img/p.png", "http://www.example.edu/missing.png", "http://www.example.edu/old.png",
+}
+
+// reqRecorded are the requisites journaled: every one requested, and the
+// two disallowed.
+var reqRecorded = append(slices.Clone(reqWanted), "http://www.example.edu/private/p.png", "http://static.example.edu/blocked/x.png")
+
+var (
+	fakeReq  = regexp.MustCompile(`req="([^"]*)"`)
+	fakeNeed = regexp.MustCompile(`need\(([^)]*)\)`)
+)
+
+// fakeRequisites finds the requisites of a page of reqSite.
+func fakeRequisites(pageURL string, page []byte, _ string, found func(string)) {
+	for _, m := range fakeReq.FindAllSubmatch(page, -1) {
+		if u, ok := browserurl.Resolve(pageURL, string(m[1])); ok {
+			found(u)
+		}
+	}
+}
+
+// fakeStyleRequisites finds the requisites of a stylesheet of reqSite.
+func fakeStyleRequisites(sheetURL string, sheet []byte, _ string, found func(string)) {
+	for _, m := range fakeNeed.FindAllSubmatch(sheet, -1) {
+		if u, ok := browserurl.Resolve(sheetURL, string(m[1])); ok {
+			found(u)
+		}
+	}
+}
+
+// reqHandler serves reqSite, with its redirect; playground's handler
+// gives each file its Content-Type, text/css for a stylesheet.
+func reqHandler(fsys fs.FS) http.Handler {
+	h := playground.VirtualHosts(fsys)
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Host == "www.example.edu" && r.URL.Path == "/old.png" {
+			http.Redirect(w, r, "/img/new.png", http.StatusFound)
+			return
+		}
+		h.ServeHTTP(w, r)
+	})
+}
+
+// A reqRun is what a crawl of reqSite left.
+type reqRun struct {
+	h       *harness
+	entries []journal.Entry
+	res     Result
+	err     error
+}
+
+// requested returns the URLs the crawl requested, robots.txt files left
+// out, each as many times as it was.
+func (r *reqRun) requested() []string {
+	r.h.tr.mu.Lock()
+	defer r.h.tr.mu.Unlock()
+	var urls []string
+	for _, u := range r.h.tr.urls {
+		if !strings.HasSuffix(u, "/robots.txt") {
+			urls = append(urls, u)
+		}
+	}
+	return urls
+}
+
+// recorded returns the URLs of the requisites the crawl journaled.
+func (r *reqRun) recorded() []string {
+	var urls []string
+	for _, e := range r.entries {
+		if e.Kind == journal.Requisite {
+			urls = append(urls, e.URL)
+		}
+	}
+	return urls
+}
+
+// pageEntries returns the crawl's journal, its requisites left out.
+func (r *reqRun) pageEntries() []journal.Entry {
+	return slices.DeleteFunc(slices.Clone(r.entries), func(e journal.Entry) bool { return e.Kind == journal.Requisite })
+}
+
+// crawlReqSite crawls fsys, served as reqHandler serves it, from seed in
+// pages of scope, with the requisites of mode "all", "scope" or "none",
+// parallel pages at once, each host paced by delay; set, if not nil,
+// changes the harness before the crawl starts.
+func crawlReqSite(t *testing.T, fsys fs.FS, seed string, prefixes []string, mode string, parallel int, delay time.Duration, set func(*harness)) *reqRun {
+	t.Helper()
+	h := newHarness(nil, 10, delay)
+	h.tr.h = reqHandler(fsys)
+	h.fetcher.Robots, h.fetcher.WHATWG = true, true
+	sc, err := scope.Parse(prefixes)
+	if err != nil {
+		t.Fatal(err)
+	}
+	h.c.Internal, h.c.Normalize, h.c.Bag = sc.Contains, browserurl.Normalize, new(bag.Queue)
+	h.c.Parallel, h.c.AheadMemory, h.c.Next = parallel, 64<<20, h.fetcher.Pacer.Next
+	h.c.Recycle, h.c.Reach = h.fetcher.Recycle, h.fetcher.Reach
+	if mode != "none" {
+		h.c.FetchRequisite, h.c.Requisites, h.c.StyleRequisites = h.fetcher.FetchRequisite, fakeRequisites, fakeStyleRequisites
+	}
+	if mode == "scope" {
+		h.c.RequisiteScope = sc.Contains
+	}
+	run := &reqRun{h: h}
+	var mu sync.Mutex
+	h.c.Journal = func(e journal.Entry) error {
+		mu.Lock()
+		run.entries = append(run.entries, e)
+		mu.Unlock()
+		return nil
+	}
+	if set != nil {
+		set(h)
+	}
+	run.res, run.err = h.c.Crawl(t.Context(), seed)
+	return run
+}
+
+// TestRequisites: a crawl fetches each requisite of its pages once, to any
+// depth of stylesheets and on any host, and journals each, a failure as
+// it was answered; never one robots.txt disallows. Its pages, its log and
+// its pages' journal lines are those of the crawl without requisites, one
+// page at a time or four hosts at once.
+func TestRequisites(t *testing.T) {
+	without := crawlReqSite(t, reqSite, reqSeed, []string{"http://www.example.edu/"}, "none", 1, 0, nil)
+	if without.err != nil || without.res.Saved != 3 {
+		t.Fatalf("the crawl without requisites: %v, %d pages saved", without.err, without.res.Saved)
+	}
+	for _, parallel := range []int{1, 4} {
+		t.Run(fmt.Sprint("parallel ", parallel), func(t *testing.T) {
+			run := crawlReqSite(t, reqSite, reqSeed, []string{"http://www.example.edu/"}, "all", parallel, 0, nil)
+			if run.err != nil {
+				t.Fatal(run.err)
+			}
+			requested := run.requested()
+			pages := without.requested()
+			reqs := slices.DeleteFunc(slices.Clone(requested), func(u string) bool { return slices.Contains(pages, u) })
+			if slices.Sort(reqs); !slices.Equal(reqs, reqWanted) {
+				t.Errorf("requested, besides the pages:\n%s\nwant each once:\n%s", strings.Join(reqs, "\n"), strings.Join(reqWanted, "\n"))
+			}
+			recorded := run.recorded()
+			if slices.Sort(recorded); !slices.Equal(recorded, slices.Sorted(slices.Values(reqRecorded))) {
+				t.Errorf("journaled requisites:\n%s\nwant:\n%s", strings.Join(recorded, "\n"), strings.Join(slices.Sorted(slices.Values(reqRecorded)), "\n"))
+			}
+			if d := sameCrawl(without, run); d != "" {
+				t.Error(d)
+			}
+			got := run.res.Requisites
+			if got.Fetched != 11 || got.Failed != 1 || got.FailedBy["HTTP 404"] != 1 || got.Redirects != 1 || got.Disallowed != 2 || got.Hosts != 2 || got.Bytes == 0 {
+				t.Errorf("figures %+v, want 11 fetched, 1 failed (HTTP 404), 1 redirected, 2 disallowed, from 2 hosts", got)
+			}
+			for _, e := range run.entries {
+				if e.URL == "http://www.example.edu/css/base.css" && !slices.Equal(e.Needs, []string{"http://static.example.edu/fonts.css", "http://www.example.edu/img/p.png"}) ||
+					e.URL == "http://www.example.edu/old.png" && e.Target != "http://www.example.edu/img/new.png" {
+					t.Errorf("journal entry %+v", e)
+				}
+			}
+		})
+	}
+}
+
+// sameCrawl says how the pages of two crawls differ, or "": their page
+// directories, logs, stderr, pages' journal lines and pages' figures.
+func sameCrawl(a, b *reqRun) string {
+	var d []string
+	if !slices.Equal(a.h.order(), b.h.order()) || fmt.Sprint(a.h.pages) != fmt.Sprint(b.h.pages) {
+		d = append(d, fmt.Sprintf("pages %v, want %v", b.h.order(), a.h.order()))
+	}
+	if a.h.log.String() != b.h.log.String() || a.h.errs.String() != b.h.errs.String() {
+		d = append(d, fmt.Sprintf("log:\n%s%s\nwant:\n%s%s", &b.h.log, &b.h.errs, &a.h.log, &a.h.errs))
+	}
+	ea, eb := a.pageEntries(), b.pageEntries()
+	for _, es := range [][]journal.Entry{ea, eb} {
+		for i := range es {
+			es[i].Charset, es[i].WARC = "", 0 // a crawl with requisites keeps every charset
+		}
+	}
+	if fmt.Sprint(ea) != fmt.Sprint(eb) {
+		d = append(d, fmt.Sprintf("pages' journal lines %v, want %v", eb, ea))
+	}
+	ra, rb := a.res, b.res
+	ra.Requisites, ra.AheadPeak, rb.AheadPeak = rb.Requisites, 0, 0
+	if fmt.Sprintf("%+v", ra) != fmt.Sprintf("%+v", rb) {
+		d = append(d, fmt.Sprintf("Result %+v, want %+v", rb, ra))
+	}
+	return strings.Join(d, "\n")
+}
+
+// TestRequisitesScope: with a scope, only the requisites inside it are
+// fetched; with none, nothing more than the pages.
+func TestRequisitesScope(t *testing.T) {
+	run := crawlReqSite(t, reqSite, reqSeed, []string{"http://www.example.edu/"}, "scope", 4, 0, nil)
+	if run.err != nil {
+		t.Fatal(run.err)
+	}
+	for _, u := range run.requested() {
+		if strings.Contains(u, "static.example.edu") {
+			t.Errorf("%s, outside the scope, was requested", u)
+		}
+	}
+	if got := run.recorded(); !slices.Contains(got, "http://www.example.edu/css/base.css") || slices.Contains(got, "http://static.example.edu/fonts.css") {
+		t.Errorf("journaled %v", got)
+	}
+	none := crawlReqSite(t, reqSite, reqSeed, []string{"http://www.example.edu/"}, "none", 4, 0, nil)
+	if got := none.requested(); len(got) != 3 || len(none.recorded()) != 0 {
+		t.Errorf("without requisites, requested %v and journaled %v", got, none.recorded())
+	}
+}
+
+// TestRequisitesResume: a crawl stopped after any line of its journal,
+// and perhaps after the next page was saved without its line, then
+// resumed, fetches every requisite the stopped run did not journal, and
+// none that it did: between them, each is journaled once. The resumed
+// crawl saves and logs what the uninterrupted one does.
+func TestRequisitesResume(t *testing.T) {
+	for _, parallel := range []int{1, 4} {
+		whole := crawlReqSite(t, reqSite, reqSeed, []string{"http://www.example.edu/"}, "all", parallel, 0, nil)
+		if whole.err != nil {
+			t.Fatal(whole.err)
+		}
+		for cut := range len(whole.entries) + 1 {
+			for _, adopt := range []bool{false, true} {
+				t.Run(fmt.Sprintf("parallel %d cut %d adopt %v", parallel, cut, adopt), func(t *testing.T) {
+					resumeReqSite(t, whole, cut, adopt, parallel)
+				})
+			}
+		}
+	}
+}
+
+// resumeReqSite resumes the crawl whole after the first cut lines of its
+// journal, with the next page on disk if adopt, and checks it.
+func resumeReqSite(t *testing.T, whole *reqRun, cut int, adopt bool, parallel int) {
+	before := whole.entries[:cut]
+	var replay, recorded []journal.Entry
+	saved := 0
+	for _, e := range before {
+		switch e.Kind {
+		case journal.Requisite:
+			recorded = append(recorded, e)
+		case journal.Saved:
+			saved = e.DocID
+			replay = append(replay, e)
+		default:
+			replay = append(replay, e)
+		}
+	}
+	onDisk := saved
+	if adopt && saved < len(whole.h.pages) {
+		onDisk++
+	}
+	run := crawlReqSite(t, reqSite, reqSeed, []string{"http://www.example.edu/"}, "all", parallel, 0, func(h *harness) {
+		h.c.Replay, h.c.Recorded = replay, recorded
+		h.c.Load = func(id int) (string, int, []byte, error) {
+			if id > onDisk {
+				return "", 0, nil, fmt.Errorf("page %d: %w", id, fs.ErrNotExist)
+			}
+			p := whole.h.pages[id-1]
+			return p.url, p.depth, []byte(p.html), nil
+		}
+	})
+	if run.err != nil {
+		t.Fatal(run.err)
+	}
+	var all []string
+	for _, e := range recorded {
+		all = append(all, e.URL)
+	}
+	all = append(all, run.recorded()...)
+	counts := make(map[string]int)
+	for _, u := range all {
+		counts[u]++
+	}
+	if got, want := slices.Sorted(maps.Keys(counts)), slices.Sorted(slices.Values(reqRecorded)); !slices.Equal(got, want) {
+		t.Errorf("journaled between the two runs:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	for u, n := range counts {
+		if n > 1 {
+			t.Errorf("%s journaled %d times", u, n)
+		}
+	}
+	for _, u := range run.requested() {
+		if slices.Contains(reqWanted, u) && counts[u] == 1 && !slices.Contains(run.recorded(), u) {
+			t.Errorf("%s, journaled by the stopped run, was requested again", u)
+		}
+	}
+	if got := run.h.pages; len(got)+onDisk != len(whole.h.pages) {
+		t.Errorf("the resumed crawl saved %d pages, with %d on disk, of %d", len(got), onDisk, len(whole.h.pages))
+	}
+}
+
+// clustersWithRequisites is clusters(hosts, pages) with requisites: each
+// page needs an image of its own and a stylesheet its host's pages share,
+// both on its host, and an image on one of as many other hosts,
+// cdn0.example.test and so on, which are no part of the crawl. A page's
+// host thus serves about twice its pages' requests.
+func clustersWithRequisites(hosts, pages int) fstest.MapFS {
+	fsys := clusters(hosts, pages)
+	for name, f := range maps.Clone(fsys) {
+		host, page, _ := strings.Cut(name, "/")
+		img := strings.TrimSuffix(page, ".html") + ".png"
+		n, _ := strconv.Atoi(strings.Trim(page, "pindex.html"))
+		cdn := fmt.Sprintf("cdn%d.example.test", n%hosts)
+		fsys[name] = &fstest.MapFile{Data: fmt.Appendf(slices.Clone(f.Data), `req="/style.css" req="/img/%s" req="http://%s/%s/%s"`, img, cdn, host, img)}
+		fsys[host+"/style.css"] = &fstest.MapFile{Data: []byte("body {}")}
+		fsys[host+"/img/"+img] = &fstest.MapFile{Data: []byte("png")}
+		fsys[cdn+"/"+host+"/"+img] = &fstest.MapFile{Data: []byte("png")}
+	}
+	return fsys
+}
+
+// TestRequisitesSpeed: four hosts of 25 pages each, with a pause of a
+// second each, whose pages need as many requisites again on their own
+// hosts and one each on four other hosts: four at a time, the crawl with
+// requisites takes little more than its busiest host's floor, its
+// requests one pause apart, as the crawl without them does; the pages'
+// requisites on other hosts are fetched while their own host pauses.
+// Fetching the requisites changes nothing of the pages.
+func TestRequisitesSpeed(t *testing.T) {
+	const pause, took = time.Second, 50 * time.Millisecond
+	prefixes := []string{"http://*.example.edu/"}
+	for _, order := range []string{"lifo", "bfs"} {
+		t.Run(order, func(t *testing.T) {
+			synctest.Test(t, func(t *testing.T) {
+				var runs [2][2]*reqRun
+				for i, n := range []int{1, 4} {
+					for j, mode := range []string{"none", "all"} {
+						start := time.Now()
+						run := crawlReqSite(t, clustersWithRequisites(4, 25), "http://h0.example.edu/index.html", prefixes, mode, n, pause, func(h *harness) {
+							h.c.Bag, _ = bag.New(order)
+							h.c.Normalize, h.fetcher.WHATWG = nil, false
+							h.tr.took = took
+						})
+						elapsed := time.Since(start)
+						if run.err != nil || run.res.Saved != 100 {
+							t.Fatalf("-parallel %d, requisites %s: %v, %d pages saved", n, mode, run.err, run.res.Saved)
+						}
+						busiest := slices.Max(slices.Collect(maps.Values(run.h.fetcher.HostRequests())))
+						floor := time.Duration(busiest-1)*pause + time.Duration(busiest)*took
+						ratio := float64(elapsed) / float64(floor)
+						t.Logf("-parallel %d, requisites %s: %v, %d requests, %.3f times the busiest host's floor of %v (%d requests)",
+							n, mode, elapsed, run.h.fetcher.Requests(), ratio, floor, busiest)
+						if n == 4 && ratio > 1.15 {
+							t.Errorf("-parallel 4, requisites %s, took %.3f times the busiest host's floor, want at most 1.15", mode, ratio)
+						}
+						runs[i][j] = run
+					}
+				}
+				for i := range runs {
+					if d := sameCrawl(runs[i][0], runs[i][1]); d != "" {
+						t.Errorf("-parallel %d: the requisites changed the crawl:\n%s", []int{1, 4}[i], d)
+					}
+					if got := runs[i][1].res.Requisites; got.Fetched != 25*4*2+4 || got.Failed != 0 || got.Hosts != 8 {
+						t.Errorf("-parallel %d: requisites %+v, want 204 fetched from 8 hosts", []int{1, 4}[i], got)
+					}
+				}
+			})
+		})
+	}
+}
