@@ -46,6 +46,9 @@ type config struct {
 	stats     bool
 	statsJSON string
 	warc      string // -warc FILE
+	// requisites says which requisites of its pages a crawl with -warc
+	// fetches: all, scope or none.
+	requisites string
 	// How many hosts are fetched at once, and how much of what they
 	// fetch ahead may wait in memory. They change when pages are fetched,
 	// never what is saved, so a crawl may resume with other values.
@@ -153,6 +156,8 @@ func (cfg *config) checkFlags() error {
 		msg = fmt.Sprintf("-retries %d is too many: give at most %d (the backoff doubles each time, up to a minute)", cfg.retries, pagefetch.MaxRetries)
 	case cfg.parallel < 1 || cfg.parallel > maxParallel:
 		msg = fmt.Sprintf("-parallel %d is out of range: give how many hosts to fetch from at once, from 1 (one page at a time) to %d", cfg.parallel, maxParallel)
+	case cfg.requisites != "all" && cfg.requisites != "scope" && cfg.requisites != "none":
+		msg = fmt.Sprintf("-requisites %q: give all (from any host), scope (inside the crawl's scope) or none", cfg.requisites)
 	case strings.TrimSpace(cfg.userAgent) == "" || strings.ContainsAny(cfg.userAgent, "\r\n"):
 		msg = fmt.Sprintf("-user-agent %q is not a usable User-Agent: give one line such as mybot/1.0", cfg.userAgent)
 	default:

@@ -129,6 +129,7 @@ var flags = []flagDef{
 		name: "stats", def: "false", rule: mayChange,
 		short: "print statistics on stderr at the end",
 		text: "print statistics on stderr at the end: pages fetched (as many as the log's `Fetched` lines), saved, failed (by reason) and redirected, " +
+			"and with `-warc` their requisites fetched, failed, redirected and disallowed, their bytes and hosts, " +
 			"and the pages tried (fetched, failed or redirected); " +
 			"URLs found, added and ignored (external, duplicate, disallowed by robots.txt); requests; bytes saved, exactly and in KiB, MiB or GiB; " +
 			"elapsed time, mean and shortest pause, deepest depth; the mode links were read in; " +
@@ -146,9 +147,10 @@ var flags = []flagDef{
 	},
 	{
 		name: "warc", arg: "FILE", rule: mustMatch,
-		short: "also write the crawl to *FILE* as a WARC 1.1 web archive",
+		short: "also archive the site as it looked, its pages and what they need to render, in *FILE* (WARC 1.1)",
 		text: "also write the crawl to *FILE* as a WARC 1.1 web archive, which pywb, ReplayWeb.page and warcio replay: " +
 			"a `warcinfo` record, then a `request` and a `response` record for every HTTP exchange, robots.txt, redirects, failures and retries included, " +
+			"of the pages and of their requisites (see `-requisites`), " +
 			"each response as received, from its status line to the end of its message, chunked framing and all: not the interim `1xx` answers before it, nor bytes after it. " +
 			"A *FILE* ending in `.gz` holds one gzip member per record. " +
 			"Requests ask for no content coding, so that each saved page is the payload of its `200` record. " +
@@ -158,6 +160,28 @@ var flags = []flagDef{
 		// Only when given, so that a journal from before -warc, or of a
 		// crawl without it, still names the crawl it did.
 		journal: func(cfg *config) (string, bool) { return cfg.warc, cfg.warc != "" },
+	},
+	{
+		name: "requisites", arg: "all|scope|none", def: "all", rule: mustMatch,
+		short: "with `-warc`, what each page needs to render: from any host, in scope only, or none",
+		text: "with `-warc`, also fetch and record each saved page's requisites, what a browser loads to render it: " +
+			"stylesheets, icons, manifests and preloads (`<link>`), scripts, images (`src` and `srcset`, `<picture>`), " +
+			"video, audio, tracks, posters, `<embed>`, `<object>`, SVG images, and `url()` in `style`; " +
+			"and in every stylesheet, its `@import` and `url()`s, to any depth. " +
+			"Each URL is fetched once, whatever its type, within `-max-size`, and recorded as answered, a failure included; " +
+			"each redirect is followed, at most 10 in a row. " +
+			"`all` fetches them from any host, as a browser does, `scope` only inside the crawl's scope, and `none` not at all. " +
+			"A requisite is no page: it is never saved, logged, or counted with the pages, " +
+			"so the page directory and the log are those of the same crawl without `-warc`. " +
+			"Each host still has one request at a time, its pause, robots.txt, retries and the loopback rule, pages and requisites alike; " +
+			"with `-parallel` above 1, as many workers again fetch requisites from other hosts while a page's host pauses. " +
+			"Without `-warc`, nothing more is fetched.",
+		value: func(cfg *config) flag.Value { return stringValue{&cfg.requisites} },
+		// Only with -warc, which it shapes, so that a journal of a crawl
+		// without -warc still names the crawl it did; and only when not
+		// all, so that a crawl with -warc begun by a release that fetched
+		// no requisites resumes, with its saved pages' requisites fetched.
+		journal: func(cfg *config) (string, bool) { return cfg.requisites, cfg.warc != "" && cfg.requisites != "all" },
 	},
 	{
 		name: "robots", def: "true", rule: mustMatch,

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
@@ -14,24 +15,28 @@ var otherValues = map[string]string{
 	"order": "priority", "robots": "false", "retries": "7", "user-agent": "x/2",
 	"scope": "http://cs50tse.cs.dartmouth.edu/tse/zoo/", "links-from": "<b>", "links-until": "</b>",
 	"stats": "true", "stats-json": "out.json", "parallel": "9", "ahead-memory": "1MiB",
-	"warc": "crawl.warc.gz",
+	"warc": "crawl.warc.gz", "requisites": "none",
 }
+
+// alongside are the flags a flag matters only with, given with it by
+// TestResumeRules: -requisites shapes only a crawl with -warc.
+var alongside = map[string][]string{"requisites": {"-warc=crawl.warc"}}
 
 // TestResumeRules checks each flag's rule against the journal's
 // parameters, which decide whether a crawl resumes: another value of a
 // flag that must match names another crawl, and of any other flag, the
 // same one.
 func TestResumeRules(t *testing.T) {
-	def, err := parseArgs([]string{zooSeed, "DIR", "2"})
-	if err != nil {
-		t.Fatal(err)
-	}
 	for _, f := range flags {
 		v, ok := otherValues[f.name]
 		if !ok {
 			continue // not carried, as TestResumeArgsEveryFlag checks
 		}
-		cfg, err := parseArgs([]string{"-" + f.name + "=" + v, zooSeed, "DIR", "2"})
+		def, err := parseArgs(append(slices.Clone(alongside[f.name]), zooSeed, "DIR", "2"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		cfg, err := parseArgs(append(alongside[f.name], "-"+f.name+"="+v, zooSeed, "DIR", "2"))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -39,6 +44,35 @@ func TestResumeRules(t *testing.T) {
 		if must := f.rule == mustMatch; must != (diffs != nil) {
 			t.Errorf("-%s=%s: the journal's parameters differ by %q; want a difference %v", f.name, v, diffs, must)
 		}
+	}
+}
+
+// TestRequisitesJournaled: -requisites names the crawl only with -warc,
+// and only when it is not all, so that a journal without it, of a crawl
+// without -warc or of one begun before requisites were fetched, resumes.
+func TestRequisitesJournaled(t *testing.T) {
+	for _, tt := range []struct {
+		args []string
+		want string // the option line, or ""
+	}{
+		{nil, ""},
+		{[]string{"-requisites=none"}, ""},
+		{[]string{"-warc=x.warc"}, ""},
+		{[]string{"-warc=x.warc", "-requisites=all"}, ""},
+		{[]string{"-warc=x.warc", "-requisites=scope"}, `option requisites "scope"`},
+		{[]string{"-warc=x.warc", "-requisites=none"}, `option requisites "none"`},
+	} {
+		cfg, err := parseArgs(append(tt.args, zooSeed, "DIR", "2"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		header := string(journal.Header(cfg.params()))
+		if got := strings.Contains(header, "option requisites"); got != (tt.want != "") || tt.want != "" && !strings.Contains(header, tt.want+"\n") {
+			t.Errorf("%q: header\n%s\nwant %q", tt.args, header, tt.want)
+		}
+	}
+	if _, err := parseArgs([]string{"-requisites=some", zooSeed, "DIR", "2"}); err == nil || !strings.Contains(err.Error(), "give all") {
+		t.Errorf("-requisites=some: %v, want a usage error", err)
 	}
 }
 

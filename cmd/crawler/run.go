@@ -22,6 +22,7 @@ import (
 	"tse-crawler/internal/pace"
 	"tse-crawler/internal/pagedir"
 	"tse-crawler/internal/pagefetch"
+	"tse-crawler/internal/pagescan"
 	"tse-crawler/internal/scope"
 	"tse-crawler/internal/stats"
 	"tse-crawler/internal/warc"
@@ -82,7 +83,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, getenv fu
 	c, fetcher := newCrawler(cfg, dir, proxy, con)
 	con.show(c, fetcher.Pacer, cfg.quiet)
 	if replay != nil {
-		c.Replay, c.Load = replay.Entries, dir.Load
+		c.Replay, c.Load, c.Recorded = replay.Entries, dir.Load, replay.Requisites
 		fmt.Fprintf(con, "crawler: resuming the crawl in %s: replaying what came of its first %d pages, %d of them saved\n", cfg.dir, len(replay.Entries), replay.Saved)
 	}
 	c.Archive = out.archive
@@ -96,7 +97,11 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, getenv fu
 		fmt.Fprintf(con, "crawler: %s\n", failureSummary(res))
 	}
 	code = finish(dir, cfg, resumeCommand(argv0, cfg, getenv), res, err, proxy, con)
-	return sumUp(cfg, report(res, fetcher, cfg.mode, time.Since(began)), out, code, err == nil, con)
+	r := report(res, fetcher, cfg.mode, time.Since(began))
+	if c.FetchRequisite != nil {
+		r.Requisites = &res.Requisites
+	}
+	return sumUp(cfg, r, out, code, err == nil, con)
 }
 
 // sumUp writes the crawl's statistics, if asked for, and on a terminal
@@ -392,7 +397,7 @@ func newCrawler(cfg *config, dir *pagedir.Dir, proxy func(*http.Request) (*url.U
 		// go to, rather than in memory or in a small /tmp.
 		fetcher.SpoolDir = filepath.Dir(cfg.warc)
 	}
-	return &crawler.Crawler{
+	c := &crawler.Crawler{
 		Fetch:     fetcher.FetchPage,
 		Save:      dir.Save,
 		Scanner:   cfg.scanner,
@@ -408,7 +413,14 @@ func newCrawler(cfg *config, dir *pagedir.Dir, proxy func(*http.Request) (*url.U
 		Parallel:    cfg.parallel,
 		AheadMemory: cfg.aheadMemory,
 		Next:        fetcher.Pacer.Next,
-	}, fetcher
+	}
+	if cfg.warc != "" && cfg.requisites != "none" {
+		c.FetchRequisite, c.Requisites, c.StyleRequisites = fetcher.FetchRequisite, pagescan.Requisites, pagescan.StyleRequisites
+		if cfg.requisites == "scope" {
+			c.RequisiteScope = cfg.scope.Contains
+		}
+	}
+	return c, fetcher
 }
 
 // finish closes the page directory as the crawl's outcome requires, tells
