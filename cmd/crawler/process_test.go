@@ -79,7 +79,7 @@ func TestKill9(t *testing.T) {
 	}
 	p := newStepProxy(t, testdataSite(t))
 	for _, kc := range killCrawls {
-		t.Run(kc.name, func(t *testing.T) { kill9EveryStep(t, p, kc.args, "") })
+		t.Run(kc.name, func(t *testing.T) { kill9EveryStep(t, p, kc.args, "", nil) })
 	}
 }
 
@@ -99,15 +99,33 @@ func TestKill9WARC(t *testing.T) {
 	p := newStepProxy(t, testdataSite(t))
 	for _, kc := range killCrawls {
 		for _, file := range []string{"crawl.warc", "crawl.warc.gz"} {
-			t.Run(kc.name+" "+file, func(t *testing.T) { kill9EveryStep(t, p, kc.args, file) })
+			t.Run(kc.name+" "+file, func(t *testing.T) { kill9EveryStep(t, p, kc.args, file, nil) })
 		}
+	}
+}
+
+// TestKill9Requisites kills the crawler process with SIGKILL at every step
+// of a crawl of the museum, whose WARC file holds its pages' requisites:
+// while each request, a page's or a requisite's, is in flight, and the
+// moment each has been answered. -resume finishes the crawl as if it had
+// never been killed, and the file holds every page and every requisite
+// exactly once, each record whole.
+func TestKill9Requisites(t *testing.T) {
+	if testing.Short() {
+		t.Skip("skipping: starts a process per step")
+	}
+	p := newStepProxy(t, testdataSite(t))
+	for _, tc := range []struct{ parallel, file string }{{"1", "crawl.warc"}, {"4", "crawl.warc.gz"}} {
+		args := []string{"-q", "-delay", "0", "-parallel", tc.parallel, "-scope", "http://www.example.net/", museumSeed, "2"}
+		t.Run("parallel "+tc.parallel+" "+tc.file, func(t *testing.T) { kill9EveryStep(t, p, args, tc.file, museumRequisites) })
 	}
 }
 
 // kill9EveryStep kills the crawl of args at each step, checks what it
 // left, and resumes it. With warcFile, each run also writes a WARC file
-// of that name, which must end up holding each saved page once.
-func kill9EveryStep(t *testing.T, p *stepProxy, args []string, warcFile string) {
+// of that name, which must end up holding each saved page once, and each
+// of requisites once, with its status.
+func kill9EveryStep(t *testing.T, p *stepProxy, args []string, warcFile string, requisites map[string]int) {
 	withWARC := func(args []string) ([]string, string) {
 		if warcFile == "" {
 			return args, ""
@@ -140,7 +158,11 @@ func kill9EveryStep(t *testing.T, p *stepProxy, args []string, warcFile string) 
 				checkWhole(t, got, want)
 				resumeMatches(t, p, args, dir, want)
 				if out != "" {
-					checkPagesArchived(t, dir, checkWARC(t, out))
+					caps := checkWARC(t, out)
+					checkPagesArchived(t, dir, caps)
+					if requisites != nil {
+						checkRequisitesArchived(t, caps, requisites)
+					}
 				}
 			})
 		}

@@ -48,7 +48,8 @@ func withDir(args []string, dir string) []string {
 }
 
 // A stepProxy serves the test site, with the Content-Types of
-// withCharsets, and the university for its hosts, and calls its hook, if
+// withCharsets, and the university and the museum for their hosts, and
+// calls its hook, if
 // set, with the number of each request, before answering it and again
 // after.
 type stepProxy struct {
@@ -60,7 +61,7 @@ type stepProxy struct {
 
 func newStepProxy(t *testing.T, fsys fs.FS) *stepProxy {
 	p := new(stepProxy)
-	h := withUniversity(withCharsets(playground.Handler(fsys)))
+	h := withMuseum(withUniversity(withCharsets(playground.Handler(fsys))))
 	p.Server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		n := p.n.Add(1)
 		p.mu.Lock()

@@ -63,6 +63,7 @@ type requisites struct {
 	watch   hostWatch                // for a witness, when a host takes no connection
 	res     stats.Requisites
 	hosts   map[string]bool // hosts that answered
+	err     error           // what stopped a worker, and so the crawl
 }
 
 // A requisiteBag holds one host's requisites that are still to fetch, in
@@ -244,12 +245,27 @@ func (q *requisites) work(ctx context.Context) {
 			continue
 		}
 		err := q.fetch(ctx, it)
+		if err != nil {
+			// Before the requisite is released, so that finish, which
+			// waits for none to be pending, sees why it was not done.
+			q.fail(err)
+		}
 		q.release(l)
 		if err != nil {
-			q.stop(err)
 			return
 		}
 	}
+}
+
+// fail stops the crawl with err, which stopped a worker, unless another
+// did first.
+func (q *requisites) fail(err error) {
+	q.mu.Lock()
+	if q.err == nil {
+		q.err = err
+	}
+	q.mu.Unlock()
+	q.stop(err)
 }
 
 // settle fetches, in a crawl of one page at a time, the requisites queued
@@ -289,8 +305,9 @@ func (q *requisites) finish(ctx context.Context, err error) error {
 	for err == nil {
 		q.mu.Lock()
 		pending, changed := q.pending, q.changed
+		err = q.err
 		q.mu.Unlock()
-		if pending == 0 {
+		if pending == 0 || err != nil {
 			break
 		}
 		select {
