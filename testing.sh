@@ -694,6 +694,50 @@ else
 	bad "-warc: $(cat "$tmp/err")"
 fi
 
+echo "== -warc archives the site as it looked: the museum's pages and requisites, read back by warcio"
+# testdata/requisites-crawl: three pages on www.example.net that need every
+# kind of requisite there and on cdn.example.net, whose robots.txt, like
+# www's, disallows one. Every file of the site but those two must have
+# exactly one response 200 in the archive, and the page directory must be
+# that of the same crawl without -warc.
+start_server museum "-vhosts testdata/requisites-crawl" || abort "the playground server did not start"
+museum() {
+	show env HTTP_PROXY="$PROXY" ./crawler -q -delay 0 -scope http://www.example.net/ "$@" http://www.example.net/index.html "$dir" 2
+}
+dir=$(newdir)
+warc=$tmp/museum.warc.gz
+if museum -warc "$warc" 2>"$tmp/err"; then
+	archived=$dir
+	dir=$(newdir)
+	if museum 2>"$tmp/err" && diff -r "$archived" "$dir" >"$tmp/diff"; then
+		ok "-warc crawled the museum with its requisites, and saved the pages the crawl without -warc saves, byte for byte"
+	else
+		bad "the museum with -warc and without differ: $(head -5 "$tmp/diff") $(cat "$tmp/err")"
+	fi
+	want=$(cd testdata/requisites-crawl && find www.example.net cdn.example.net -type f ! -path '*/private/*' ! -path '*/blocked/*' |
+		sed 's|^www.example.net/exhibit/index.html$|www.example.net/exhibit/|; s|^|http://|' | sort)
+	if ! command -v npx >/dev/null || ! command -v node >/dev/null; then
+		optional "the museum's archive read back by warcio (no node; the Go tests read it back too)"
+	elif ! npx -y warcio@2.4.11 --help >/dev/null 2>&1; then
+		optional "the museum's archive read back by warcio (npm could not fetch warcio@2.4.11)"
+	elif counts=$(warccheck "$warc" 2>"$tmp/warcerr") &&
+		got=$(npx -y warcio@2.4.11 cdx-index "$warc" 2>"$tmp/warcerr" | node -e '
+for (const line of require("fs").readFileSync(0, "utf8").split("\n").filter(Boolean)) {
+	const r = JSON.parse(line.slice(line.indexOf("{")));
+	if (r.status === "200") console.log(r.url);
+}' | sort); then
+		if [ "$got" = "$want" ]; then
+			ok "warcio's cdx-index of the museum: one response 200 for each of its $(echo "$want" | wc -l) pages, requisites and robots.txt files, of ${counts% *} responses"
+		else
+			bad "warcio's cdx-index of the museum: the responses 200 differ from the site's files: $(diff <(echo "$want") <(echo "$got") | head -10)"
+		fi
+	else
+		bad "warcio and the checks on its index of the museum: $(cat "$tmp/warcerr")"
+	fi
+else
+	bad "-warc of the museum: $(cat "$tmp/err")"
+fi
+
 echo "== make demo leaves data/ alone"
 # data/ is where README's examples put their crawls, so the demo must not
 # touch it. A marker file of this run's own stands for a user's crawl.
