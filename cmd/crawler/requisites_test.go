@@ -6,12 +6,15 @@ import (
 	"fmt"
 	"net"
 	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync/atomic"
 	"syscall"
 	"testing"
+	"testing/fstest"
 
 	"tse-crawler/internal/playground"
 	"tse-crawler/internal/testbed/linediff"
@@ -219,5 +222,44 @@ func TestRequisitesResume(t *testing.T) {
 				checkRequisitesArchived(t, caps, museumRequisites)
 			})
 		}
+	}
+}
+
+// TestRequisiteNeedsLoopback: with -delay under a second, a requisite on
+// an address that is not loopback stops the crawl, as a page does, before
+// any request to it, and the message says how to keep to the scope;
+// -requisites scope then crawls.
+func TestRequisiteNeedsLoopback(t *testing.T) {
+	ip := nonLoopbackIP(t)
+	ln, err := net.Listen("tcp", net.JoinHostPort(ip, "0"))
+	if err != nil {
+		t.Skipf("skipping: cannot listen on %s: %v", ip, err)
+	}
+	var requests atomic.Int64
+	srv := httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		requests.Add(1)
+	}))
+	srv.Listener = ln
+	srv.Start()
+	t.Cleanup(srv.Close)
+	site := fstest.MapFS{"tse/cdn/index.html": {Data: []byte(`<link rel="stylesheet" href="` + srv.URL + `/site.css"><p>hello`)}}
+	p := newProxy(t, site)
+	getenv := func(name string) string {
+		if name == "NO_PROXY" {
+			return ip // the requisite's host is asked directly
+		}
+		return proxyEnv(p.URL)(name)
+	}
+	seed := "http://cs50tse.cs.dartmouth.edu/tse/cdn/index.html"
+	code, _, stderr := crawl(t.Context(), getenv, "-delay", "0", "-warc", filepath.Join(t.TempDir(), "crawl.warc"), seed, t.TempDir(), "1")
+	if code != exitFailure || !strings.Contains(stderr, "loopback") || !strings.Contains(stderr, ip) || !strings.Contains(stderr, "-requisites scope") {
+		t.Errorf("exit %d, stderr %q; want %d and a message naming the rule, %s and -requisites scope", code, stderr, exitFailure, ip)
+	}
+	code, _, stderr = crawl(t.Context(), getenv, "-delay", "0", "-requisites", "scope", "-warc", filepath.Join(t.TempDir(), "crawl.warc"), seed, t.TempDir(), "1")
+	if code != exitOK {
+		t.Errorf("-requisites scope: exit %d: %s", code, stderr)
+	}
+	if n := requests.Load(); n != 0 {
+		t.Errorf("the server got %d requests, want none", n)
 	}
 }

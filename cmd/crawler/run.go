@@ -475,7 +475,12 @@ func finish(dir *pagedir.Dir, cfg *config, resume string, res crawler.Result, er
 		fmt.Fprintf(stderr, "crawler: cannot resume: %v: resume with the flags the crawl was started with, or start a new crawl in an empty directory\n", err)
 		return exitResume
 	case errors.Is(err, pagefetch.ErrNotLoopback):
-		fmt.Fprintf(stderr, "crawler: %v: -delay %v is below 1s, which is allowed only when every connection is to a loopback address; use -delay 1s or more for a real server\n", err, cfg.delay)
+		fmt.Fprintf(stderr, "crawler: %v: -delay %v is below 1s, which is allowed only when every connection is to a loopback address; use -delay 1s or more for a real server", err, cfg.delay)
+		if cfg.warc != "" && cfg.requisites == "all" {
+			// A page's stylesheet or font on a CDN is the likely cause.
+			fmt.Fprint(stderr, ", or -requisites scope to fetch only the requisites inside the crawl's scope")
+		}
+		fmt.Fprintln(stderr)
 		return exitFailure
 	}
 	fmt.Fprintf(stderr, "crawler: %v\nThe %d pages saved are whole. Once the problem is fixed: %s\n", err, res.Saved, strings.TrimPrefix(resume, "To finish the crawl, "))

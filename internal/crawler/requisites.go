@@ -353,7 +353,7 @@ func (q *requisites) fetch(ctx context.Context, it requisite) error {
 		case unreachable:
 			return q.unreachable(ctx, ue)
 		}
-		return err
+		return fmt.Errorf("%w (for %s, a page's requisite)", err, it.url)
 	}
 	job := scribeJob{entry: journal.Entry{Kind: journal.Requisite, URL: it.url}}
 	if q.c.Archive != nil {

@@ -272,7 +272,7 @@ func TestRequisitesScope(t *testing.T) {
 // and perhaps after the next page was saved without its line, then
 // resumed, fetches every requisite the stopped run did not journal, and
 // none that it did: between them, each is journaled once. The resumed
-// crawl saves and logs what the uninterrupted one does.
+// crawl saves and logs what the same resume without requisites does.
 func TestRequisitesResume(t *testing.T) {
 	for _, parallel := range []int{1, 4} {
 		whole := crawlReqSite(t, reqSite, reqSeed, []string{"http://www.example.edu/"}, "all", parallel, 0, nil)
@@ -310,7 +310,7 @@ func resumeReqSite(t *testing.T, whole *reqRun, cut int, adopt bool, parallel in
 	if adopt && saved < len(whole.h.pages) {
 		onDisk++
 	}
-	run := crawlReqSite(t, reqSite, reqSeed, []string{"http://www.example.edu/"}, "all", parallel, 0, func(h *harness) {
+	resume := func(h *harness) {
 		h.c.Replay, h.c.Recorded = replay, recorded
 		h.c.Load = func(id int) (string, int, []byte, error) {
 			if id > onDisk {
@@ -319,9 +319,15 @@ func resumeReqSite(t *testing.T, whole *reqRun, cut int, adopt bool, parallel in
 			p := whole.h.pages[id-1]
 			return p.url, p.depth, []byte(p.html), nil
 		}
-	})
+	}
+	run := crawlReqSite(t, reqSite, reqSeed, []string{"http://www.example.edu/"}, "all", parallel, 0, resume)
 	if run.err != nil {
 		t.Fatal(run.err)
+	}
+	// The same resume of the crawl without requisites saves and logs the
+	// same.
+	if d := sameCrawl(crawlReqSite(t, reqSite, reqSeed, []string{"http://www.example.edu/"}, "none", parallel, 0, resume), run); d != "" {
+		t.Error(d)
 	}
 	var all []string
 	for _, e := range recorded {
