@@ -142,12 +142,13 @@ var flags = []flagDef{
 		text: "write the same statistics to *FILE* as JSON, for scripts. " +
 			"*FILE* is opened before the first request, so a path that cannot be written is refused at once (exit 2). " +
 			"`pages.fetched` counts the pages logged `Fetched`, and `pages.tried` the pages fetched, failed or redirected; `links` is `reference` or `html`; " +
-			"`hosts` lists each host's `requests`, `pauses` and `mean_pause`, and `ahead_peak_bytes` is the most memory pages fetched ahead took.",
+			"`hosts` lists each host's `requests`, `pauses` and `mean_pause`, and `ahead_peak_bytes` is the most memory pages fetched ahead took; " +
+			"with `-warc`, `requisites` counts the requisites `fetched`, `failed` (and `failed_by`), `redirects`, `disallowed`, their `bytes` and `hosts`.",
 		value: func(cfg *config) flag.Value { return stringValue{&cfg.statsJSON} },
 	},
 	{
 		name: "warc", arg: "FILE", rule: mustMatch,
-		short: "also archive the site as it looked, its pages and what they need to render, in *FILE* (WARC 1.1)",
+		short: "also archive the site as it looked in *FILE*, a WARC 1.1 file",
 		text: "also write the crawl to *FILE* as a WARC 1.1 web archive, which pywb, ReplayWeb.page and warcio replay: " +
 			"a `warcinfo` record, then a `request` and a `response` record for every HTTP exchange, robots.txt, redirects, failures and retries included, " +
 			"of the pages and of their requisites (see `-requisites`), " +
@@ -163,7 +164,7 @@ var flags = []flagDef{
 	},
 	{
 		name: "requisites", arg: "all|scope|none", def: "all", rule: mustMatch,
-		short: "with `-warc`, what each page needs to render: from any host, in scope only, or none",
+		short: "with `-warc`, archive what pages need to render from any host, the scope, or none",
 		text: "with `-warc`, also fetch and record each saved page's requisites, what a browser loads to render it: " +
 			"stylesheets, icons, manifests and preloads (`<link>`), scripts, images (`src` and `srcset`, `<picture>`), " +
 			"video, audio, tracks, posters, `<embed>`, `<object>`, SVG images, and `url()` in `style`; " +

@@ -3,7 +3,9 @@
 // depth, scans it for links and puts every new internal link in the
 // frontier. Behind the frontier, a crawl of several hosts fetches pages
 // ahead of their turn (frontier.go, ahead.go), which changes when a page
-// is requested, never what the crawl does with it.
+// is requested, never what the crawl does with it. A crawl that keeps a
+// WARC file also fetches, behind it, what each page it saves needs to
+// render (requisites.go), which changes nothing of the pages either.
 //
 // Its progress log is the reference crawler's, line for line, so that a
 // grader can compare the two.
