@@ -154,9 +154,9 @@ type Crawler struct {
 	// They are no pages: nothing of them goes in the bag, the seen-set,
 	// the log, the page directory or the pages' figures. It must put what
 	// it sends and receives on the [pagefetch.Tape] of its context, as
-	// Fetch does. With Parallel above 1, it and StyleRequisites must be
-	// safe for concurrent use, and keep a host to one request at a time
-	// with its pages (pagefetch.Fetcher does).
+	// Fetch does. With Parallel above 1, the three must be safe for
+	// concurrent use, and FetchRequisite must keep a host to one request at
+	// a time with its pages (pagefetch.Fetcher does).
 	FetchRequisite  func(ctx context.Context, url string) (pagefetch.Requisite, error)
 	Requisites      func(pageURL string, page []byte, charset string, found func(url string))
 	StyleRequisites func(sheetURL string, sheet []byte, charset string, found func(url string))

@@ -164,7 +164,7 @@ func (c *Crawler) fetch(ctx context.Context, url string) fetchedPage {
 	}
 	fp.html = p.HTML
 	if fp.err == nil {
-		fp.charset = keptCharset(c.Scanner, p, c.FetchRequisite != nil)
+		fp.charset = keptCharset(c.Scanner, p, c.fetchesRequisites())
 	}
 	return fp
 }

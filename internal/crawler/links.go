@@ -57,20 +57,20 @@ func (rd *reader) scan(pageURL string, html []byte, charset string, found func(l
 
 // keptCharset returns what a scan with s keeps of the charset a page's
 // Content-Type named: nothing, unless s is a [pagescan.CharsetScanner]
-// that reads the page otherwise with it, or, for a crawl that reads the
-// page's requisites too, which a browser's decoding of the page decides,
-// [pagescan.HTML] would. A saved page's journal line keeps it, so that a
-// resumed crawl, which has the page but not its response, scans the page
-// alike. It is safe for concurrent use.
+// that reads the page otherwise with it, or the crawl reads the page's
+// requisites too, as a browser decodes the page: then what [pagescan.HTML]
+// keeps. A saved page's journal line keeps it, so that a resumed crawl,
+// which has the page but not its response, scans the page alike. It is
+// safe for concurrent use.
 func keptCharset(s pagescan.Scanner, p pagefetch.Page, requisites bool) string {
 	if p.Charset == "" {
 		return ""
 	}
-	if cs, ok := s.(pagescan.CharsetScanner); ok {
-		return cs.Charset(p.HTML, p.Charset)
-	}
 	if requisites {
 		return new(pagescan.HTML).Charset(p.HTML, p.Charset)
+	}
+	if cs, ok := s.(pagescan.CharsetScanner); ok {
+		return cs.Charset(p.HTML, p.Charset)
 	}
 	return ""
 }

@@ -84,7 +84,7 @@ type requisite struct {
 // the scribe s record them, or nil if c fetches none. stop stops the
 // crawl.
 func newRequisites(c *Crawler, s *scribe, stop context.CancelCauseFunc) *requisites {
-	if c.FetchRequisite == nil || c.Requisites == nil {
+	if !c.fetchesRequisites() {
 		return nil
 	}
 	q := &requisites{
@@ -120,6 +120,11 @@ func (q *requisites) resume(recorded []journal.Entry) {
 			q.add(u, 0)
 		}
 	}
+}
+
+// fetchesRequisites reports whether c fetches its pages' requisites.
+func (c *Crawler) fetchesRequisites() bool {
+	return c.FetchRequisite != nil && c.Requisites != nil && c.StyleRequisites != nil
 }
 
 // start starts the workers, with Crawler.Parallel above one.

@@ -94,12 +94,12 @@ const (
 	Requisite Kind = 'Q'
 )
 
-// An Entry is the outcome of one page.
+// An Entry is the outcome of one page, or a requisite recorded.
 type Entry struct {
 	Kind   Kind
 	URL    string
 	DocID  int    // for Saved
-	Target string // for Redirected
+	Target string // for Redirected, and a Requisite that redirected
 	// Charset, for Saved, is the charset the page's Content-Type named,
 	// if it changes how the page's links read (see
 	// pagescan.CharsetScanner): a resumed crawl, which has the page but
