@@ -155,7 +155,7 @@ var flags = []flagDef{
 			"each response as received, from its status line to the end of its message, chunked framing and all: not the interim `1xx` answers before it, nor bytes after it. " +
 			"A *FILE* ending in `.gz` holds one gzip member per record. " +
 			"Requests ask for no content coding, so that each saved page is the payload of its `200` record. " +
-			"Without `-resume`, *FILE* must not exist, and its directory must (exit 2, checked before anything is written); `-resume` cuts it back to the last page journaled and appends. " +
+			"Without `-resume`, *FILE* must not exist, and its directory must (exit 2, checked before anything is written); `-resume` cuts it back to the last page or requisite journaled and appends. " +
 			"A full disk stops the crawl, as a page that cannot be saved does (exit 1).",
 		value: func(cfg *config) flag.Value { return stringValue{&cfg.warc} },
 		// Only when given, so that a journal from before -warc, or of a
@@ -217,7 +217,8 @@ var flags = []flagDef{
 		name: "max-size", arg: "SIZE", def: "10MiB", rule: mustMatch,
 		short: "the largest page saved; a larger one fails",
 		text: "the largest page saved, in bytes or with `KiB`, `MiB` or `GiB`, such as `512KiB`. " +
-			"A larger page fails and is not saved at all: a page is never cut short.",
+			"A larger page fails and is not saved at all: a page is never cut short. " +
+			"A larger requisite (see `-requisites`) fails too, recorded as far as it was read.",
 		value: func(cfg *config) flag.Value { return sizeValue{&cfg.maxSize} },
 		// In bytes, as journals have always had it.
 		journal: func(cfg *config) (string, bool) { return strconv.FormatInt(cfg.maxSize, 10), true },
