@@ -357,71 +357,96 @@ func resumeReqSite(t *testing.T, whole *reqRun, cut int, adopt bool, parallel in
 }
 
 // clustersWithRequisites is clusters(hosts, pages) with requisites: each
-// page needs an image of its own and a stylesheet its host's pages share,
-// both on its host, and an image on one of as many other hosts,
-// cdn0.example.test and so on, which are no part of the crawl. A page's
-// host thus serves about twice its pages' requests.
-func clustersWithRequisites(hosts, pages int) fstest.MapFS {
+// page needs an image on one of as many other hosts, cdn0.example.test
+// and so on, which are no part of the crawl; and, if own, an image of its
+// own and a stylesheet its host's pages share, both on its host, which
+// then serves about twice its pages' requests.
+func clustersWithRequisites(hosts, pages int, own bool) fstest.MapFS {
 	fsys := clusters(hosts, pages)
 	for name, f := range maps.Clone(fsys) {
 		host, page, _ := strings.Cut(name, "/")
 		img := strings.TrimSuffix(page, ".html") + ".png"
 		n, _ := strconv.Atoi(strings.Trim(page, "pindex.html"))
 		cdn := fmt.Sprintf("cdn%d.example.test", n%hosts)
-		fsys[name] = &fstest.MapFile{Data: fmt.Appendf(slices.Clone(f.Data), `req="/style.css" req="/img/%s" req="http://%s/%s/%s"`, img, cdn, host, img)}
-		fsys[host+"/style.css"] = &fstest.MapFile{Data: []byte("body {}")}
-		fsys[host+"/img/"+img] = &fstest.MapFile{Data: []byte("png")}
+		data := fmt.Appendf(slices.Clone(f.Data), ` req="http://%s/%s/%s"`, cdn, host, img)
 		fsys[cdn+"/"+host+"/"+img] = &fstest.MapFile{Data: []byte("png")}
+		if own {
+			data = fmt.Appendf(data, ` req="/style.css" req="/img/%s"`, img)
+			fsys[host+"/style.css"] = &fstest.MapFile{Data: []byte("body {}")}
+			fsys[host+"/img/"+img] = &fstest.MapFile{Data: []byte("png")}
+		}
+		fsys[name] = &fstest.MapFile{Data: data}
 	}
 	return fsys
 }
 
 // TestRequisitesSpeed: four hosts of 25 pages each, with a pause of a
-// second each, whose pages need as many requisites again on their own
-// hosts and one each on four other hosts: four at a time, the crawl with
-// requisites takes little more than its busiest host's floor, its
-// requests one pause apart, as the crawl without them does; the pages'
-// requisites on other hosts are fetched while their own host pauses.
-// Fetching the requisites changes nothing of the pages.
+// second each, whose pages need an image each on four other hosts, and
+// perhaps as many requisites again on their own hosts: four at a time,
+// the crawl with requisites takes little more than its busiest host's
+// floor, its requests one pause apart, as the crawl without them does.
+// A page's requisites on other hosts are fetched while its own host
+// pauses, so with none on their own hosts the requisites cost only what
+// makes a host of them busier than the pages' hosts. Fetching them changes
+// nothing of the pages.
 func TestRequisitesSpeed(t *testing.T) {
-	const pause, took = time.Second, 50 * time.Millisecond
-	prefixes := []string{"http://*.example.edu/"}
 	for _, order := range []string{"lifo", "bfs"} {
-		t.Run(order, func(t *testing.T) {
-			synctest.Test(t, func(t *testing.T) {
-				var runs [2][2]*reqRun
-				for i, n := range []int{1, 4} {
-					for j, mode := range []string{"none", "all"} {
-						start := time.Now()
-						run := crawlReqSite(t, clustersWithRequisites(4, 25), "http://h0.example.edu/index.html", prefixes, mode, n, pause, func(h *harness) {
-							h.c.Bag, _ = bag.New(order)
-							h.c.Normalize, h.fetcher.WHATWG = nil, false
-							h.tr.took = took
-						})
-						elapsed := time.Since(start)
-						if run.err != nil || run.res.Saved != 100 {
-							t.Fatalf("-parallel %d, requisites %s: %v, %d pages saved", n, mode, run.err, run.res.Saved)
-						}
-						busiest := slices.Max(slices.Collect(maps.Values(run.h.fetcher.HostRequests())))
-						floor := time.Duration(busiest-1)*pause + time.Duration(busiest)*took
-						ratio := float64(elapsed) / float64(floor)
-						t.Logf("-parallel %d, requisites %s: %v, %d requests, %.3f times the busiest host's floor of %v (%d requests)",
-							n, mode, elapsed, run.h.fetcher.Requests(), ratio, floor, busiest)
-						if n == 4 && ratio > 1.15 {
-							t.Errorf("-parallel 4, requisites %s, took %.3f times the busiest host's floor, want at most 1.15", mode, ratio)
-						}
-						runs[i][j] = run
-					}
-				}
-				for i := range runs {
-					if d := sameCrawl(runs[i][0], runs[i][1]); d != "" {
-						t.Errorf("-parallel %d: the requisites changed the crawl:\n%s", []int{1, 4}[i], d)
-					}
-					if got := runs[i][1].res.Requisites; got.Fetched != 25*4*2+4 || got.Failed != 0 || got.Hosts != 8 {
-						t.Errorf("-parallel %d: requisites %+v, want 204 fetched from 8 hosts", []int{1, 4}[i], got)
-					}
-				}
+		for _, own := range []bool{false, true} {
+			t.Run(fmt.Sprintf("%s own %v", order, own), func(t *testing.T) {
+				synctest.Test(t, func(t *testing.T) { requisitesSpeed(t, order, own) })
 			})
-		})
+		}
 	}
+}
+
+// requisitesSpeed crawls clustersWithRequisites(4, 25, own) in order,
+// one page at a time and four hosts at once, with requisites and without,
+// and checks the times and the crawls.
+func requisitesSpeed(t *testing.T, order string, own bool) {
+	const pause, took = time.Second, 50 * time.Millisecond
+	var runs [2][2]*reqRun
+	for i, n := range []int{1, 4} {
+		for j, mode := range []string{"none", "all"} {
+			start := time.Now()
+			run := crawlReqSite(t, clustersWithRequisites(4, 25, own), "http://h0.example.edu/index.html", []string{"http://*.example.edu/"}, mode, n, pause, func(h *harness) {
+				h.c.Bag, _ = bag.New(order)
+				h.c.Normalize, h.fetcher.WHATWG = nil, false
+				h.tr.took = took
+			})
+			elapsed := time.Since(start)
+			if run.err != nil || run.res.Saved != 100 {
+				t.Fatalf("-parallel %d, requisites %s: %v, %d pages saved", n, mode, run.err, run.res.Saved)
+			}
+			busiest := slices.Max(slices.Collect(maps.Values(run.h.fetcher.HostRequests())))
+			floor := time.Duration(busiest-1)*pause + time.Duration(busiest)*took
+			ratio := float64(elapsed) / float64(floor)
+			t.Logf("-parallel %d, requisites %s: %v, %d requests, %.3f times the busiest host's floor of %v (%d requests)",
+				n, mode, elapsed, run.h.fetcher.Requests(), ratio, floor, busiest)
+			if n == 4 && ratio > 1.15 {
+				t.Errorf("-parallel 4, requisites %s, took %.3f times the busiest host's floor, want at most 1.15", mode, ratio)
+			}
+			runs[i][j] = run
+		}
+	}
+	want := 100 + 4 // an image each, and the robots.txt of each other host
+	if own {
+		want += 100 + 4 // and an image each, and a stylesheet a host
+	}
+	for i := range runs {
+		if d := sameCrawl(runs[i][0], runs[i][1]); d != "" {
+			t.Errorf("-parallel %d: the requisites changed the crawl:\n%s", []int{1, 4}[i], d)
+		}
+		got := runs[i][1].res.Requisites
+		if fetched := runs[i][1].h.fetcher.Requests() - runs[i][0].h.fetcher.Requests(); fetched != int64(want) || got.Failed != 0 || got.Hosts != 8-4*(1-btoi(own)) {
+			t.Errorf("-parallel %d: %d more requests, requisites %+v; want %d more, none failed", []int{1, 4}[i], fetched, got, want)
+		}
+	}
+}
+
+// btoi is 1 for true and 0 for false.
+func btoi(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }
