@@ -450,3 +450,44 @@ func btoi(b bool) int {
 	}
 	return 0
 }
+
+// TestRequisiteRedirects: a requisite's redirects are followed as a
+// page's are, at most ten in a row, each target fetched once.
+func TestRequisiteRedirects(t *testing.T) {
+	site := fstest.MapFS{
+		"www.example.edu/index.html": {Data: []byte(`req="r0.png" req="s0.png" req="s1.png"`)},
+		"www.example.edu/s2.png":     {Data: []byte("png")},
+	}
+	for _, parallel := range []int{1, 4} {
+		run := crawlReqSite(t, site, reqSeed, []string{"http://www.example.edu/"}, "all", parallel, 0, func(h *harness) {
+			files := h.tr.h
+			h.tr.h = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				var n int
+				if _, err := fmt.Sscanf(r.URL.Path, "/r%d.png", &n); err == nil {
+					http.Redirect(w, r, fmt.Sprintf("/r%d.png", n+1), http.StatusFound) // without end
+					return
+				}
+				if r.URL.Path == "/s0.png" || r.URL.Path == "/s1.png" {
+					http.Redirect(w, r, "/s2.png", http.StatusMovedPermanently) // two to one target
+					return
+				}
+				files.ServeHTTP(w, r)
+			})
+		})
+		if run.err != nil {
+			t.Fatal(run.err)
+		}
+		var chain []string
+		for i := range 11 {
+			chain = append(chain, fmt.Sprintf("http://www.example.edu/r%d.png", i))
+		}
+		want := append(chain, "http://www.example.edu/s0.png", "http://www.example.edu/s1.png", "http://www.example.edu/s2.png")
+		got := slices.DeleteFunc(run.requested(), func(u string) bool { return u == reqSeed })
+		if slices.Sort(got); !slices.Equal(got, slices.Sorted(slices.Values(want))) {
+			t.Errorf("-parallel %d requested %v, want %v", parallel, got, want)
+		}
+		if q := run.res.Requisites; q.Redirects != 12 || q.FailedBy["too many redirects"] != 1 || q.Fetched != 1 {
+			t.Errorf("-parallel %d: figures %+v, want 12 redirected, 1 failed after too many, 1 fetched", parallel, q)
+		}
+	}
+}
