@@ -4,8 +4,9 @@
 // A journal is a text file: a header that names the crawl (its seed, its
 // maximum depth and the options that shape it), then one line for each page
 // taken from the bag, saying what came of it: saved under a docID (with the
-// charset it was read in, if only its response said so), failed,
-// disallowed by robots.txt, or redirected. A crawl that writes a WARC file
+// charset it was read in, if only its response said so), failed or
+// redirected (with its HTTP status, or why it failed), or disallowed by
+// robots.txt. A crawl that writes a WARC file
 // also journals each requisite it records, a resource a page needs to
 // render, with what it needs in turn: a stylesheet's imports and images, a
 // redirect's target.
@@ -110,6 +111,11 @@ type Entry struct {
 	// turn, which a resumed crawl fetches if it has not: a stylesheet's
 	// @import rules and url()s, each once, in the order found.
 	Needs []string
+	// Status, for Failed and Redirected, is what the link graph says of
+	// the page (package linkgraph): its HTTP status, such as "404" or
+	// "301", or a word for why it failed, such as "timeout". A journal
+	// written before it was has none.
+	Status string
 	// WARC is the size of the crawl's WARC file once the page's records
 	// are in it, or 0 for a crawl without one. A resumed crawl cuts the
 	// file back to the size its last line gives, so that a page whose
@@ -143,6 +149,10 @@ func Line(e Entry) []byte {
 	}
 	if e.Kind == Requisite {
 		b = appendRequisite(b, e)
+	}
+	if (e.Kind == Failed || e.Kind == Redirected) && e.Status != "" {
+		b = append(b, " status "...)
+		b = append(b, e.Status...)
 	}
 	if e.Kind == Saved && e.Charset != "" {
 		b = append(b, " charset "...)
@@ -285,6 +295,15 @@ func parseEntry(line string) (Entry, error) {
 		rest = rest[1+len(t):]
 	default:
 		return Entry{}, bad
+	}
+	if after, ok := strings.CutPrefix(rest, " status "); ok && (e.Kind == Failed || e.Kind == Redirected) {
+		e.Status, rest, _ = strings.Cut(after, " ")
+		if rest != "" {
+			rest = " " + rest
+		}
+		if e.Status == "" {
+			return Entry{}, bad
+		}
 	}
 	// A journal written before charsets were, or a page whose
 	// Content-Type changes nothing, has none.

@@ -36,6 +36,10 @@ var entries = []Entry{
 	{Kind: Requisite, URL: "http://h/old.png", Target: "http://cdn/new.png", WARC: 10200},
 	{Kind: Requisite, URL: "http://h/s.css", Needs: []string{"http://h/base.css", "http://h/a b.png needs \"x\""}, WARC: 10300},
 	{Kind: Requisite, URL: "http://h/r.css", Target: "http://h/s.css", Needs: []string{"http://h/x"}, WARC: 10400},
+	// What the link graph says of a page that failed or redirected.
+	{Kind: Failed, URL: "http://h/tse/404 status 500", Status: "404"},
+	{Kind: Failed, URL: "http://h/tse/slow.html", Status: "timeout", WARC: 10500},
+	{Kind: Redirected, URL: "http://h/tse/moved", Target: "http://h/tse/moved/ status 1", Status: "308", WARC: 10600},
 }
 
 // sameEntries reports whether two lists of entries are equal, a nil list
@@ -124,6 +128,11 @@ func TestReadErrors(t *testing.T) {
 		"tse-crawler journal 1\nbegin\nQ \"u\" charset \"x\" warc 5\n",
 		"tse-crawler journal 1\nbegin\nF \"u\" needs \"a\"\n",
 		"tse-crawler journal 1\nbegin\nR \"u\" \"t\" redirect \"t\"\n",
+		"tse-crawler journal 1\nbegin\nF \"u\" status \n",
+		"tse-crawler journal 1\nbegin\nF \"u\" status  warc 5\n",
+		"tse-crawler journal 1\nbegin\nS 1 \"u\" status 200\n",
+		"tse-crawler journal 1\nbegin\nD \"u\" status 404\n",
+		"tse-crawler journal 1\nbegin\nF \"u\" warc 5 status 404\n",
 	} {
 		if _, _, err := Read(strings.NewReader(in)); err == nil {
 			t.Errorf("Read(%q) succeeded, want an error", in)
