@@ -45,6 +45,7 @@ type config struct {
 	until     string // -links-until
 	stats     bool
 	statsJSON string
+	graph     string // -graph: the link graph's CSV file, or ""
 	warc      string // -warc FILE
 	// requisites says which requisites of its pages a crawl with -warc
 	// fetches: all, scope or none.

@@ -133,7 +133,8 @@ var flags = []flagDef{
 			"and the pages tried (fetched, failed or redirected); " +
 			"URLs found, added and ignored (external, duplicate, disallowed by robots.txt); requests; bytes saved, exactly and in KiB, MiB or GiB; " +
 			"elapsed time, mean and shortest pause, deepest depth; the mode links were read in; " +
-			"and, for a crawl of several hosts, each host's requests and mean pause, and the most memory that pages fetched ahead took.",
+			"for a crawl of several hosts, each host's requests and mean pause, and the most memory that pages fetched ahead took; " +
+			"and the broken links: each page that failed and that pages link to, with its status, how many pages link to it and the first three.",
 		value: func(cfg *config) flag.Value { return boolValue{&cfg.stats} },
 	},
 	{
@@ -143,8 +144,27 @@ var flags = []flagDef{
 			"*FILE* is opened before the first request, so a path that cannot be written is refused at once (exit 2). " +
 			"`pages.fetched` counts the pages logged `Fetched`, and `pages.tried` the pages fetched, failed or redirected; `links` is `reference` or `html`; " +
 			"`hosts` lists each host's `requests`, `pauses` and `mean_pause`, and `ahead_peak_bytes` is the most memory pages fetched ahead took; " +
-			"with `-warc`, `requisites` counts the requisites `fetched`, `failed` (and `failed_by`), `redirects`, `disallowed`, their `bytes` and `hosts`.",
+			"with `-warc`, `requisites` counts the requisites `fetched`, `failed` (and `failed_by`), `redirects`, `disallowed`, their `bytes` and `hosts`; " +
+			"`broken_links` lists each page that failed and that pages link to: its `url`, `status`, the number of `pages` that link to it, and the first three `from`.",
 		value: func(cfg *config) flag.Value { return stringValue{&cfg.statsJSON} },
+	},
+	{
+		name: "graph", arg: "FILE", rule: mustMatch,
+		short: "write the link graph to *FILE* as CSV: every link, and what came of the page it names",
+		text: "write the crawl's link graph to *FILE* as CSV (RFC 4180, lines ending in CRLF), under the header `from,to,status,from_docid,to_docid`: " +
+			"a row for every link found on every saved page, in the order found, duplicates included, " +
+			"pages at *maxDepth* included (scanned for the graph alone, with nothing logged), and a row for every redirect followed. " +
+			"`to` is the link as normalized, or as found if it names no page. " +
+			"`status` is what came of `to`, the same on every row: the HTTP status it was saved, redirected or failed with (`200`, `301`, `404`), " +
+			"why it failed (such as `timeout`, `too-many-redirects`, `not-html`, `too-large`, `host-unreachable`), " +
+			"or why it was never requested: `external`, `excluded`, `robots`, `depth` (found only at *maxDepth*) or `max-pages`. " +
+			"`from_docid` and `to_docid` are the pages' numbers in *pageDirectory*, or empty. " +
+			"*FILE* is written once the crawl has ended, under a temporary name then renamed, so a crawl stopped and resumed writes the file an uninterrupted one would. " +
+			"Without `-resume`, *FILE* must not exist (exit 2), and it must not be in *pageDirectory*.",
+		value: func(cfg *config) flag.Value { return stringValue{&cfg.graph} },
+		// Only when given, so that a journal from before -graph, or of a
+		// crawl without it, still names the crawl it did.
+		journal: func(cfg *config) (string, bool) { return cfg.graph, cfg.graph != "" },
 	},
 	{
 		name: "warc", arg: "FILE", rule: mustMatch,

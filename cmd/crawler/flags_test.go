@@ -14,7 +14,7 @@ var otherValues = map[string]string{
 	"delay": "250ms", "timeout": "5s", "max-size": "3MiB", "q": "true", "links": "html",
 	"order": "priority", "robots": "false", "retries": "7", "user-agent": "x/2",
 	"scope": "http://cs50tse.cs.dartmouth.edu/tse/zoo/", "links-from": "<b>", "links-until": "</b>",
-	"stats": "true", "stats-json": "out.json", "parallel": "9", "ahead-memory": "1MiB",
+	"stats": "true", "stats-json": "out.json", "graph": "links.csv", "parallel": "9", "ahead-memory": "1MiB",
 	"warc": "crawl.warc.gz", "requisites": "none",
 }
 

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bufio"
 	"errors"
 	"fmt"
 	"io"
@@ -96,11 +97,19 @@ func createOut(path string) (*outFile, error) {
 	return &outFile{f: f, created: created}, nil
 }
 
-// write replaces the file with one that holds b: written beside it under
-// a temporary name and renamed over it, so that a script reading the file
-// never sees half of it, and a disk that fills up leaves the file as it
-// was.
+// write replaces the file with one that holds b.
 func (o *outFile) write(b []byte) error {
+	return o.writeFrom(func(w io.Writer) error {
+		_, err := w.Write(b)
+		return err
+	})
+}
+
+// writeFrom replaces the file with one that holds what write writes:
+// written beside it under a temporary name and renamed over it, so that a
+// script reading the file never sees half of it, and a disk that fills up
+// leaves the file as it was.
+func (o *outFile) writeFrom(write func(io.Writer) error) error {
 	o.done = true
 	path := o.f.Name()
 	mode := fs.FileMode(0o644)
@@ -112,7 +121,11 @@ func (o *outFile) write(b []byte) error {
 	if err != nil {
 		return err
 	}
-	_, err = tmp.Write(b)
+	bw := bufio.NewWriterSize(tmp, 64<<10)
+	err = write(bw)
+	if err == nil {
+		err = bw.Flush()
+	}
 	if err == nil {
 		err = tmp.Chmod(mode) // CreateTemp's is 0600
 	}

@@ -19,6 +19,7 @@ import (
 
 	"tse-crawler/internal/buildinfo"
 	"tse-crawler/internal/crawler"
+	"tse-crawler/internal/linkgraph"
 	"tse-crawler/internal/pace"
 	"tse-crawler/internal/pagedir"
 	"tse-crawler/internal/pagefetch"
@@ -73,6 +74,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, getenv fu
 		return exitUsage
 	}
 	defer out.stats.discard() // unless the statistics were written
+	defer out.graph.discard() // unless the graph was written
 	dir, replay, code := beginCrawl(cfg, out, con)
 	if dir == nil {
 		return code
@@ -89,6 +91,9 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, getenv fu
 	c.Archive = out.archive
 	res, err := c.Crawl(ctx, cfg.seed)
 	err = out.closeArchive(err)
+	if err == nil {
+		err = out.writeGraph(c.Graph)
+	}
 	con.endCrawl()
 
 	// Before finish's words, so that the command that resumes the crawl
@@ -100,6 +105,9 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, getenv fu
 	r := report(res, fetcher, cfg.mode, time.Since(began))
 	if c.FetchRequisite != nil {
 		r.Requisites = &res.Requisites
+	}
+	if c.Graph != nil {
+		r.Broken = c.Graph.Broken()
 	}
 	return sumUp(cfg, r, out, code, err == nil, con)
 }
@@ -167,17 +175,19 @@ func parseCommandLine(argv0 string, args []string, stdout, stderr io.Writer) (*c
 // is found before the crawl, with nothing written in the directory.
 type outputs struct {
 	stats *outFile // -stats-json, or nil
+	graph *outFile // -graph, or nil
 	// archive is -warc: a new crawl's, made by openOutputs, or one that
 	// resumes, opened by beginCrawl once the page directory says where
 	// the file is cut back.
 	archive *warc.Writer
 }
 
-// openOutputs checks that the files of -stats-json and -warc lie outside
-// the page directory and opens them, but for a crawl that resumes, whose
-// WARC file waits for the page directory. Its errors are usage errors.
+// openOutputs checks that the files of -stats-json, -graph and -warc lie
+// outside the page directory and opens them, but for a crawl that resumes,
+// whose WARC file waits for the page directory. Its errors are usage
+// errors.
 func openOutputs(cfg *config) (*outputs, error) {
-	if err := outsideDir(cfg.dir, map[string]string{"stats-json": cfg.statsJSON, "warc": cfg.warc}); err != nil {
+	if err := outsideDir(cfg.dir, map[string]string{"stats-json": cfg.statsJSON, "graph": cfg.graph, "warc": cfg.warc}); err != nil {
 		return nil, err
 	}
 	out := new(outputs)
@@ -187,6 +197,14 @@ func openOutputs(cfg *config) (*outputs, error) {
 			return nil, fmt.Errorf("-stats-json: %w: give a file in a directory you can write to", err)
 		}
 		out.stats = f
+	}
+	if cfg.graph != "" {
+		f, err := openGraph(cfg)
+		if err != nil {
+			out.stats.discard()
+			return nil, err
+		}
+		out.graph = f
 	}
 	// A new crawl's WARC file is made before the page directory is
 	// marked, so that a name already taken, or a directory that cannot be
@@ -198,10 +216,39 @@ func openOutputs(cfg *config) (*outputs, error) {
 		}
 		if err != nil {
 			out.stats.discard()
+			out.graph.discard()
 			return nil, warcError(err)
 		}
 	}
 	return out, nil
+}
+
+// openGraph opens the -graph file: a new one, unless the crawl resumes,
+// whose graph may be there already, made by the run before.
+func openGraph(cfg *config) (*outFile, error) {
+	if !cfg.resume {
+		if _, err := os.Lstat(cfg.graph); err == nil {
+			return nil, fmt.Errorf("-graph %s exists: give the name of a new file (a crawl never writes over a file it did not make), or -resume to finish the crawl that made it", cfg.graph)
+		}
+	}
+	f, err := createOut(cfg.graph)
+	if err != nil {
+		return nil, fmt.Errorf("-graph: %w: give a file in a directory you can write to", err)
+	}
+	return f, nil
+}
+
+// writeGraph writes the link graph, if there is a -graph file, once the
+// crawl is done: before the page directory is marked finished, so that a
+// crawl killed before the file is whole can still be resumed to write it.
+func (out *outputs) writeGraph(g *linkgraph.Graph) error {
+	if out.graph == nil {
+		return nil
+	}
+	if err := out.graph.writeFrom(g.WriteCSV); err != nil {
+		return fmt.Errorf("-graph: %w", err)
+	}
+	return nil
 }
 
 // unmake removes the WARC file openOutputs made, for a crawl that could
@@ -419,6 +466,10 @@ func newCrawler(cfg *config, dir *pagedir.Dir, proxy func(*http.Request) (*url.U
 		if cfg.requisites == "scope" {
 			c.RequisiteScope = cfg.scope.Contains
 		}
+	}
+	// -stats and -stats-json list the broken links, which takes the graph.
+	if cfg.graph != "" || cfg.stats || cfg.statsJSON != "" {
+		c.Graph = linkgraph.New(cfg.graph != "")
 	}
 	return c, fetcher
 }

@@ -115,14 +115,15 @@ func depthOf(url string) int {
 // it reads when its bytes do not say; its journal line keeps the charset,
 // and is written before the page, so that a replay, which has the page but
 // not its response, reads it alike. A charset the page's <meta> says too
-// is not kept, nor that of a page at maxDepth, which is never scanned.
-// Fetching ahead changes none of it.
+// is not kept. That of a page at maxDepth is, though the crawl never
+// scans it, for the link graph, which does. Fetching ahead changes none of
+// it.
 func TestCharsetKept(t *testing.T) {
 	want := []journal.Entry{
 		{Kind: journal.Saved, URL: "http://a.test/index.html", DocID: 1},
 		{Kind: journal.Saved, URL: "http://a.test/sjis.html", DocID: 2, Charset: "Shift_JIS"},
 		{Kind: journal.Saved, URL: "http://b.test/w.html", DocID: 3},
-		{Kind: journal.Saved, URL: "http://a.test/%E8%A1%A8.html?k=%95\\", DocID: 4}, // at maxDepth: never scanned
+		{Kind: journal.Saved, URL: "http://a.test/%E8%A1%A8.html?k=%95\\", DocID: 4, Charset: "Shift_JIS"}, // at maxDepth
 		{Kind: journal.Saved, URL: "http://b.test/caf%C3%A9.html?x=%E9", DocID: 5},
 	}
 	var first charsetRun
@@ -134,7 +135,7 @@ func TestCharsetKept(t *testing.T) {
 		if !reflect.DeepEqual(run.entries, want) {
 			t.Fatalf("-parallel %d: the journal is\n%+v\nwant\n%+v\nlog:\n%s", parallel, run.entries, want, run.log)
 		}
-		events := []string{"save 1", "journal 1", "journal 2", "save 2", "save 3", "journal 3", "save 4", "journal 4", "save 5", "journal 5"}
+		events := []string{"save 1", "journal 1", "journal 2", "save 2", "save 3", "journal 3", "journal 4", "save 4", "save 5", "journal 5"}
 		if !slices.Equal(run.events, events) {
 			t.Errorf("-parallel %d: the scribe did %q, want %q", parallel, run.events, events)
 		}

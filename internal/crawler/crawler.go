@@ -19,11 +19,13 @@ import (
 	"io"
 	"io/fs"
 	"net/url"
+	"strconv"
 	"strings"
 	"time"
 
 	"tse-crawler/internal/bag"
 	"tse-crawler/internal/journal"
+	"tse-crawler/internal/linkgraph"
 	"tse-crawler/internal/pagefetch"
 	"tse-crawler/internal/pagescan"
 	"tse-crawler/internal/progress"
@@ -166,6 +168,12 @@ type Crawler struct {
 	// Recorded, when resuming, are the requisites the runs before
 	// recorded, in order: none is fetched again.
 	Recorded []journal.Entry
+
+	// Graph, if set, is told every link of every page saved and every
+	// redirect followed, and what came of each URL they name (see
+	// graph.go). A page at maxDepth, which the crawl does not scan, is
+	// scanned for it alone.
+	Graph *linkgraph.Graph
 }
 
 // Result sums up a crawl, or the part of it done before an error: the
@@ -220,6 +228,7 @@ type outcome struct {
 	charset string     // Saved: what its scan keeps of its Content-Type (pagescan.CharsetScanner)
 	links   *pageLinks // Saved: the page's links, if the frontier read them
 	target  string     // Redirected
+	status  string     // Redirected, and Failed once err is gone: what the link graph says of it (see statusOf)
 	err     error      // Failed, if known: a replayed failure has no reason
 	quiet   bool       // Failed, and its reason has been told already
 	tape    *tape      // nil without a WARC file
@@ -444,18 +453,22 @@ func (r *run) apply(src source, page bag.Item, hop int, out outcome) {
 		if src == fromJournal {
 			r.onDisk++
 		}
+		r.graphSaved(page, out)
 		if r.scans(page) {
 			r.considerLinks(src, page, out)
 		}
 	case journal.Redirected:
-		if next := r.consider(src, page.Depth, page.Depth, r.read.link(out.target)); next != "" {
+		r.graphDecided(page, out)
+		if next := r.consider(src, page.URL, page.Depth, page.Depth, r.read.link(out.target)); next != "" {
 			r.hops[next] = hop + 1
 		} else {
 			r.seedFailure = fmt.Sprintf("%s redirects to %s, which is outside the crawl or already seen", page.URL, out.target)
 		}
 	case journal.Disallowed:
+		r.graphDecided(page, out)
 		r.seedFailure = page.URL + ": robots.txt does not allow it"
 	case journal.Failed:
+		r.graphDecided(page, out)
 		r.seedFailure = page.URL + ": could not be fetched"
 		if out.err != nil {
 			r.seedFailure = fmt.Sprintf("%s: %v", page.URL, out.err)
@@ -472,20 +485,20 @@ func (r *run) scans(page bag.Item) bool { return page.Depth < r.c.MaxDepth }
 func (r *run) considerLinks(src source, page bag.Item, out outcome) {
 	if out.links != nil {
 		for _, l := range out.links.all {
-			r.consider(src, page.Depth, page.Depth+1, l)
+			r.consider(src, page.URL, page.Depth, page.Depth+1, l)
 		}
 		return
 	}
 	r.read.scan(page.URL, out.html, out.charset, func(found string) {
-		r.consider(src, page.Depth, page.Depth+1, r.read.link(found))
+		r.consider(src, page.URL, page.Depth, page.Depth+1, r.read.link(found))
 	})
 }
 
-// consider puts l, a link found on a page at depth or the target of its
+// consider puts l, a link found on page from at depth or the target of its
 // redirect, in the bag at pushDepth if it is internal and new, and, unless
 // the page's outcome is replayed, logs and counts what it made of it. It
 // returns the URL it put in the bag, or "".
-func (r *run) consider(src source, depth, pushDepth int, l link) (added string) {
+func (r *run) consider(src source, from string, depth, pushDepth int, l link) (added string) {
 	word, shown, n := "IgnExtrn", l.found, &r.res.External
 	if l.url != "" {
 		shown = l.url
@@ -504,18 +517,19 @@ func (r *run) consider(src source, depth, pushDepth int, l link) (added string) 
 		r.res.Found++
 		*n++
 	}
+	r.graphLink(from, shown, word)
 	return added
 }
 
 // record has the scribe write an outcome behind the crawl: the page, if it
 // is new, then its journal line.
 func (r *run) record(src source, page bag.Item, out outcome) error {
-	job := scribeJob{entry: journal.Entry{Kind: out.kind, URL: page.URL, Target: out.target}, depth: page.Depth}
+	job := scribeJob{entry: journal.Entry{Kind: out.kind, URL: page.URL, Target: out.target, Status: out.statusOf()}, depth: page.Depth}
 	if out.kind == journal.Saved {
 		job.entry.DocID = r.res.Saved
-		if r.scans(page) || r.reqs != nil {
-			job.entry.Charset = out.charset // what a replay needs to scan it alike
-		}
+		// What a replay needs to scan it alike, for its links, its
+		// requisites, or the link graph, which scans every page.
+		job.entry.Charset = out.charset
 		if src == fromWeb {
 			job.html = out.html // the scribe saves it, then recycles it
 		}
@@ -590,7 +604,7 @@ func (r *run) fetch(ctx context.Context, page bag.Item) (outcome, error) {
 	var redirect *pagefetch.RedirectError
 	switch {
 	case errors.As(err, &redirect):
-		return outcome{kind: journal.Redirected, target: redirect.Location, tape: tape}, nil
+		return outcome{kind: journal.Redirected, target: redirect.Location, status: strconv.Itoa(redirect.Code), tape: tape}, nil
 	case errors.Is(err, pagefetch.ErrDisallowed):
 		return outcome{kind: journal.Disallowed, tape: tape}, nil
 	}
@@ -607,7 +621,7 @@ func (r *run) replayed(page bag.Item) (outcome, error) {
 	if e.URL != page.URL {
 		return outcome{}, fmt.Errorf("%w: the journal has %s where this crawl has %s", ErrDiverged, e.URL, page.URL)
 	}
-	out := outcome{kind: e.Kind, target: e.Target, charset: e.Charset}
+	out := outcome{kind: e.Kind, target: e.Target, charset: e.Charset, status: e.Status}
 	if e.Kind == journal.Saved {
 		next := r.res.Saved + 1
 		if e.DocID != next {

@@ -44,6 +44,20 @@ type Report struct {
 	// Requisites are the figures of the pages' requisites, for a crawl
 	// that fetches them (one with a WARC file), else nil.
 	Requisites *Requisites `json:"requisites,omitempty"`
+	// Broken are the pages that failed and that pages link to, for a
+	// crawl that keeps its link graph (-graph, -stats, -stats-json), in
+	// the order the crawl met them. Unlike the counts, they are the whole
+	// crawl's, an earlier run's pages included.
+	Broken []BrokenLink `json:"broken_links"`
+}
+
+// A BrokenLink is a page the crawl could not fetch, and the pages that
+// link to it.
+type BrokenLink struct {
+	URL    string   `json:"url"`
+	Status string   `json:"status"` // its HTTP status, such as "404", or why it failed, such as "timeout"
+	Pages  int      `json:"pages"`  // how many pages link to it, or redirect to it
+	From   []string `json:"from"`   // the first three of them, in the order the crawl met them
 }
 
 // Requisites counts what came of the requisites of a crawl's pages, the
@@ -170,8 +184,39 @@ func (r *Report) WriteText(w io.Writer) error {
 		}
 		_, err = fmt.Fprintf(w, "  requisites: %d fetched, %s, %d redirected, %d disallowed by robots.txt; %s from %d %s\n",
 			q.Fetched, failed, q.Redirects, q.Disallowed, size(q.Bytes), q.Hosts, hosts)
+		if err != nil {
+			return err
+		}
 	}
-	return err
+	return r.writeBroken(w)
+}
+
+// writeBroken lists the broken links, a line each: the page that failed,
+// why, and how many pages link to it, up to three of them named.
+func (r *Report) writeBroken(w io.Writer) error {
+	if r.Broken == nil {
+		return nil
+	}
+	if len(r.Broken) == 0 {
+		_, err := fmt.Fprintln(w, "  broken:    no link to a page that failed")
+		return err
+	}
+	label := "  broken:    "
+	for _, b := range r.Broken {
+		pages := "pages link"
+		if b.Pages == 1 {
+			pages = "page links"
+		}
+		more := ""
+		if b.Pages > len(b.From) {
+			more = ", ..."
+		}
+		if _, err := fmt.Fprintf(w, "%s%s (%s): %d %s to it: %s%s\n", label, b.URL, b.Status, b.Pages, pages, strings.Join(b.From, ", "), more); err != nil {
+			return err
+		}
+		label = strings.Repeat(" ", len(label))
+	}
+	return nil
 }
 
 // Summary sums the report up in a line, for the end of a crawl of pages

@@ -1,0 +1,90 @@
+package crawler
+
+import (
+	"cmp"
+	"errors"
+	"strconv"
+	"strings"
+
+	"tse-crawler/internal/bag"
+	"tse-crawler/internal/journal"
+	"tse-crawler/internal/linkgraph"
+	"tse-crawler/internal/pagefetch"
+)
+
+// The link graph (Crawler.Graph) is told what the crawl does as the crawl
+// applies each outcome, which a resumed crawl does again for every outcome
+// it replays, in the same order: so a resumed crawl's graph is the one a
+// crawl never stopped would have. What it needs beyond what the crawl
+// keeps, a page's status when it failed or redirected, the journal keeps.
+
+// graphLink adds a row for a link from page from to target, as the log
+// shows it, and what the crawl made of it, as the log says.
+func (r *run) graphLink(from, target, word string) {
+	g := r.c.Graph
+	if g == nil {
+		return
+	}
+	g.Link(from, target)
+	switch word {
+	case "IgnExtrn":
+		g.Decide(target, linkgraph.External)
+	case "Added":
+		g.Queue(target)
+	}
+}
+
+// graphSaved tells the graph of a page saved, and, for a page at maxDepth,
+// which the crawl does not scan, of its links: none is put in the bag, so
+// each is external, or its status is decided by the rest of the crawl.
+func (r *run) graphSaved(page bag.Item, out outcome) {
+	g := r.c.Graph
+	if g == nil {
+		return
+	}
+	g.Saved(page.URL, r.res.Saved)
+	if r.scans(page) {
+		return
+	}
+	r.read.scan(page.URL, out.html, out.charset, func(found string) {
+		l := r.read.link(found)
+		target, word := l.found, "IgnExtrn"
+		if l.url != "" {
+			target = l.url
+			if l.internal {
+				word = ""
+			}
+		}
+		r.graphLink(page.URL, target, word)
+	})
+}
+
+// graphDecided tells the graph what came of a page that was not saved.
+func (r *run) graphDecided(page bag.Item, out outcome) {
+	g := r.c.Graph
+	if g == nil {
+		return
+	}
+	switch out.kind {
+	case journal.Disallowed:
+		g.Decide(page.URL, linkgraph.Robots)
+	case journal.Redirected:
+		g.Decide(page.URL, cmp.Or(out.statusOf(), linkgraph.Redirect))
+	case journal.Failed:
+		g.Failed(page.URL, cmp.Or(out.statusOf(), linkgraph.Failed))
+	}
+}
+
+// statusOf returns what the link graph says of a page that failed or
+// redirected: the HTTP status of its answer, or a word for why it failed,
+// such as "timeout" or "too-many-redirects"; "" for a replayed outcome
+// whose journal predates statuses.
+func (out *outcome) statusOf() string {
+	if out.status != "" || out.err == nil || out.kind != journal.Failed {
+		return out.status
+	}
+	if se, ok := errors.AsType[*pagefetch.StatusError](out.err); ok {
+		return strconv.Itoa(se.Code)
+	}
+	return strings.ReplaceAll(strings.ToLower(reason(out.err)), " ", "-")
+}

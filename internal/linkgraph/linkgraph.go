@@ -1,0 +1,190 @@
+// Package linkgraph keeps a crawl's link graph: a row for every link found
+// on every page saved, and for every redirect followed, in the order the
+// crawl meets them; and, for every URL a row names, what came of it in the
+// end. The crawl tells a [Graph] what it finds and what it decides as it
+// goes; only once it ends is every URL's status known, so the graph is
+// written then, as CSV ([Graph.WriteCSV]), and its broken links summed up
+// ([Graph.Broken]).
+//
+// A graph holds no more than the crawl can rebuild: a resumed crawl
+// replays its journal and its pages, tells a new graph the same things in
+// the same order, and so writes the same file as a crawl never stopped.
+package linkgraph
+
+import (
+	"encoding/csv"
+	"io"
+	"strconv"
+
+	"tse-crawler/internal/stats"
+)
+
+// The statuses of a URL that was not requested as a page, or never
+// answered with one; any other status is the HTTP status of its answer,
+// such as "200" for a page saved, "301" for a redirect or "404", or a word
+// for why a request failed (see [Graph.Failed]).
+const (
+	External = "external" // outside the crawl, or not a URL of a page
+	Excluded = "excluded" // matched by -exclude
+	Robots   = "robots"   // robots.txt does not allow it
+	Depth    = "depth"    // found only on pages at maxDepth, so never put in the bag
+	MaxPages = "max-pages"
+	// Failed and Redirect stand for a failure or a redirect whose status
+	// is not known: a crawl resumed from a journal that predates them.
+	Failed   = "failed"
+	Redirect = "redirect"
+)
+
+// A Graph is the link graph of one crawl. It is not safe for concurrent
+// use: the crawl's own goroutine tells it everything.
+type Graph struct {
+	keepRows bool
+	index    map[string]int32 // into nodes, by URL
+	nodes    []node
+	rows     []row
+}
+
+// A node is a URL that a row names, as a page linking or as a target.
+type node struct {
+	url    string
+	status string // "" while undecided
+	docID  int32  // its number in the page directory, or 0
+	queued bool   // put in the bag: a page the crawl will take, unless it stops first
+	failed bool
+	pages  int32    // distinct pages that link to it
+	last   int32    // the last of them, as a node index plus one
+	from   [3]int32 // the first three of them, likewise
+}
+
+// A row is one link: node indexes.
+type row struct{ from, to int32 }
+
+// New returns an empty graph. One that writes no CSV, but only sums up
+// its broken links, need not keep its rows.
+func New(keepRows bool) *Graph {
+	return &Graph{keepRows: keepRows, index: make(map[string]int32)}
+}
+
+// node returns the index of url's node, making it if need be.
+func (g *Graph) node(url string) int32 {
+	i, ok := g.index[url]
+	if !ok {
+		i = int32(len(g.nodes))
+		g.nodes = append(g.nodes, node{url: url})
+		g.index[url] = i
+	}
+	return i
+}
+
+// Link adds a row: from, a page saved or a URL that redirected, links to
+// to. Every link of a page is told in turn, before the next page's, which
+// is what lets a node count its distinct pages by the last one alone.
+func (g *Graph) Link(from, to string) {
+	f, t := g.node(from), g.node(to)
+	if g.keepRows {
+		g.rows = append(g.rows, row{f, t})
+	}
+	if n := &g.nodes[t]; n.last != f+1 {
+		if n.pages < 3 {
+			n.from[n.pages] = f + 1
+		}
+		n.pages++
+		n.last = f + 1
+	}
+}
+
+// Decide sets the status of url, a target whose fate is known when the
+// crawl meets it (External, Excluded), or of a page the crawl took that
+// was neither saved nor failed (Robots, or a redirect's HTTP status). The
+// first decision stands.
+func (g *Graph) Decide(url, status string) {
+	if n := &g.nodes[g.node(url)]; n.status == "" {
+		n.status = status
+	}
+}
+
+// Queue notes that url was put in the bag.
+func (g *Graph) Queue(url string) { g.nodes[g.node(url)].queued = true }
+
+// Saved notes that url was saved as page docID.
+func (g *Graph) Saved(url string, docID int) {
+	n := &g.nodes[g.node(url)]
+	n.status, n.docID = "200", int32(docID)
+}
+
+// Failed notes that the page at url could not be fetched, with status:
+// its HTTP status, or a word for why, such as "timeout".
+func (g *Graph) Failed(url, status string) {
+	n := &g.nodes[g.node(url)]
+	n.status, n.failed = status, true
+}
+
+// final returns the status of node n once the crawl has ended.
+func (n *node) final() string {
+	switch {
+	case n.status != "":
+		return n.status
+	case n.queued:
+		return MaxPages
+	}
+	return Depth
+}
+
+// Rows returns how many rows the graph has, and how many distinct URLs
+// they link to.
+func (g *Graph) Rows() (rows, targets int) {
+	seen := make([]bool, len(g.nodes))
+	for _, r := range g.rows {
+		if !seen[r.to] {
+			seen[r.to] = true
+			targets++
+		}
+	}
+	return len(g.rows), targets
+}
+
+// WriteCSV writes the graph as CSV, as RFC 4180 says (lines end in CRLF),
+// with a header: from, to, status, and the docIDs of both ends in the
+// page directory, or nothing for a URL that is not a page saved.
+func (g *Graph) WriteCSV(w io.Writer) error {
+	cw := csv.NewWriter(w)
+	cw.UseCRLF = true
+	if err := cw.Write([]string{"from", "to", "status", "from_docid", "to_docid"}); err != nil {
+		return err
+	}
+	rec := make([]string, 5)
+	for _, r := range g.rows {
+		f, t := &g.nodes[r.from], &g.nodes[r.to]
+		rec[0], rec[1], rec[2], rec[3], rec[4] = f.url, t.url, t.final(), docID(f.docID), docID(t.docID)
+		if err := cw.Write(rec); err != nil {
+			return err
+		}
+	}
+	cw.Flush()
+	return cw.Error()
+}
+
+func docID(id int32) string {
+	if id == 0 {
+		return ""
+	}
+	return strconv.Itoa(int(id))
+}
+
+// Broken returns the pages that failed and that some row links to, in the
+// order the crawl first met them.
+func (g *Graph) Broken() []stats.BrokenLink {
+	broken := []stats.BrokenLink{}
+	for i := range g.nodes {
+		n := &g.nodes[i]
+		if !n.failed || n.pages == 0 {
+			continue
+		}
+		b := stats.BrokenLink{URL: n.url, Status: n.status, Pages: int(n.pages)}
+		for _, f := range n.from[:min(n.pages, 3)] {
+			b.From = append(b.From, g.nodes[f-1].url)
+		}
+		broken = append(broken, b)
+	}
+	return broken
+}
