@@ -1,0 +1,167 @@
+package linkgraph
+
+import (
+	"encoding/csv"
+	"reflect"
+	"strings"
+	"testing"
+
+	"tse-crawler/internal/stats"
+)
+
+// An event is one thing a crawl tells a graph.
+type event struct {
+	do       string // link, decide, queue, saved or failed
+	url, arg string // for link, url links to arg; else arg is the status
+	docID    int
+}
+
+func tell(g *Graph, events []event) {
+	for _, e := range events {
+		switch e.do {
+		case "link":
+			g.Link(e.url, e.arg)
+		case "decide":
+			g.Decide(e.url, e.arg)
+		case "queue":
+			g.Queue(e.url)
+		case "saved":
+			g.Saved(e.url, e.docID)
+		case "failed":
+			g.Failed(e.url, e.arg)
+		}
+	}
+}
+
+func TestGraph(t *testing.T) {
+	tests := []struct {
+		name   string
+		events []event
+		csv    string // without the header, lines ending in \n
+		broken []stats.BrokenLink
+	}{
+		{
+			name:   "nothing",
+			broken: []stats.BrokenLink{},
+		},
+		{
+			name: "a status is decided later, and is the same on every row",
+			events: []event{
+				{do: "saved", url: "a", docID: 1},
+				{do: "link", url: "a", arg: "b"}, {do: "queue", url: "b"},
+				{do: "link", url: "a", arg: "b"}, // a duplicate keeps its row
+				{do: "link", url: "a", arg: "x"}, {do: "decide", url: "x", arg: External},
+				{do: "saved", url: "b", docID: 2},
+				{do: "link", url: "b", arg: "a"},
+			},
+			csv:    "a,b,200,1,2\na,b,200,1,2\na,x,external,1,\nb,a,200,2,1\n",
+			broken: []stats.BrokenLink{},
+		},
+		{
+			name: "undecided: in the bag, or never put there",
+			events: []event{
+				{do: "saved", url: "a", docID: 1},
+				{do: "link", url: "a", arg: "b"}, {do: "queue", url: "b"},
+				{do: "link", url: "a", arg: "c"},
+			},
+			csv:    "a,b,max-pages,1,\na,c,depth,1,\n",
+			broken: []stats.BrokenLink{},
+		},
+		{
+			name: "the first decision stands",
+			events: []event{
+				{do: "saved", url: "a", docID: 1},
+				{do: "link", url: "a", arg: "r"}, {do: "decide", url: "r", arg: "301"}, {do: "decide", url: "r", arg: Robots},
+			},
+			csv:    "a,r,301,1,\n",
+			broken: []stats.BrokenLink{},
+		},
+		{
+			name: "broken links count distinct pages, and name the first three",
+			events: []event{
+				{do: "saved", url: "a", docID: 1},
+				{do: "link", url: "a", arg: "gone"}, {do: "link", url: "a", arg: "gone"},
+				{do: "failed", url: "gone", arg: "404"},
+				{do: "saved", url: "b", docID: 2}, {do: "link", url: "b", arg: "gone"},
+				{do: "saved", url: "c", docID: 3}, {do: "link", url: "c", arg: "gone"}, {do: "link", url: "c", arg: "slow"},
+				{do: "saved", url: "d", docID: 4}, {do: "link", url: "d", arg: "gone"},
+				{do: "failed", url: "slow", arg: "timeout"},
+				{do: "failed", url: "orphan", arg: "500"}, // no page links to it: the seed, say
+			},
+			csv: "a,gone,404,1,\na,gone,404,1,\nb,gone,404,2,\nc,gone,404,3,\nc,slow,timeout,3,\nd,gone,404,4,\n",
+			broken: []stats.BrokenLink{
+				{URL: "gone", Status: "404", Pages: 4, From: []string{"a", "b", "c"}},
+				{URL: "slow", Status: "timeout", Pages: 1, From: []string{"c"}},
+			},
+		},
+		{
+			name: "a redirect's row comes from the URL that redirected",
+			events: []event{
+				{do: "saved", url: "a", docID: 1},
+				{do: "link", url: "a", arg: "old"}, {do: "queue", url: "old"},
+				{do: "decide", url: "old", arg: "308"},
+				{do: "link", url: "old", arg: "new"}, {do: "queue", url: "new"},
+				{do: "failed", url: "new", arg: "too-many-redirects"},
+			},
+			csv:    "a,old,308,1,\nold,new,too-many-redirects,,\n",
+			broken: []stats.BrokenLink{{URL: "new", Status: "too-many-redirects", Pages: 1, From: []string{"old"}}},
+		},
+		{
+			name: "fields that need quotes get them",
+			events: []event{
+				{do: "saved", url: "http://h/a,b.html", docID: 1},
+				{do: "link", url: "http://h/a,b.html", arg: "http://h/\"q\".html"},
+				{do: "link", url: "http://h/a,b.html", arg: "http://h/x\ny"},
+			},
+			csv:    "\"http://h/a,b.html\",\"http://h/\"\"q\"\".html\",depth,1,\n\"http://h/a,b.html\",\"http://h/x\ny\",depth,1,\n",
+			broken: []stats.BrokenLink{},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			g := New(true)
+			tell(g, tt.events)
+			var b strings.Builder
+			if err := g.WriteCSV(&b); err != nil {
+				t.Fatal(err)
+			}
+			// Rows end in CRLF, as RFC 4180 says; a newline inside a
+			// quoted field is the field's own.
+			got := strings.ReplaceAll(b.String(), "\r\n", "\n")
+			if !strings.HasPrefix(b.String(), "from,to,status,from_docid,to_docid\r\n") || !strings.HasSuffix(b.String(), "\r\n") {
+				t.Errorf("the rows do not end in CRLF: %q", b.String())
+			}
+			if want := "from,to,status,from_docid,to_docid\n" + tt.csv; got != want {
+				t.Errorf("WriteCSV wrote\n%s\nwant\n%s", got, want)
+			}
+			if _, err := csv.NewReader(strings.NewReader(b.String())).ReadAll(); err != nil {
+				t.Errorf("encoding/csv cannot read it back: %v", err)
+			}
+			if got := g.Broken(); !reflect.DeepEqual(got, tt.broken) {
+				t.Errorf("Broken() = %+v, want %+v", got, tt.broken)
+			}
+		})
+	}
+}
+
+// TestWithoutRows: a graph that keeps no rows, for -stats alone, sums up
+// the same broken links, and writes only its header.
+func TestWithoutRows(t *testing.T) {
+	events := []event{
+		{do: "saved", url: "a", docID: 1}, {do: "link", url: "a", arg: "gone"},
+		{do: "saved", url: "b", docID: 2}, {do: "link", url: "b", arg: "gone"},
+		{do: "failed", url: "gone", arg: "404"},
+	}
+	with, without := New(true), New(false)
+	tell(with, events)
+	tell(without, events)
+	if a, b := with.Broken(), without.Broken(); !reflect.DeepEqual(a, b) {
+		t.Errorf("without rows, Broken() = %+v, want %+v", b, a)
+	}
+	if rows, targets := without.Rows(); rows != 0 || targets != 0 {
+		t.Errorf("without rows, Rows() = %d, %d", rows, targets)
+	}
+	if rows, targets := with.Rows(); rows != 2 || targets != 1 {
+		t.Errorf("Rows() = %d, %d, want 2, 1", rows, targets)
+	}
+}
