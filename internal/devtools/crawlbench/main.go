@@ -1,5 +1,5 @@
 // Crawlbench times whole crawls, as processes, and prints a table of the
-// figures: the crawler, with and without a WARC file, against GNU wget on
+// figures: the crawler, with and without a WARC file or a link graph, against GNU wget on
 // the CS50 playground's wikipedia at depth 2, the crawler alone on a synthetic site of a hundred
 // thousand pages, html mode against reference mode on a link-heavy site
 // shaped like javadoc's, and a polite crawl of a synthetic site spread over four
@@ -168,13 +168,13 @@ func benchWikipedia(ctx context.Context, cfg config, tarball string, stdout, std
 
 	const seed = "http://cs50tse.cs.dartmouth.edu/tse/wikipedia/index.html"
 	env := append(os.Environ(), "HTTP_PROXY="+proxy, "http_proxy="+proxy)
-	// crawler makes the command of a crawl into dir, with a WARC file
-	// named by suffix beside dir if suffix is not empty.
-	crawler := func(suffix string) func(dir string) *exec.Cmd {
+	// crawler makes the command of a crawl into dir, with, if flag is
+	// not empty, the file it names beside dir, named by suffix.
+	crawler := func(flag, suffix string) func(dir string) *exec.Cmd {
 		return func(dir string) *exec.Cmd {
 			args := []string{"-q", "-delay", "0"}
-			if suffix != "" {
-				args = append(args, "-warc", dir+suffix)
+			if flag != "" {
+				args = append(args, flag, dir+suffix)
 			}
 			cmd := exec.CommandContext(ctx, "./crawler", append(args, seed, dir, "2")...)
 			cmd.Env = env
@@ -185,9 +185,10 @@ func benchWikipedia(ctx context.Context, cfg config, tarball string, stdout, std
 		name string
 		make func(dir string) *exec.Cmd
 	}{
-		{"crawler", crawler("")},
-		{"crawler -warc x.warc", crawler(".warc")},
-		{"crawler -warc x.warc.gz", crawler(".warc.gz")},
+		{"crawler", crawler("", "")},
+		{"crawler -warc x.warc", crawler("-warc", ".warc")},
+		{"crawler -warc x.warc.gz", crawler("-warc", ".warc.gz")},
+		{"crawler -graph x.csv", crawler("-graph", ".csv")},
 	}
 	wget, err := exec.LookPath("wget")
 	if err == nil {
@@ -234,8 +235,9 @@ func benchWikipedia(ctx context.Context, cfg config, tarball string, stdout, std
 	}
 	ratio("-warc x.warc / no -warc", samples[1], samples[0])
 	ratio("-warc x.warc.gz / no -warc", samples[2], samples[0])
-	if len(commands) == 4 {
-		ratio("crawler / wget", samples[0], samples[3])
+	ratio("-graph x.csv / no -graph", samples[3], samples[0])
+	if len(commands) == 5 {
+		ratio("crawler / wget", samples[0], samples[4])
 	}
 	fmt.Fprintln(stdout)
 	return nil
@@ -330,7 +332,7 @@ func timeRun(parent string, make func(dir string) *exec.Cmd) (sample, int, error
 	if onTmpfs(parent) {
 		defer func() {
 			os.RemoveAll(dir)
-			for _, suffix := range []string{".warc", ".warc.gz"} {
+			for _, suffix := range []string{".warc", ".warc.gz", ".csv"} {
 				os.Remove(dir + suffix)
 			}
 		}()
