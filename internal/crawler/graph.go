@@ -25,6 +25,9 @@ func (r *run) graphLink(from, target, word string) {
 	if g == nil {
 		return
 	}
+	if word == "IgnExtrn" && !g.KeepsRows() {
+		return // never fetched, so never broken: only the rows name it
+	}
 	g.Link(from, target)
 	switch word {
 	case "IgnExtrn":

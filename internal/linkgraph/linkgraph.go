@@ -65,6 +65,9 @@ func New(keepRows bool) *Graph {
 	return &Graph{keepRows: keepRows, index: make(map[string]int32)}
 }
 
+// KeepsRows reports whether the graph keeps its rows, to write them.
+func (g *Graph) KeepsRows() bool { return g.keepRows }
+
 // node returns the index of url's node, making it if need be.
 func (g *Graph) node(url string) int32 {
 	i, ok := g.index[url]
