@@ -397,7 +397,7 @@ for links in reference html; do
 	fi
 done
 
-echo "== README's site of your own, its two commands run as printed"
+echo "== README's site of your own, its commands run as printed"
 # readme_block HEADING: print the lines of the first sh block after the
 # README heading HEADING.
 readme_block() {
@@ -407,6 +407,7 @@ readme_block() {
 		in_block { print }' README.md
 }
 mapfile -t own < <(readme_block "## Crawling a site of your own")
+mapfile -t check < <(readme_block "## Checking a site's links")
 # They run in a directory of their own, which holds what a fresh clone
 # holds once make has run, so that they write nothing in this checkout
 # (data/mine, playground.log) and touch no crawl of the user's there.
@@ -440,6 +441,17 @@ else
 			ok "README's own site: served on 127.0.0.1:8765 and crawled, 7 whole pages in data/mine"
 		else
 			bad "README's own site: exit $code, $(ls data/mine 2>&1 | wc -l) files: $(cat "$tmp/own-site.crawl.err")"
+		fi
+		echo "+ ${check[0]}"
+		eval "${check[0]}" >"$tmp/links.out" 2>"$tmp/links.err"
+		code=$?
+		gone="http://127.0.0.1:8765/tse/town/parking.html"
+		if [ ${#check[@]} -eq 1 ] && [ $code -eq 0 ] &&
+			grep -qxF "  broken:    $gone (404): 2 pages link to it: http://127.0.0.1:8765/tse/town/index.html, http://127.0.0.1:8765/tse/town/news.html" "$tmp/links.err" &&
+			[ "$(head -1 links.csv)" = $'from,to,status,from_docid,to_docid\r' ] && [ "$(grep -c ",$gone,404," links.csv)" = 2 ]; then
+			ok "README's link check: the page gone and the two pages that link to it, and links.csv with a row for each link"
+		else
+			bad "README's link check: exit $code: $(cat "$tmp/links.err")"
 		fi
 	fi
 	kill $own_server 2>/dev/null && wait $own_server 2>/dev/null

@@ -83,7 +83,7 @@ var arguments = []entry{
 var exitStatus = []entry{
 	{"0", "the crawl finished (pages that could not be fetched are logged as `FAILED`, with the reason on stderr, or under `-q` summed up in one line at the end, and do not stop it)"},
 	{"1", "the crawl stopped: a page could not be saved, or `-delay` under 1s met an address that is not loopback"},
-	{"2", "wrong number of arguments, a bad flag, a `-stats-json` file that cannot be written, a `-warc` file that exists (without `-resume`) or cannot be made, a `-stats-json` or `-warc` file inside *pageDirectory*, a proxy variable that is not a proxy URL, or, with `-warc`, an https proxy that is not an `http://` one"},
+	{"2", "wrong number of arguments, a bad flag, a `-stats-json` or `-graph` file that cannot be written, a `-graph` or `-warc` file that exists (without `-resume`) or cannot be made, any of the three inside *pageDirectory*, a proxy variable that is not a proxy URL, or, with `-warc`, an https proxy that is not an `http://` one"},
 	{"3", "*seedURL* cannot be normalized, or is not internal"},
 	{"4", "*pageDirectory* does not exist, is not a writable directory, or already holds pages (without `-resume`)"},
 	{"5", "*maxDepth* is not an integer from 0 to 10"},
