@@ -112,6 +112,7 @@ type URLs struct {
 	Added      int `json:"added"`      // new internal URLs put in the bag
 	External   int `json:"external"`   // ignored as external or not normalizable
 	Duplicate  int `json:"duplicate"`  // ignored as already seen
+	Excluded   int `json:"excluded"`   // internal but excluded (-exclude), so never requested
 	Disallowed int `json:"disallowed"` // not fetched because robots.txt says no
 }
 
@@ -134,14 +135,14 @@ func (r *Report) WriteText(w io.Writer) error {
 	}
 	_, err := fmt.Fprintf(w, `crawler: statistics
   pages:     %d fetched, %d saved, %s, %d redirected; %s
-  URLs:      %d found, %d added; ignored: %d external, %d duplicate, %d disallowed by robots.txt
+  URLs:      %d found, %d added; ignored: %d external, %d duplicate%s, %d disallowed by robots.txt
   requests:  %d, robots.txt and retries included
   saved:     %s of HTML
   time:      %v elapsed; %d pauses, mean %v, shortest %v
   depth:     %d at the deepest
 `,
 		r.Pages.Fetched, r.Pages.Saved, failed, r.Pages.Redirects, tried,
-		r.URLs.Found, r.URLs.Added, r.URLs.External, r.URLs.Duplicate, r.URLs.Disallowed,
+		r.URLs.Found, r.URLs.Added, r.URLs.External, r.URLs.Duplicate, excluded(r.URLs.Excluded), r.URLs.Disallowed,
 		r.Requests,
 		size(r.BytesSaved),
 		round(r.Elapsed), r.Pauses, round(r.MeanPause), round(r.ShortestPause),
@@ -217,6 +218,16 @@ func (r *Report) writeBroken(w io.Writer) error {
 		label = strings.Repeat(" ", len(label))
 	}
 	return nil
+}
+
+// excluded writes the URLs -exclude kept out among those ignored, if
+// there are any: only a crawl that excluded some says so, so that every
+// other reads as it always has.
+func excluded(n int) string {
+	if n == 0 {
+		return ""
+	}
+	return fmt.Sprintf(", %d excluded", n)
 }
 
 // Summary sums the report up in a line, for the end of a crawl of pages

@@ -246,3 +246,42 @@ func TestSummary(t *testing.T) {
 		t.Errorf("Summary = %q, want %q", got, want)
 	}
 }
+
+// TestExcluded: the URLs -exclude kept out are counted among those
+// ignored, in the text only by a crawl that excluded some, so that every
+// other crawl's text reads as before, and in the JSON always.
+func TestExcluded(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name     string
+		excluded int
+		line     string // the URLs line of the text
+	}{
+		{"none", 0, "  URLs:      100 found, 21 added; ignored: 30 external, 49 duplicate, 2 disallowed by robots.txt\n"},
+		{"some", 7, "  URLs:      100 found, 21 added; ignored: 30 external, 49 duplicate, 7 excluded, 2 disallowed by robots.txt\n"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r := sample()
+			r.URLs.Excluded = tt.excluded
+			var b bytes.Buffer
+			if err := r.WriteText(&b); err != nil {
+				t.Fatal(err)
+			}
+			if !strings.Contains(b.String(), tt.line) {
+				t.Errorf("WriteText:\n%s\nwant the line\n%s", &b, tt.line)
+			}
+			data, err := r.JSON()
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got struct{ URLs map[string]int }
+			if err := json.Unmarshal(data, &got); err != nil {
+				t.Fatal(err)
+			}
+			if n, ok := got.URLs["excluded"]; !ok || n != tt.excluded {
+				t.Errorf("JSON urls.excluded = %d (given: %t), want %d\n%s", n, ok, tt.excluded, data)
+			}
+		})
+	}
+}
