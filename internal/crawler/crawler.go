@@ -78,6 +78,12 @@ type Crawler struct {
 	Normalize func(link string) (string, bool)
 	// Internal reports whether a normalized URL belongs to the crawl.
 	Internal func(url string) bool
+	// Exclude, if set, reports whether an internal URL, by its key, is
+	// kept out of the crawl all the same (logged IgnExcld): never put in
+	// the seen-set or the bag, so never requested, as a link or as a
+	// redirect's target, however often it is met, nor fetched ahead.
+	// Nil excludes nothing.
+	Exclude  func(url string) bool
 	Bag      bag.Bag
 	MaxDepth int
 	// Log receives the progress log, or nothing if it is nil.
@@ -297,7 +303,7 @@ func (c *Crawler) crawl(ctx context.Context, seed string, log *logWriter) (Resul
 		c:        c,
 		log:      log,
 		scribe:   startScribe(c),
-		read:     &reader{scanner: c.Scanner, normalize: c.Normalize, internal: c.Internal},
+		read:     &reader{scanner: c.Scanner, normalize: c.Normalize, internal: c.Internal, exclude: c.Exclude},
 		hops:     make(map[string]int),
 		urls:     make(seen),
 		replay:   c.Replay,
@@ -462,7 +468,7 @@ func (r *run) apply(src source, page bag.Item, hop int, out outcome) {
 		if next := r.consider(src, page.URL, page.Depth, page.Depth, r.read.link(out.target)); next != "" {
 			r.hops[next] = hop + 1
 		} else {
-			r.seedFailure = fmt.Sprintf("%s redirects to %s, which is outside the crawl or already seen", page.URL, out.target)
+			r.seedFailure = fmt.Sprintf("%s redirects to %s, which is outside the crawl, excluded or already seen", page.URL, out.target)
 		}
 	case journal.Disallowed:
 		r.graphDecided(page, out)
@@ -495,15 +501,17 @@ func (r *run) considerLinks(src source, page bag.Item, out outcome) {
 }
 
 // consider puts l, a link found on page from at depth or the target of its
-// redirect, in the bag at pushDepth if it is internal and new, and, unless
-// the page's outcome is replayed, logs and counts what it made of it. It
-// returns the URL it put in the bag, or "".
+// redirect, in the bag at pushDepth if it is internal, not excluded and
+// new, and, unless the page's outcome is replayed, logs and counts what it
+// made of it. It returns the URL it put in the bag, or "".
 func (r *run) consider(src source, from string, depth, pushDepth int, l link) (added string) {
 	word, shown, n := "IgnExtrn", l.found, &r.res.External
 	if l.url != "" {
 		shown = l.url
 		switch {
 		case !l.internal:
+		case l.excluded:
+			word, n = "IgnExcld", &r.res.Excluded
 		case !r.urls.add(l.url):
 			word, n = "IgnDupl", &r.res.Duplicate
 		default:

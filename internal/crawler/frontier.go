@@ -230,11 +230,11 @@ func (f *frontier) bound(depth int) int {
 
 // foresee tells the lanes of the pages links name that the crawl will
 // add, at depth, with bound on the depth of every page added up to them:
-// those that are inside the crawl and that it has not met.
+// those that are inside the crawl, not excluded, and that it has not met.
 func (f *frontier) foresee(links []link, depth, bound int) {
 	var items []bag.Item
 	for _, l := range links {
-		if l.internal && !f.urls.has(l.url) {
+		if l.internal && !l.excluded && !f.urls.has(l.url) {
 			items = append(items, bag.Item{URL: l.url, Depth: depth})
 		}
 	}

@@ -32,6 +32,8 @@ func (r *run) graphLink(from, target, word string) {
 	switch word {
 	case "IgnExtrn":
 		g.Decide(target, linkgraph.External)
+	case "IgnExcld":
+		g.Decide(target, linkgraph.Excluded)
 	case "Added":
 		g.Queue(target)
 	}
@@ -39,7 +41,8 @@ func (r *run) graphLink(from, target, word string) {
 
 // graphSaved tells the graph of a page saved, and, for a page at maxDepth,
 // which the crawl does not scan, of its links: none is put in the bag, so
-// each is external, or its status is decided by the rest of the crawl.
+// each is external or excluded, or its status is decided by the rest of
+// the crawl.
 func (r *run) graphSaved(page bag.Item, out outcome) {
 	g := r.c.Graph
 	if g == nil {
@@ -54,7 +57,10 @@ func (r *run) graphSaved(page bag.Item, out outcome) {
 		target, word := l.found, "IgnExtrn"
 		if l.url != "" {
 			target = l.url
-			if l.internal {
+			switch {
+			case l.excluded:
+				word = "IgnExcld"
+			case l.internal:
 				word = ""
 			}
 		}

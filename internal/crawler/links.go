@@ -15,6 +15,7 @@ type link struct {
 	found    string // as the scanner reports it, which the log shows as Found
 	url      string // the crawl's key for the page, or "" if it names none
 	internal bool   // url belongs to the crawl
+	excluded bool   // url belongs to the crawl, but Crawler.Exclude keeps it out
 }
 
 // A reader reads links as the crawl considers them: it scans a page, and
@@ -26,6 +27,7 @@ type reader struct {
 	scanner   pagescan.Scanner
 	normalize func(link string) (string, bool)
 	internal  func(url string) bool
+	exclude   func(url string) bool // nil: nothing is excluded
 }
 
 // link makes found, a link as the scanner reports it or a redirect's
@@ -34,6 +36,7 @@ func (rd *reader) link(found string) link {
 	l := link{found: found}
 	if norm, ok := rd.normalize(found); ok {
 		l.url, l.internal = norm, rd.internal(norm)
+		l.excluded = l.internal && rd.exclude != nil && rd.exclude(norm)
 	}
 	return l
 }
