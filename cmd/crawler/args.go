@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -50,6 +51,10 @@ type config struct {
 	// requisites says which requisites of its pages a crawl with -warc
 	// fetches: all, scope or none.
 	requisites string
+	// -exclude as given, and what it compiles to, which the key of each
+	// URL is matched against.
+	excludes []string
+	exclude  []*regexp.Regexp
 	// How many hosts are fetched at once, and how much of what they
 	// fetch ahead may wait in memory. They change when pages are fetched,
 	// never what is saved, so a crawl may resume with other values.
@@ -187,6 +192,9 @@ func (cfg *config) build() error {
 	if cfg.frontier, err = bag.New(cfg.order); err != nil {
 		return &usageError{exitUsage, "-order: " + err.Error()}
 	}
+	if err := cfg.compileExcludes(); err != nil {
+		return err
+	}
 	return cfg.buildMode()
 }
 
@@ -274,8 +282,8 @@ func (cfg *config) setArgs(rest []string) error {
 }
 
 // checkSeed normalizes the seed, raw as given, and checks that the crawl
-// can start from it: that it is in the crawl's scope and has a port that
-// can be connected to.
+// can start from it: that it is in the crawl's scope, has a port that can
+// be connected to, and is not excluded.
 func (cfg *config) checkSeed(raw string) (string, error) {
 	seed, ok := cfg.normalizer()(raw)
 	if !ok || !cfg.scope.Contains(seed) {
@@ -298,6 +306,9 @@ func (cfg *config) checkSeed(raw string) (string, error) {
 	}
 	if err := seedPort(seed); err != nil {
 		return "", badPort(seed, err)
+	}
+	if re := cfg.exclusion(seed); re != nil {
+		return "", &usageError{exitSeedURL, fmt.Sprintf("seedURL %s is excluded by -exclude %q, so the crawl could request nothing: give a seed it does not match, or another -exclude", seed, re)}
 	}
 	return seed, nil
 }

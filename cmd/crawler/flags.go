@@ -126,12 +126,26 @@ var flags = []flagDef{
 		value: func(cfg *config) flag.Value { return stringValue{&cfg.until} },
 	},
 	{
+		name: "exclude", arg: "REGEX", rule: mustMatch,
+		short: "never request a URL *REGEX* matches; repeat it for several",
+		text: "never request a URL that *REGEX* matches: a link or a redirect's target inside the scope is logged `IgnExcld` each time it is found, " +
+			"and counted as excluded; with `-warc`, such a requisite is not fetched either. " +
+			"*REGEX* is in Go's syntax (RE2) and matched against the URL normalized, as the log shows it, " +
+			"anywhere in it, as grep does: `^` and `$` anchor it. " +
+			"Repeat it for several; a URL any of them matches is excluded. " +
+			"A bad expression is refused, with where it goes wrong (exit 2), and so is a *seedURL* one matches (exit 3).",
+		value: func(cfg *config) flag.Value { return &listValue{&cfg.excludes} },
+		// Only when given, so that a journal from before -exclude, or of
+		// a crawl without it, still names the crawl it did.
+		journal: excludesJournaled,
+	},
+	{
 		name: "stats", def: "false", rule: mayChange,
 		short: "print statistics on stderr at the end",
 		text: "print statistics on stderr at the end: pages fetched (as many as the log's `Fetched` lines), saved, failed (by reason) and redirected, " +
 			"and with `-warc` their requisites fetched, failed, redirected and disallowed, their bytes and hosts, " +
 			"and the pages tried (fetched, failed or redirected); " +
-			"URLs found, added and ignored (external, duplicate, disallowed by robots.txt); requests; bytes saved, exactly and in KiB, MiB or GiB; " +
+			"URLs found, added and ignored (external, duplicate, excluded, disallowed by robots.txt); requests; bytes saved, exactly and in KiB, MiB or GiB; " +
 			"elapsed time, mean and shortest pause, deepest depth; the mode links were read in; " +
 			"for a crawl of several hosts, each host's requests and mean pause, and the most memory that pages fetched ahead took; " +
 			"and the broken links: each page that failed and that pages link to, with its status, how many pages link to it and the first three.",
@@ -142,7 +156,7 @@ var flags = []flagDef{
 		short: "write the statistics to *FILE* as JSON",
 		text: "write the same statistics to *FILE* as JSON, for scripts. " +
 			"*FILE* is opened before the first request, so a path that cannot be written is refused at once (exit 2). " +
-			"`pages.fetched` counts the pages logged `Fetched`, and `pages.tried` the pages fetched, failed or redirected; `links` is `reference` or `html`; " +
+			"`pages.fetched` counts the pages logged `Fetched`, and `pages.tried` the pages fetched, failed or redirected; `urls.excluded` the URLs logged `IgnExcld`; `links` is `reference` or `html`; " +
 			"`hosts` lists each host's `requests`, `pauses` and `mean_pause`, and `ahead_peak_bytes` is the most memory pages fetched ahead took; " +
 			"with `-warc`, `requisites` counts the requisites `fetched`, `failed` (and `failed_by`), `redirects`, `disallowed`, their `bytes` and `hosts`; " +
 			"`broken_links` lists each page that failed and that pages link to: its `url`, `status`, the number of `pages` that link to it, and the first three `from`.",

@@ -41,8 +41,8 @@ var description = []string{
 	"Flags come before the three arguments. " +
 		"Progress goes to stdout, one line per event in the reference format: " +
 		"`Fetched`, `Scanning`, `Found`, `Added`, `IgnExtrn` (external or not normalizable), `IgnDupl` (seen before), " +
-		"and three of our own, `FAILED` (the reason is on stderr, or under `-q` summed up at the end), `Redirect` (its target follows as `Found`) " +
-		"and `IgnRobots` (robots.txt does not allow the page, which is not requested). " +
+		"and four of our own, `FAILED` (the reason is on stderr, or under `-q` summed up at the end), `Redirect` (its target follows as `Found`), " +
+		"`IgnRobots` (robots.txt does not allow the page, which is not requested) and `IgnExcld` (an `-exclude` matches the URL, which is not requested). " +
 		"Errors go to stderr, each with what went wrong and what to do about it; " +
 		"nothing is written and no request is sent before all arguments are valid.",
 	"The crawler is polite: at least the pause given by `-delay`, one second by default, " +
@@ -84,7 +84,7 @@ var exitStatus = []entry{
 	{"0", "the crawl finished (pages that could not be fetched are logged as `FAILED`, with the reason on stderr, or under `-q` summed up in one line at the end, and do not stop it)"},
 	{"1", "the crawl stopped: a page could not be saved, or `-delay` under 1s met an address that is not loopback"},
 	{"2", "wrong number of arguments, a bad flag, a `-stats-json` or `-graph` file that cannot be written, a `-graph` or `-warc` file that exists (without `-resume`) or cannot be made, any of the three inside *pageDirectory*, a proxy variable that is not a proxy URL, or, with `-warc`, an https proxy that is not an `http://` one"},
-	{"3", "*seedURL* cannot be normalized, or is not internal"},
+	{"3", "*seedURL* cannot be normalized, is not internal, or is excluded"},
 	{"4", "*pageDirectory* does not exist, is not a writable directory, or already holds pages (without `-resume`)"},
 	{"5", "*maxDepth* is not an integer from 0 to 10"},
 	{"6", "no page was saved: the seed page could not be fetched, robots.txt forbids it, " +

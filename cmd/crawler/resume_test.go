@@ -29,6 +29,7 @@ import (
 // both scanners, pages that html mode reads in the charset their
 // Content-Type names, and a crawl of three hosts fetched one page at a
 // time and several hosts at once, which a resumed crawl may do either way.
+// One keeps two pages out with -exclude.
 var resumeCrawls = []struct {
 	name string
 	args []string
@@ -37,6 +38,7 @@ var resumeCrawls = []struct {
 	{"zoo bfs", []string{"-order", "bfs", "http://cs50tse.cs.dartmouth.edu/tse/zoo/index.html", "3"}},
 	{"syntax html", []string{"-links", "html", "http://cs50tse.cs.dartmouth.edu/tse/syntax/index.html", "2"}},
 	{"charset html", []string{"-links", "html", charsetSeed, "2"}},
+	{"zoo exclude", []string{"-exclude", `/(eel|owl)\.html$`, "http://cs50tse.cs.dartmouth.edu/tse/zoo/index.html", "10"}},
 	{"university parallel 1", []string{"-parallel", "1", "-scope", "http://*.example.edu/", universitySeed, "10"}},
 	{"university parallel 4", []string{"-parallel", "4", "-scope", "http://*.example.edu/", universitySeed, "10"}},
 	{"university bfs html parallel 8", []string{"-parallel", "8", "-order", "bfs", "-links", "html", "-scope", "http://*.example.edu/", universitySeed, "10"}},

@@ -35,7 +35,7 @@ const (
 	exitOK        = 0
 	exitFailure   = 1 // the crawl could not go on: a page could not be saved, or a rule was broken
 	exitUsage     = 2 // wrong number of arguments, or a bad flag
-	exitSeedURL   = 3 // seedURL cannot be normalized or is not internal
+	exitSeedURL   = 3 // seedURL cannot be normalized, is not internal, or is excluded
 	exitPageDir   = 4 // pageDirectory is missing, not a directory, not writable, or holds pages
 	exitMaxDepth  = 5 // maxDepth is not an integer from 0 to 10
 	exitSeedFetch = 6 // no page was saved: the seed could not be fetched, was disallowed, or redirected away
@@ -450,6 +450,7 @@ func newCrawler(cfg *config, dir *pagedir.Dir, proxy func(*http.Request) (*url.U
 		Scanner:   cfg.scanner,
 		Normalize: cfg.normalizer(),
 		Internal:  cfg.scope.Contains,
+		Exclude:   cfg.excluder(),
 		Bag:       cfg.frontier,
 		MaxDepth:  cfg.maxDepth,
 		Errors:    stderr,
@@ -463,9 +464,7 @@ func newCrawler(cfg *config, dir *pagedir.Dir, proxy func(*http.Request) (*url.U
 	}
 	if cfg.warc != "" && cfg.requisites != "none" {
 		c.FetchRequisite, c.Requisites, c.StyleRequisites = fetcher.FetchRequisite, pagescan.Requisites, pagescan.StyleRequisites
-		if cfg.requisites == "scope" {
-			c.RequisiteScope = cfg.scope.Contains
-		}
+		c.RequisiteScope = cfg.requisiteScope()
 	}
 	// -stats and -stats-json list the broken links, which takes the graph.
 	if cfg.graph != "" || cfg.stats || cfg.statsJSON != "" {
