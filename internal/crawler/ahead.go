@@ -22,7 +22,10 @@ import (
 // ever fetches a page the crawl is bound to fetch:
 //
 //   - every page in the bag, since each URL is put in the bag once and
-//     nothing but a stop ends the crawl before the bag is empty;
+//     nothing but a stop ends the crawl before the bag is empty; under
+//     Crawler.MaxPages, which ends it once it has saved enough pages,
+//     only the pages in the bag it is certain to take (see pageLimit),
+//     and the page it waits for;
 //   - every link of a page fetched ahead that the crawl is bound to save
 //     and scan, and the target of such a page's redirect if the crawl will
 //     follow it: when the crawl takes the page, it adds each such link, or
@@ -33,7 +36,9 @@ import (
 //     found this way is foreseen: it is fetched ahead like a page in the
 //     bag, but its depth is a guess until the crawl adds it. In a queue
 //     the guess is a bound, so its own links may be read at once; in
-//     other bags, only once the crawl adds it.
+//     other bags, only once the crawl adds it. Under Crawler.MaxPages,
+//     the page a link is found on may be the last the crawl takes, so
+//     nothing is foreseen.
 //
 // So fetching ahead changes when a page is requested, never whether, and
 // every output is that of the sequential crawl. Two things end a crawl's
@@ -58,6 +63,7 @@ type ahead struct {
 	read    func(url string, p *aheadPage, charset string) // reads a page's links ahead, on the crawl's goroutine
 	next    func(host string) time.Time                    // nil: every host may be asked at once
 	recycle func([]byte)                                   // may be nil
+	limit   *pageLimit                                     // which pages of the bag are certain to be taken; nil: all
 	budget  int64
 	like    bag.Bag // an empty bag of the crawl's kind
 
@@ -134,9 +140,10 @@ func (p *aheadPage) size() int64 {
 
 // newAhead starts workers that fetch ahead the pages of b, which it sorts
 // by host, with fetch, and reports false, starting nothing, for a kind of
-// bag it cannot sort. read is given, as the crawl waits, each page fetched
-// whose links it may read.
-func newAhead(ctx context.Context, c *Crawler, b bag.Bag, fetch func(ctx context.Context, url string) fetchedPage, read func(url string, p *aheadPage, charset string)) (*ahead, bool) {
+// bag it cannot sort. Only the pages of b that limit says the crawl is
+// certain to take are fetched ahead. read is given, as the crawl waits,
+// each page fetched whose links it may read.
+func newAhead(ctx context.Context, c *Crawler, b bag.Bag, limit *pageLimit, fetch func(ctx context.Context, url string) fetchedPage, read func(url string, p *aheadPage, charset string)) (*ahead, bool) {
 	like, ok := bag.Like(b)
 	if !ok {
 		return nil, false
@@ -147,6 +154,7 @@ func newAhead(ctx context.Context, c *Crawler, b bag.Bag, fetch func(ctx context
 		read:     read,
 		next:     c.Next,
 		recycle:  c.Recycle,
+		limit:    limit,
 		budget:   c.AheadMemory,
 		like:     like,
 		changed:  make(chan struct{}),
@@ -272,6 +280,9 @@ func (a *ahead) pushed(it bag.Item) {
 // with bound on the depth of every page the crawl adds up to them, as far
 // as the budget allows. A page foreseen already is told once.
 func (a *ahead) foresee(items []bag.Item, bound int) {
+	if a.limit != nil {
+		return // the crawl may stop before it adds them
+	}
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	for _, it := range items {
@@ -296,6 +307,9 @@ func (a *ahead) foresee(items []bag.Item, bound int) {
 func (a *ahead) popped(it bag.Item) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
+	if a.limit != nil {
+		a.signal() // the crawl has decided another page: more of the bag may be certain
+	}
 	l := a.lanes[hostOf(it.URL)]
 	if l == nil || l.dead {
 		return
@@ -474,7 +488,7 @@ func (a *ahead) choose(now time.Time) (*lane, time.Duration) {
 			continue
 		}
 		wanted := l.host == wantHost && a.want.URL != ""
-		if !wanted && (l.parked || !ahead || l.bag.Len() == 0) {
+		if !wanted && (l.parked || !ahead || !a.ready(l)) {
 			continue
 		}
 		at := l.next
@@ -493,8 +507,9 @@ func (a *ahead) choose(now time.Time) (*lane, time.Duration) {
 
 // takeFrom takes the next page of l to fetch, and records that it is being
 // fetched: the page the crawl waits for if it is l's, else the one on top
-// of l's bag. It returns nil if l had nothing left but pages the crawl
-// took already. a.mu is held.
+// of l's bag, if the crawl is certain to take it. It returns nil if l had
+// nothing left but pages the crawl took already, or none it is certain to
+// take. a.mu is held.
 func (a *ahead) takeFrom(l *lane) (string, *aheadPage) {
 	if a.want.URL != "" && hostOf(a.want.URL) == l.host {
 		p := &aheadPage{state: fetching, depth: a.want.Depth, known: true}
@@ -503,21 +518,42 @@ func (a *ahead) takeFrom(l *lane) (string, *aheadPage) {
 		a.want = bag.Item{}
 		return url, p
 	}
-	for l.bag.Len() > 0 {
-		it, _ := l.bag.Pop()
-		if a.gone[it.URL] {
-			delete(a.gone, it.URL)
-			continue
-		}
-		p := a.pages[it.URL]
-		if p == nil {
-			p = &aheadPage{depth: it.Depth, known: true}
-			a.pages[it.URL] = p
-		}
-		p.state = fetching
-		return it.URL, p
+	it, ok := a.top(l)
+	if !ok || !a.limit.certain(it.URL) {
+		return "", nil
 	}
-	return "", nil
+	l.bag.Pop()
+	p := a.pages[it.URL]
+	if p == nil {
+		p = &aheadPage{depth: it.Depth, known: true}
+		a.pages[it.URL] = p
+	}
+	p.state = fetching
+	return it.URL, p
+}
+
+// top returns the page on top of l's bag, once those the crawl has taken
+// are dropped from it, or false if there is none. a.mu is held.
+func (a *ahead) top(l *lane) (bag.Item, bool) {
+	for {
+		it, ok := l.bag.Peek()
+		if !ok || !a.gone[it.URL] {
+			return it, ok
+		}
+		l.bag.Pop()
+		delete(a.gone, it.URL)
+	}
+}
+
+// ready reports whether l has a page a worker may take: any, without a
+// limit, even one the crawl took already, which takeFrom drops; under a
+// limit, one the crawl is certain to take. a.mu is held.
+func (a *ahead) ready(l *lane) bool {
+	if a.limit == nil {
+		return l.bag.Len() > 0
+	}
+	it, ok := a.top(l)
+	return ok && a.limit.certain(it.URL)
 }
 
 // fetched records what came of fetching a page. A fetch that got no

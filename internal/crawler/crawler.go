@@ -86,6 +86,10 @@ type Crawler struct {
 	Exclude  func(url string) bool
 	Bag      bag.Bag
 	MaxDepth int
+	// MaxPages, if above 0, ends the crawl once it has saved that many
+	// pages, the pages an earlier run saved included: the first MaxPages
+	// pages of the crawl without it, whatever Parallel is.
+	MaxPages int
 	// Log receives the progress log, or nothing if it is nil.
 	Log io.Writer
 	// Errors receives what goes wrong without stopping the crawl: a host
@@ -192,7 +196,10 @@ type Result struct {
 	Deepest int    // the greatest depth of a page saved
 	Last    string // the URL of the last page saved
 	Current string // the page being crawled when the crawl stopped early
-	Pending int    // pages left in the bag when the crawl stopped early, Current's included
+	Pending int    // pages left in the bag when the crawl stopped early or at MaxPages, Current's included
+	// MaxPagesReached is whether the crawl ended at Crawler.MaxPages,
+	// with Pending pages left in the bag.
+	MaxPagesReached bool
 	// AheadPeak is the most memory the pages fetched ahead took at once,
 	// as Crawler.AheadMemory counts it.
 	AheadPeak int64
@@ -330,13 +337,17 @@ func (c *Crawler) crawl(ctx context.Context, seed string, log *logWriter) (Resul
 	return r.res, err
 }
 
-// loop takes pages from the bag, from the seed on, until the bag is empty
-// or a page cannot be crawled past.
+// loop takes pages from the bag, from the seed on, until the bag is empty,
+// MaxPages pages are saved, or a page cannot be crawled past.
 func (r *run) loop(ctx context.Context, seed string) error {
 	r.urls.add(seed)
 	r.front.push(bag.Item{URL: seed, Depth: 0})
 	for {
-		page, ok := r.front.pop()
+		if r.c.MaxPages > 0 && r.res.Saved >= r.c.MaxPages && r.front.len() > 0 {
+			r.res.MaxPagesReached, r.res.Pending = true, r.front.len()
+			return r.end()
+		}
+		page, ok := r.front.pop(r.res.Saved)
 		if !ok {
 			return r.end()
 		}

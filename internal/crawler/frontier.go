@@ -36,6 +36,8 @@ type frontier struct {
 
 	dead map[string]error // by host[:port]: hosts the crawl found dead
 
+	limit *pageLimit // nil without Crawler.MaxPages
+
 	firstHost string // the only host met so far, while there are no lanes
 	manyHosts bool   // a second host has been met: the lanes may start
 	ahead     *ahead // the lanes, once they have started
@@ -65,13 +67,15 @@ type fetchedPage struct {
 // and asks urls and hops, the crawl's, what the crawl has met.
 func newFrontier(c *Crawler, read *reader, urls seen, hops map[string]int) *frontier {
 	_, queue := c.Bag.(*bag.Queue)
-	return &frontier{c: c, bag: c.Bag, read: read, fetchPage: c.fetch, urls: urls, hops: hops, queue: queue}
+	return &frontier{c: c, bag: c.Bag, read: read, fetchPage: c.fetch, urls: urls, hops: hops, queue: queue,
+		limit: newPageLimit(c.MaxPages, c.Bag)}
 }
 
 // push puts a page in the bag. The lanes are told of it; until there are
 // any, it watches for a second host.
 func (f *frontier) push(it bag.Item) {
 	f.bag.Push(it)
+	f.limit.pushed(it.URL) // before the lanes hear of it
 	f.unsorted = f.unsorted || it.Depth < f.deepest
 	f.deepest = max(f.deepest, it.Depth)
 	switch {
@@ -86,9 +90,14 @@ func (f *frontier) push(it bag.Item) {
 	}
 }
 
-// pop takes the next page from the bag.
-func (f *frontier) pop() (bag.Item, bool) {
+// pop takes the next page from the bag. saved is how many pages the
+// crawl has saved, which under Crawler.MaxPages tells the lanes which
+// pages it is certain to take.
+func (f *frontier) pop(saved int) (bag.Item, bool) {
 	it, ok := f.bag.Pop()
+	if ok {
+		f.limit.popped(it.URL, saved)
+	}
 	if ok && f.ahead != nil {
 		f.ahead.popped(it)
 	}
@@ -108,7 +117,7 @@ func (f *frontier) fetch(ctx context.Context, page bag.Item) fetchedPage {
 	}
 	if f.ahead == nil && f.manyHosts {
 		f.manyHosts = false // tried once: a bag the lanes cannot sort stays sequential
-		if a, ok := newAhead(ctx, f.c, f.bag, f.fetchPage, f.readAhead); ok {
+		if a, ok := newAhead(ctx, f.c, f.bag, f.limit, f.fetchPage, f.readAhead); ok {
 			f.ahead = a
 		}
 	}

@@ -130,6 +130,14 @@ func latency(u string) time.Duration {
 // host paced by delay.
 func crawlParallel(t *testing.T, tc crawlCase, order, links string, parallel int, delay time.Duration, budget int64) crawlRecord {
 	t.Helper()
+	rec, _ := crawlParallelWith(t, tc, order, links, parallel, delay, budget, nil)
+	return rec
+}
+
+// crawlParallelWith is crawlParallel, with set, if given, called on the
+// harness before the crawl; it also returns the harness.
+func crawlParallelWith(t *testing.T, tc crawlCase, order, links string, parallel int, delay time.Duration, budget int64, set func(*harness)) (crawlRecord, *harness) {
+	t.Helper()
 	h := newHarness(nil, tc.maxDepth, delay)
 	h.tr.h = tc.handler()
 	switch {
@@ -168,6 +176,9 @@ func crawlParallel(t *testing.T, tc crawlCase, order, links string, parallel int
 		fmt.Fprintf(&journ, "%+v\n", e)
 		return nil
 	}
+	if set != nil {
+		set(h)
+	}
 	res, err := h.c.Crawl(t.Context(), tc.seed)
 	if err != nil {
 		t.Fatalf("Crawl: %v\n%s", err, &h.errs)
@@ -177,7 +188,7 @@ func crawlParallel(t *testing.T, tc crawlCase, order, links string, parallel int
 	for _, p := range h.pages {
 		fmt.Fprintf(&pages, "%d\n%s\n%d\n%s\n", p.id, p.url, p.depth, p.html)
 	}
-	return crawlRecord{pages.String(), h.log.String(), h.errs.String(), journ.String(), res, h.fetcher.HostRequests()}
+	return crawlRecord{pages.String(), h.log.String(), h.errs.String(), journ.String(), res, h.fetcher.HostRequests()}, h
 }
 
 // A countingScanner counts how many times each page is scanned.
