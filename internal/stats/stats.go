@@ -41,6 +41,13 @@ type Report struct {
 	// AheadPeak is the most bytes of pages fetched ahead, from several
 	// hosts at once, that waited in memory for the crawl to take them.
 	AheadPeak int64 `json:"ahead_peak_bytes"`
+	// MaxPagesReached is whether the crawl ended at -max-pages, with
+	// pages left in the bag.
+	MaxPagesReached bool `json:"max_pages_reached"`
+	// Waiting counts the pages left in the bag, never taken, when the
+	// crawl ended at -max-pages or stopped early (those -resume takes);
+	// it is 0 for a crawl that emptied its bag.
+	Waiting int `json:"waiting"`
 	// Requisites are the figures of the pages' requisites, for a crawl
 	// that fetches them (one with a WARC file), else nil.
 	Requisites *Requisites `json:"requisites,omitempty"`
@@ -152,6 +159,11 @@ func (r *Report) WriteText(w io.Writer) error {
 	}
 	if how, ok := linkModes[r.Links]; ok {
 		if _, err := fmt.Fprintf(w, "  links:     read %s (-links %s)\n", how, r.Links); err != nil {
+			return err
+		}
+	}
+	if r.MaxPagesReached {
+		if _, err := fmt.Fprintf(w, "  limit:     -max-pages reached, %d pages left waiting\n", r.Waiting); err != nil {
 			return err
 		}
 	}

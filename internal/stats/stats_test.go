@@ -45,6 +45,15 @@ func TestWriteText(t *testing.T) {
 		t.Errorf("WriteText of a resumed crawl does not say what was replayed:\n%s", &b)
 	}
 
+	// A crawl that ended at -max-pages says so.
+	r = sample()
+	r.MaxPagesReached, r.Waiting = true, 42
+	b.Reset()
+	r.WriteText(&b)
+	if wantLimit := want + "  limit:     -max-pages reached, 42 pages left waiting\n"; b.String() != wantLimit {
+		t.Errorf("WriteText of a crawl that ended at -max-pages:\n%s\nwant:\n%s", &b, wantLimit)
+	}
+
 	// Hosts crawled side by side: a line each, after the lines of a
 	// crawl of one host, which stay as they are.
 	r = sample()
@@ -121,7 +130,16 @@ func TestJSON(t *testing.T) {
 	if hosts, ok := got["hosts"].([]any); !ok || len(hosts) != 0 || got["ahead_peak_bytes"] != 0.0 {
 		t.Errorf("hosts = %v, ahead_peak_bytes = %v; want [] and 0", got["hosts"], got["ahead_peak_bytes"])
 	}
+	if got["max_pages_reached"] != false || got["waiting"] != 0.0 {
+		t.Errorf("max_pages_reached = %v, waiting = %v; want false and 0", got["max_pages_reached"], got["waiting"])
+	}
 	r := sample()
+	r.MaxPagesReached, r.Waiting = true, 42
+	data, _ = r.JSON()
+	if !bytes.Contains(data, []byte("\n  \"max_pages_reached\": true,\n  \"waiting\": 42")) {
+		t.Errorf("JSON of a crawl that ended at -max-pages:\n%s", data)
+	}
+	r = sample()
 	r.Hosts = []Host{{Name: "a.test:8080", Requests: 3, Pauses: 2, MeanPause: Duration(1500 * time.Millisecond)}}
 	data, _ = r.JSON()
 	if !bytes.Contains(data, []byte(`"hosts": [
