@@ -301,3 +301,35 @@ func TestMaxPagesWaits(t *testing.T) {
 		})
 	}
 }
+
+// TestMaxPagesRequisites: a crawl with MaxPages fetches the requisites of
+// the pages it saves, all of them, and of no other page.
+func TestMaxPagesRequisites(t *testing.T) {
+	// reqSite's pages are index.html, a.html and b.html, in that order;
+	// a.html needs img/a.png, and b.html static.example.edu/b.png too.
+	notFor := map[int][]string{
+		1: {"http://static.example.edu/b.png", "http://www.example.edu/img/a.png"},
+		2: {"http://static.example.edu/b.png"},
+		3: nil,
+	}
+	for _, parallel := range []int{1, 4} {
+		for most := 1; most <= 3; most++ {
+			t.Run(fmt.Sprintf("parallel %d max %d", parallel, most), func(t *testing.T) {
+				run := crawlReqSite(t, reqSite, reqSeed, []string{"http://www.example.edu/"}, "all", parallel, 0, func(h *harness) { h.c.MaxPages = most })
+				if run.err != nil || run.res.Saved != most {
+					t.Fatalf("%v, %d pages saved; want %d", run.err, run.res.Saved, most)
+				}
+				want := slices.DeleteFunc(slices.Clone(reqWanted), func(u string) bool { return slices.Contains(notFor[most], u) })
+				var got []string
+				for _, u := range run.requested() {
+					if !strings.HasSuffix(u, ".html") {
+						got = append(got, u)
+					}
+				}
+				if slices.Sort(got); !slices.Equal(got, want) {
+					t.Errorf("requisites requested:\n%s\nwant each once:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+				}
+			})
+		}
+	}
+}
