@@ -163,7 +163,11 @@ func (r *Report) WriteText(w io.Writer) error {
 		}
 	}
 	if r.MaxPagesReached {
-		if _, err := fmt.Fprintf(w, "  limit:     -max-pages reached, %d pages left waiting\n", r.Waiting); err != nil {
+		pages := "pages"
+		if r.Waiting == 1 {
+			pages = "page"
+		}
+		if _, err := fmt.Fprintf(w, "  limit:     -max-pages reached, %d %s left waiting\n", r.Waiting, pages); err != nil {
 			return err
 		}
 	}
