@@ -38,6 +38,7 @@ type config struct {
 	retries   int
 	timeout   time.Duration
 	maxSize   int64
+	maxPages  int // 0: no limit
 	userAgent string
 	resume    bool
 	scopes    []string // as given; scope is what they make

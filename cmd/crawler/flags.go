@@ -146,7 +146,7 @@ var flags = []flagDef{
 			"and with `-warc` their requisites fetched, failed, redirected and disallowed, their bytes and hosts, " +
 			"and the pages tried (fetched, failed or redirected); " +
 			"URLs found, added and ignored (external, duplicate, excluded, disallowed by robots.txt); requests; bytes saved, exactly and in KiB, MiB or GiB; " +
-			"elapsed time, mean and shortest pause, deepest depth; the mode links were read in; " +
+			"elapsed time, mean and shortest pause, deepest depth; the mode links were read in; whether `-max-pages` was reached; " +
 			"for a crawl of several hosts, each host's requests and mean pause, and the most memory that pages fetched ahead took; " +
 			"and the broken links: each page that failed and that pages link to, with its status, how many pages link to it and the first three.",
 		value: func(cfg *config) flag.Value { return boolValue{&cfg.stats} },
@@ -158,6 +158,7 @@ var flags = []flagDef{
 			"*FILE* is opened before the first request, so a path that cannot be written is refused at once (exit 2). " +
 			"`pages.fetched` counts the pages logged `Fetched`, and `pages.tried` the pages fetched, failed or redirected; `urls.excluded` the URLs logged `IgnExcld`; `links` is `reference` or `html`; " +
 			"`hosts` lists each host's `requests`, `pauses` and `mean_pause`, and `ahead_peak_bytes` is the most memory pages fetched ahead took; " +
+			"`max_pages_reached` says whether the crawl ended at `-max-pages`, and `waiting` how many pages it left in the bag then, or when it stopped early; " +
 			"with `-warc`, `requisites` counts the requisites `fetched`, `failed` (and `failed_by`), `redirects`, `disallowed`, their `bytes` and `hosts`; " +
 			"`broken_links` lists each page that failed and that pages link to: its `url`, `status`, the number of `pages` that link to it, and the first three `from`.",
 		value: func(cfg *config) flag.Value { return stringValue{&cfg.statsJSON} },
@@ -256,6 +257,21 @@ var flags = []flagDef{
 		value: func(cfg *config) flag.Value { return sizeValue{&cfg.maxSize} },
 		// In bytes, as journals have always had it.
 		journal: func(cfg *config) (string, bool) { return strconv.FormatInt(cfg.maxSize, 10), true },
+	},
+	{
+		name: "max-pages", arg: "N", rule: mustMatch,
+		short: "stop once *N* pages are saved",
+		text: "stop once *N* pages are saved, with exit 0: the first *N* pages of the crawl without it, " +
+			"whatever `-parallel` and `-order`, and with `-warc` their requisites. " +
+			"If pages were left waiting, stderr says how many (`crawler: -max-pages 50 reached: 50 pages saved, 120 waiting`), " +
+			"as do the statistics. *N* is a whole number from 1; without it, there is no limit. " +
+			"Pages are fetched ahead of their turn only if the crawl is sure to take them: " +
+			"with `-order bfs`, those near enough the front of the queue that fewer than *N* pages would be saved before them " +
+			"even if every page before them still to crawl were; in the other orders none, so `-parallel` gains nothing.",
+		value: func(cfg *config) flag.Value { return limitValue{&cfg.maxPages, "a whole number of pages from 1"} },
+		// Only when given, so that a journal from before -max-pages, or of
+		// a crawl without it, still names the crawl it did.
+		journal: func(cfg *config) (string, bool) { return strconv.Itoa(cfg.maxPages), cfg.maxPages > 0 },
 	},
 	{
 		name: "user-agent", arg: "S", def: "tse-crawler/" + buildinfo.Version, rule: mayChange,

@@ -16,6 +16,7 @@ var otherValues = map[string]string{
 	"scope": "http://cs50tse.cs.dartmouth.edu/tse/zoo/", "links-from": "<b>", "links-until": "</b>",
 	"stats": "true", "stats-json": "out.json", "graph": "links.csv", "parallel": "9", "ahead-memory": "1MiB",
 	"warc": "crawl.warc.gz", "requisites": "none", "exclude": `/eel\.html$`,
+	"max-pages": "7",
 }
 
 // alongside are the flags a flag matters only with, given with it by

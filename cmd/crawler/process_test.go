@@ -39,6 +39,13 @@ func crawlerProcess(proxy string, args ...string) (*exec.Cmd, *bytes.Buffer) {
 func interruptProcess(t *testing.T, p *stepProxy, args []string, step int64, answered bool, act func(*os.Process) error) (*exec.Cmd, *bytes.Buffer, error) {
 	t.Helper()
 	cmd, stderr := crawlerProcess(p.URL, args...)
+	return cmd, stderr, interruptCmd(t, p, cmd, step, answered, act)
+}
+
+// interruptCmd runs cmd, the crawler as a process, and does act to it as
+// interruptProcess does. It returns what Wait said.
+func interruptCmd(t *testing.T, p *stepProxy, cmd *exec.Cmd, step int64, answered bool, act func(*os.Process) error) error {
+	t.Helper()
 	// The hook is in place before the process starts, which may send its
 	// first request before Start returns, and waits for the process.
 	started := make(chan struct{})
@@ -54,7 +61,7 @@ func interruptProcess(t *testing.T, p *stepProxy, args []string, step int64, ans
 	close(started)
 	err := cmd.Wait()
 	p.setHook(nil)
-	return cmd, stderr, err
+	return err
 }
 
 // killCrawls are the crawls the process tests stop: one host, and three

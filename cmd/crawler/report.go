@@ -41,7 +41,20 @@ func report(res crawler.Result, fetcher *pagefetch.Fetcher, mode string, elapsed
 		Links:         mode,
 		Hosts:         hosts,
 		AheadPeak:     res.AheadPeak,
+
+		MaxPagesReached: res.MaxPagesReached,
+		Waiting:         res.Pending,
 	}
+}
+
+// limitSummary says that a crawl ended at -max-pages most, and how many
+// pages it left waiting.
+func limitSummary(most int, res crawler.Result) string {
+	pages := "pages"
+	if res.Saved == 1 {
+		pages = "page"
+	}
+	return fmt.Sprintf("-max-pages %d reached: %d %s saved, %d waiting", most, res.Saved, pages, res.Pending)
 }
 
 // failureSummary sums up the pages of a crawl that could not be fetched,

@@ -101,6 +101,9 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, getenv fu
 	if c.QuietFailures && res.Failed > 0 && !errors.Is(err, crawler.ErrSeedFailed) {
 		fmt.Fprintf(con, "crawler: %s\n", failureSummary(res))
 	}
+	if res.MaxPagesReached && err == nil {
+		fmt.Fprintf(con, "crawler: %s\n", limitSummary(cfg.maxPages, res))
+	}
 	code = finish(dir, cfg, resumeCommand(argv0, cfg, getenv), res, err, proxy, con)
 	r := report(res, fetcher, cfg.mode, time.Since(began))
 	if c.FetchRequisite != nil {
@@ -453,6 +456,7 @@ func newCrawler(cfg *config, dir *pagedir.Dir, proxy func(*http.Request) (*url.U
 		Exclude:   cfg.excluder(),
 		Bag:       cfg.frontier,
 		MaxDepth:  cfg.maxDepth,
+		MaxPages:  cfg.maxPages,
 		Errors:    stderr,
 		Journal:   dir.Record,
 		Recycle:   fetcher.Recycle,

@@ -45,6 +45,29 @@ func (v countValue) Set(s string) error {
 	return nil
 }
 
+// A limitValue is a flag that holds a whole number from 1, or 0, written
+// "", while it is not given.
+type limitValue struct {
+	n    *int
+	want string
+}
+
+func (v limitValue) String() string {
+	if *v.n == 0 {
+		return ""
+	}
+	return strconv.Itoa(*v.n)
+}
+
+func (v limitValue) Set(s string) error {
+	n, err := strconv.Atoi(s)
+	if err != nil || n < 1 {
+		return errors.New("give " + v.want)
+	}
+	*v.n = n
+	return nil
+}
+
 // A sizeValue is a flag that holds a size in bytes, written as parseSize
 // reads it.
 type sizeValue struct{ n *int64 }
