@@ -267,7 +267,7 @@ var flags = []flagDef{
 			"as do the statistics. *N* is a whole number from 1; without it, there is no limit. " +
 			"Pages are fetched ahead of their turn only if the crawl is sure to take them: " +
 			"with `-order bfs`, those near enough the front of the queue that fewer than *N* pages would be saved before them " +
-			"even if every page before them still to crawl were; in the other orders none, so `-parallel` gains nothing.",
+			"even if every page before them still to crawl were; in the other orders none: pages are fetched one at a time.",
 		value: func(cfg *config) flag.Value { return limitValue{&cfg.maxPages, "a whole number of pages from 1"} },
 		// Only when given, so that a journal from before -max-pages, or of
 		// a crawl without it, still names the crawl it did.
