@@ -28,8 +28,8 @@ const townParking = "http://cs50tse.cs.dartmouth.edu/tse/town/parking.html"
 
 // TestGraph crawls the town with -graph and compares the file with golden
 // files: every row and every status, in reference mode, with the minutes
-// excluded, and in html mode (where the old page's refresh is a link),
-// whatever -parallel; and the
+// excluded, in html mode (where the old page's refresh is a link), and
+// stopped by -max-pages, whatever -parallel; and the
 // broken link, in -stats and -stats-json. go test -update rewrites them.
 func TestGraph(t *testing.T) {
 	p := newProxy(t, testdataSite(t))
@@ -39,6 +39,7 @@ func TestGraph(t *testing.T) {
 	}{
 		{"town-graph-reference", []string{"-exclude", "/town/archive/", townSeed, "4"}},
 		{"town-graph-html", []string{"-links", "html", townSeed, "2"}},
+		{"town-graph-max-pages", []string{"-max-pages", "4", townSeed, "4"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var first string
