@@ -1,7 +1,6 @@
 package main
 
 import (
-	"context"
 	"encoding/json"
 	"errors"
 	"net/http"
@@ -14,7 +13,6 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"syscall"
 	"testing"
 
 	"tse-crawler/internal/journal"
@@ -332,22 +330,7 @@ func checkExcludedLog(t *testing.T, log, stderr, statsFile string, excluded func
 // with the expressions it began with, and then ends as it would have.
 func TestExcludeResume(t *testing.T) {
 	p := newStepProxy(t, testdataSite(t))
-	const seed = "http://cs50tse.cs.dartmouth.edu/tse/zoo/index.html"
-	interrupted := func(t *testing.T, flags ...string) string {
-		dir := t.TempDir()
-		ctx, cancel := context.WithCancelCause(t.Context())
-		defer cancel(nil)
-		p.setHook(func(n int64, done bool) {
-			if n == 4 && !done {
-				cancel(stopSignal{syscall.SIGINT})
-			}
-		})
-		defer p.setHook(nil)
-		if code, _, stderr := crawl(ctx, p.getenv, append(append([]string{"-delay", "0"}, flags...), seed, dir, "3")...); code != 130 {
-			t.Fatalf("exit %d, want 130: %s", code, stderr)
-		}
-		return dir
-	}
+	const seed = zooSeed
 	tests := []struct {
 		name       string
 		began, now []string // the -exclude flags the crawl began and resumes with
@@ -363,7 +346,7 @@ func TestExcludeResume(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			want, _ := uninterrupted(t, p, append(append([]string{"-delay", "0"}, tt.began...), seed, "3"))
-			dir := interrupted(t, tt.began...)
+			dir := interruptedZoo(t, p, tt.began...)
 			before := snapshot(t, dir)
 			code, _, stderr := crawl(t.Context(), p.getenv, append(append([]string{"-delay", "0", "-resume"}, tt.now...), seed, dir, "3")...)
 			if code != tt.code {

@@ -5,12 +5,10 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"reflect"
 	"slices"
 	"strings"
-	"syscall"
 	"testing"
 
 	"tse-crawler/internal/stats"
@@ -191,10 +189,7 @@ func TestKill9Graph(t *testing.T) {
 						dir := t.TempDir()
 						os.Remove(out)
 						_, stderr, err := interruptProcess(t, p, withDir(args, dir), step, answered, (*os.Process).Kill)
-						var exit *exec.ExitError
-						if killed := errors.As(err, &exit) && exit.Sys().(syscall.WaitStatus).Signal() == syscall.SIGKILL; !killed && (err != nil || !answered) {
-							t.Fatalf("the crawler process: %v, want it killed: %s", err, stderr)
-						}
+						checkKilled(t, err, stderr, answered, dir, wantDir)
 						resumeMatches(t, p, args, dir, wantDir)
 						if got := readFile(t, out); got != want {
 							t.Errorf("the resumed crawl's graph differs:\n%s", linediff.First(want, got))

@@ -4,11 +4,9 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"net/http"
 	"os"
-	"os/exec"
 	"slices"
 	"strconv"
 	"strings"
@@ -254,18 +252,7 @@ func kill9MaxPages(t *testing.T, p *stepProxy, args []string, step int64, answer
 	var log bytes.Buffer
 	cmd.Stdout = &log
 	err := interruptCmd(t, p, cmd, step, answered, (*os.Process).Kill)
-	var exit *exec.ExitError
-	killed := errors.As(err, &exit) && exit.Sys().(syscall.WaitStatus).Signal() == syscall.SIGKILL
-	if err != nil && !killed || !answered && !killed {
-		t.Fatalf("the crawler process: %v, want it killed: %s", err, stderr)
-	}
-	got := snapshot(t, dir)
-	for name := range got {
-		if strings.HasPrefix(name, ".page-") {
-			delete(got, name) // left by a page being written, which the next run removes
-		}
-	}
-	checkWhole(t, got, want)
+	checkKilled(t, err, stderr, answered, dir, want)
 	code, rest, errs := crawl(t.Context(), p.getenv, withDir(append([]string{"-resume"}, args...), dir)...)
 	if code != exitOK {
 		t.Fatalf("resumed crawl: exit %d: %s", code, errs)

@@ -148,21 +148,7 @@ func kill9EveryStep(t *testing.T, p *stepProxy, args []string, warcFile string, 
 				dir := t.TempDir()
 				args, out := withWARC(args)
 				_, stderr, err := interruptProcess(t, p, withDir(args, dir), step, answered, (*os.Process).Kill)
-				var exit *exec.ExitError
-				killed := errors.As(err, &exit) && exit.Sys().(syscall.WaitStatus).Signal() == syscall.SIGKILL
-				if err != nil && !killed || !answered && !killed {
-					// Killed in the middle of a request, it cannot have finished.
-					t.Fatalf("the crawler process: %v, want it killed: %s", err, stderr)
-				}
-				// A page being written when the process died is left under
-				// its temporary name, which the next run removes.
-				got := snapshot(t, dir)
-				for name := range got {
-					if strings.HasPrefix(name, ".page-") {
-						delete(got, name)
-					}
-				}
-				checkWhole(t, got, want)
+				checkKilled(t, err, stderr, answered, dir, want)
 				resumeMatches(t, p, args, dir, want)
 				if out != "" {
 					caps := checkWARC(t, out)
@@ -174,6 +160,28 @@ func kill9EveryStep(t *testing.T, p *stepProxy, args []string, warcFile string, 
 			})
 		}
 	}
+}
+
+// checkKilled checks what a crawler process killed at a step left: that
+// Wait's err says it was killed, which it must have been in the middle of
+// a request, though it may have finished once the request was answered;
+// and that dir holds only whole pages of want.
+func checkKilled(t *testing.T, err error, stderr *bytes.Buffer, answered bool, dir string, want map[string]string) {
+	t.Helper()
+	var exit *exec.ExitError
+	killed := errors.As(err, &exit) && exit.Sys().(syscall.WaitStatus).Signal() == syscall.SIGKILL
+	if err != nil && !killed || !answered && !killed {
+		t.Fatalf("the crawler process: %v, want it killed: %s", err, stderr)
+	}
+	// A page being written when the process died is left under its
+	// temporary name, which the next run removes.
+	got := snapshot(t, dir)
+	for name := range got {
+		if strings.HasPrefix(name, ".page-") {
+			delete(got, name)
+		}
+	}
+	checkWhole(t, got, want)
 }
 
 // TestSignals sends SIGINT and SIGTERM to the crawler process in the

@@ -249,24 +249,30 @@ func tearJournal(t *testing.T, dir string) {
 	}
 }
 
+// interruptedZoo crawls the zoo to depth 3 with flags, as Ctrl-C stops it
+// during its fourth request, and returns the directory it left.
+func interruptedZoo(t *testing.T, p *stepProxy, flags ...string) string {
+	t.Helper()
+	dir := t.TempDir()
+	ctx, cancel := context.WithCancelCause(t.Context())
+	defer cancel(nil)
+	p.setHook(func(n int64, done bool) {
+		if n == 4 && !done {
+			cancel(stopSignal{syscall.SIGINT})
+		}
+	})
+	defer p.setHook(nil)
+	args := append(append([]string{"-delay", "0"}, flags...), zooSeed, dir, "3")
+	if code, _, stderr := crawl(ctx, p.getenv, args...); code != 130 {
+		t.Fatalf("exit %d, want 130: %s", code, stderr)
+	}
+	return dir
+}
+
 func TestResumeRefused(t *testing.T) {
 	p := newStepProxy(t, testdataSite(t))
-	seed := "http://cs50tse.cs.dartmouth.edu/tse/zoo/index.html"
-	interrupted := func(t *testing.T) string {
-		dir := t.TempDir()
-		ctx, cancel := context.WithCancelCause(t.Context())
-		defer cancel(nil)
-		p.setHook(func(n int64, done bool) {
-			if n == 4 && !done {
-				cancel(stopSignal{syscall.SIGINT})
-			}
-		})
-		defer p.setHook(nil)
-		if code, _, stderr := crawl(ctx, p.getenv, "-delay", "0", seed, dir, "3"); code != 130 {
-			t.Fatalf("exit %d, want 130: %s", code, stderr)
-		}
-		return dir
-	}
+	seed := zooSeed
+	interrupted := func(t *testing.T) string { return interruptedZoo(t, p) }
 	tests := []struct {
 		name string
 		args []string // DIR stands for the directory

@@ -25,7 +25,6 @@ import (
 	"tse-crawler/internal/pagedir"
 	"tse-crawler/internal/playground"
 	"tse-crawler/internal/testbed/hostile"
-	"tse-crawler/internal/testbed/linediff"
 	"tse-crawler/internal/testbed/playgroundtest"
 )
 
@@ -437,19 +436,7 @@ func TestGolden(t *testing.T) {
 			got := fmt.Sprintf("# crawler %s\nexit %d\n\n## pages\n%s\n## stdout\n%s\n## stderr\n%s",
 				strings.Join(slices.Replace(args, len(args)-2, len(args)-1, "DIR"), " "),
 				code, dumpDir(t, dir, fsys), stdout, stderr)
-			golden := filepath.Join("..", "..", "testdata", "golden", tt.name+".golden")
-			if *update {
-				if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
-					t.Fatal(err)
-				}
-			}
-			want, err := os.ReadFile(golden)
-			if err != nil {
-				t.Fatalf("%v (go test -update creates it)", err)
-			}
-			if got != string(want) {
-				t.Errorf("crawl differs from %s (go test -update to accept):\n%s", golden, linediff.First(string(want), got))
-			}
+			checkGolden(t, tt.name, got)
 		})
 	}
 }
