@@ -190,18 +190,7 @@ func TestMaxPagesResumeEveryStep(t *testing.T) {
 				for _, answered := range []bool{false, true} {
 					t.Run(fmt.Sprintf("request %d %s", step, map[bool]string{false: "in flight", true: "answered"}[answered]), func(t *testing.T) {
 						dir := t.TempDir()
-						ctx, cancel := context.WithCancelCause(t.Context())
-						defer cancel(nil)
-						p.setHook(func(n int64, done bool) {
-							if n == step && done == answered {
-								cancel(stopSignal{syscall.SIGINT})
-							}
-						})
-						code, log, stderr := crawl(ctx, p.getenv, withDir(tc.args, dir)...)
-						p.setHook(nil)
-						if code != 130 && code != exitOK {
-							t.Fatalf("interrupted crawl: exit %d: %s", code, stderr)
-						}
+						code, log, stderr := interruptAt(t, p, withDir(tc.args, dir), step, answered)
 						code, rest, stderr := crawl(t.Context(), p.getenv, withDir(append([]string{"-resume"}, tc.args...), dir)...)
 						if code != exitOK {
 							t.Fatalf("resumed crawl: exit %d: %s", code, stderr)

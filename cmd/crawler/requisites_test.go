@@ -1,7 +1,6 @@
 package main
 
 import (
-	"context"
 	"encoding/json"
 	"fmt"
 	"net"
@@ -12,7 +11,6 @@ import (
 	"slices"
 	"strings"
 	"sync/atomic"
-	"syscall"
 	"testing"
 	"testing/fstest"
 
@@ -204,18 +202,7 @@ func TestRequisitesResume(t *testing.T) {
 			t.Run(fmt.Sprintf("parallel %s request %d", parallel, step), func(t *testing.T) {
 				dir, out := t.TempDir(), filepath.Join(t.TempDir(), "crawl.warc")
 				args := append([]string{"-warc", out}, args...)
-				ctx, cancel := context.WithCancelCause(t.Context())
-				defer cancel(nil)
-				p.setHook(func(n int64, done bool) {
-					if n == step && done {
-						cancel(stopSignal{syscall.SIGINT})
-					}
-				})
-				code, _, stderr := crawl(ctx, p.getenv, withDir(args, dir)...)
-				p.setHook(nil)
-				if code != 130 && code != exitOK {
-					t.Fatalf("interrupted crawl: exit %d: %s", code, stderr)
-				}
+				interruptAt(t, p, withDir(args, dir), step, true)
 				resumeMatches(t, p, args, dir, want)
 				caps := checkWARC(t, out)
 				checkPagesArchived(t, dir, caps)

@@ -192,18 +192,7 @@ func TestResumeEveryStep(t *testing.T) {
 						}
 						t.Run(name, func(t *testing.T) {
 							dir := t.TempDir()
-							ctx, cancel := context.WithCancelCause(t.Context())
-							defer cancel(nil)
-							p.setHook(func(n int64, done bool) {
-								if n == step && done == answered {
-									cancel(stopSignal{syscall.SIGINT})
-								}
-							})
-							code, _, stderr := crawl(ctx, p.getenv, withDir(args, dir)...)
-							p.setHook(nil)
-							if code != 130 && code != exitOK {
-								t.Fatalf("interrupted crawl: exit %d: %s", code, stderr)
-							}
+							code, _, stderr := interruptAt(t, p, withDir(args, dir), step, answered)
 							if code == 130 && !strings.Contains(stderr, " -resume http://") {
 								t.Errorf("the summary does not say how to resume: %s", stderr)
 							}
@@ -247,6 +236,27 @@ func tearJournal(t *testing.T, dir string) {
 	if err := os.WriteFile(filepath.Join(dir, ".page-123456"), []byte("http://x/\n1\n<html>half"), 0o600); err != nil {
 		t.Fatal(err)
 	}
+}
+
+// interruptAt runs a crawl with args, as Ctrl-C stops it when the proxy
+// gets request step (while it is in flight, or once it is answered), and
+// returns what crawl does. The crawl must stop with 130, or may have
+// finished if the request was its last.
+func interruptAt(t *testing.T, p *stepProxy, args []string, step int64, answered bool) (code int, stdout, stderr string) {
+	t.Helper()
+	ctx, cancel := context.WithCancelCause(t.Context())
+	defer cancel(nil)
+	p.setHook(func(n int64, done bool) {
+		if n == step && done == answered {
+			cancel(stopSignal{syscall.SIGINT})
+		}
+	})
+	code, stdout, stderr = crawl(ctx, p.getenv, args...)
+	p.setHook(nil)
+	if code != 130 && code != exitOK {
+		t.Fatalf("interrupted crawl: exit %d: %s", code, stderr)
+	}
+	return code, stdout, stderr
 }
 
 // interruptedZoo crawls the zoo to depth 3 with flags, as Ctrl-C stops it

@@ -249,18 +249,7 @@ func TestWARCResume(t *testing.T) {
 					t.Run(fmt.Sprintf("request %d torn %t", step, torn), func(t *testing.T) {
 						dir, out := t.TempDir(), filepath.Join(t.TempDir(), "crawl.warc")
 						args := append([]string{"-warc", out}, args...)
-						ctx, cancel := context.WithCancelCause(t.Context())
-						defer cancel(nil)
-						p.setHook(func(n int64, done bool) {
-							if n == step && done {
-								cancel(stopSignal{syscall.SIGINT})
-							}
-						})
-						code, _, stderr := crawl(ctx, p.getenv, withDir(args, dir)...)
-						p.setHook(nil)
-						if code != 130 && code != exitOK {
-							t.Fatalf("interrupted crawl: exit %d: %s", code, stderr)
-						}
+						code, _, _ := interruptAt(t, p, withDir(args, dir), step, true)
 						if code == exitOK {
 							return
 						}
