@@ -190,7 +190,7 @@ func TestMaxPagesResumeEveryStep(t *testing.T) {
 				for _, answered := range []bool{false, true} {
 					t.Run(fmt.Sprintf("request %d %s", step, map[bool]string{false: "in flight", true: "answered"}[answered]), func(t *testing.T) {
 						dir := t.TempDir()
-						code, log, stderr := interruptAt(t, p, withDir(tc.args, dir), step, answered)
+						_, log, _ := interruptAt(t, p, withDir(tc.args, dir), step, answered)
 						code, rest, stderr := crawl(t.Context(), p.getenv, withDir(append([]string{"-resume"}, tc.args...), dir)...)
 						if code != exitOK {
 							t.Fatalf("resumed crawl: exit %d: %s", code, stderr)

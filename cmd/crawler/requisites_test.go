@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"net"
 	"net/http"
-	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"slices"
@@ -217,18 +216,8 @@ func TestRequisitesResume(t *testing.T) {
 // any request to it, and the message says how to keep to the scope;
 // -requisites scope then crawls.
 func TestRequisiteNeedsLoopback(t *testing.T) {
-	ip := nonLoopbackIP(t)
-	ln, err := net.Listen("tcp", net.JoinHostPort(ip, "0"))
-	if err != nil {
-		t.Skipf("skipping: cannot listen on %s: %v", ip, err)
-	}
 	var requests atomic.Int64
-	srv := httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		requests.Add(1)
-	}))
-	srv.Listener = ln
-	srv.Start()
-	t.Cleanup(srv.Close)
+	ip, srv := nonLoopbackServer(t, func(w http.ResponseWriter, r *http.Request) { requests.Add(1) })
 	site := fstest.MapFS{"tse/cdn/index.html": {Data: []byte(`<link rel="stylesheet" href="` + srv.URL + `/site.css"><p>hello`)}}
 	p := newProxy(t, site)
 	getenv := func(name string) string {

@@ -362,23 +362,32 @@ func TestInterrupted(t *testing.T) {
 	assertOnlyMarker(t, dir)
 }
 
-// TestDelayNeedsLoopback checks that a pause under a second is refused as
-// soon as a connection would go to an address that is not loopback: here,
-// a proxy on one of this machine's other addresses.
-func TestDelayNeedsLoopback(t *testing.T) {
+// nonLoopbackServer serves h on one of this machine's addresses that is
+// not loopback, and returns the address and the server; it skips the test
+// if there is none to listen on.
+func nonLoopbackServer(t *testing.T, h http.HandlerFunc) (string, *httptest.Server) {
+	t.Helper()
 	ip := nonLoopbackIP(t)
 	ln, err := net.Listen("tcp", net.JoinHostPort(ip, "0"))
 	if err != nil {
 		t.Skipf("skipping: cannot listen on %s: %v", ip, err)
 	}
-	var requests atomic.Int64
-	srv := httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		requests.Add(1)
-		fmt.Fprint(w, "<html>hello</html>")
-	}))
+	srv := httptest.NewUnstartedServer(h)
 	srv.Listener = ln
 	srv.Start()
 	t.Cleanup(srv.Close)
+	return ip, srv
+}
+
+// TestDelayNeedsLoopback checks that a pause under a second is refused as
+// soon as a connection would go to an address that is not loopback: here,
+// a proxy on one of this machine's other addresses.
+func TestDelayNeedsLoopback(t *testing.T) {
+	var requests atomic.Int64
+	ip, srv := nonLoopbackServer(t, func(w http.ResponseWriter, r *http.Request) {
+		requests.Add(1)
+		fmt.Fprint(w, "<html>hello</html>")
+	})
 	getenv := proxyEnv(srv.URL)
 	for _, delay := range []string{"0", "999ms"} {
 		t.Run(delay, func(t *testing.T) {
