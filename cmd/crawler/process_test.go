@@ -202,7 +202,9 @@ func signals(t *testing.T, p *stepProxy, args []string) {
 	}{{syscall.SIGINT, 130}, {syscall.SIGTERM, 143}} {
 		t.Run(tt.sig.String(), func(t *testing.T) {
 			dir := t.TempDir()
+			p.hold.Store(5)
 			cmd, stderr, err := interruptProcess(t, p, withDir(args, dir), 5, false, func(p *os.Process) error { return p.Signal(tt.sig) })
+			p.hold.Store(0)
 			if cmd.ProcessState.ExitCode() != tt.code {
 				t.Fatalf("exit %v, want %d: %s", err, tt.code, stderr)
 			}

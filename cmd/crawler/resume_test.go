@@ -18,6 +18,7 @@ import (
 	"sync/atomic"
 	"syscall"
 	"testing"
+	"time"
 
 	"tse-crawler/internal/journal"
 	"tse-crawler/internal/pagedir"
@@ -51,14 +52,18 @@ func withDir(args []string, dir string) []string {
 
 // A stepProxy serves the test site, with the Content-Types of
 // withCharsets, and the university and the museum for their hosts, and
-// calls its hook, if
-// set, with the number of each request, before answering it and again
-// after.
+// calls its hook, if set, with the number of each request, before
+// answering it and again after.
 type stepProxy struct {
 	*httptest.Server
 	n    atomic.Int64
 	mu   sync.Mutex
 	hook func(n int64, answered bool)
+	// hold, if not 0, is a request to answer only once its client has
+	// given up on it (or after a minute): a crawler process sent a signal
+	// while the request is in flight then stops at it, however long the
+	// process takes to see the signal, rather than finish the crawl first.
+	hold atomic.Int64
 }
 
 func newStepProxy(t *testing.T, fsys fs.FS) *stepProxy {
@@ -71,6 +76,13 @@ func newStepProxy(t *testing.T, fsys fs.FS) *stepProxy {
 		p.mu.Unlock()
 		if hook != nil {
 			hook(n, false)
+		}
+		if n == p.hold.Load() {
+			select {
+			case <-r.Context().Done():
+				return
+			case <-time.After(time.Minute):
+			}
 		}
 		h.ServeHTTP(w, r)
 		if hook != nil {
