@@ -28,14 +28,16 @@ func (r *run) graphLink(from, target, word string) {
 	if word == "IgnExtrn" && !g.KeepsRows() {
 		return // never fetched, so never broken: only the rows name it
 	}
-	g.Link(from, target)
 	switch word {
 	case "IgnExtrn":
-		g.Decide(target, linkgraph.External)
+		g.Link(from, target, linkgraph.External)
 	case "IgnExcld":
-		g.Decide(target, linkgraph.Excluded)
+		g.Link(from, target, linkgraph.Excluded)
 	case "Added":
+		g.Link(from, target, "")
 		g.Queue(target)
+	default:
+		g.Link(from, target, "")
 	}
 }
 

@@ -42,6 +42,10 @@ type Graph struct {
 	index    map[string]int32 // into nodes, by URL
 	nodes    []node
 	rows     []row
+	// The page the last row came from, whose links come in a run: a
+	// lookup saved on nearly every row.
+	lastFrom      string
+	lastFromIndex int32
 }
 
 // A node is a URL that a row names, as a page linking or as a target.
@@ -80,10 +84,17 @@ func (g *Graph) node(url string) int32 {
 }
 
 // Link adds a row: from, a page saved or a URL that redirected, links to
-// to. Every link of a page is told in turn, before the next page's, which
-// is what lets a node count its distinct pages by the last one alone.
-func (g *Graph) Link(from, to string) {
-	f, t := g.node(from), g.node(to)
+// to; and if status is not "", decides to's status, as Decide does. Every
+// link of a page is told in turn, before the next page's, which is what
+// lets a node count its distinct pages by the last one alone.
+func (g *Graph) Link(from, to, status string) {
+	if from != g.lastFrom || len(g.nodes) == 0 {
+		g.lastFrom, g.lastFromIndex = from, g.node(from)
+	}
+	f, t := g.lastFromIndex, g.node(to)
+	if status != "" && g.nodes[t].status == "" {
+		g.nodes[t].status = status
+	}
 	if g.keepRows {
 		g.rows = append(g.rows, row{f, t})
 	}

@@ -21,7 +21,7 @@ func tell(g *Graph, events []event) {
 	for _, e := range events {
 		switch e.do {
 		case "link":
-			g.Link(e.url, e.arg)
+			g.Link(e.url, e.arg, "")
 		case "decide":
 			g.Decide(e.url, e.arg)
 		case "queue":
@@ -177,8 +177,7 @@ func BenchmarkWriteCSV(b *testing.B) {
 		g.Saved(from, p+1)
 		for l := range links {
 			to := fmt.Sprintf("http://en.wikipedia.org/wiki/Article_%d", (p*links+l)%250000)
-			g.Link(from, to)
-			g.Decide(to, External)
+			g.Link(from, to, External)
 		}
 	}
 	var n countWriter
