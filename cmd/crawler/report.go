@@ -17,10 +17,11 @@ import (
 	"tse-crawler/internal/stats"
 )
 
-// report gathers a crawl's figures: the crawler's counts of pages and
-// URLs, as they are, the fetcher's and the pacer's, and the mode links
-// were read in.
-func report(res crawler.Result, fetcher *pagefetch.Fetcher, mode string, elapsed time.Duration) *stats.Report {
+// report gathers the figures of c's crawl, which ended with res: the
+// crawler's counts of pages, URLs and requisites, as they are, its broken
+// links, the fetcher's and the pacer's figures, and the mode links were
+// read in.
+func report(res crawler.Result, c *crawler.Crawler, fetcher *pagefetch.Fetcher, mode string, elapsed time.Duration) *stats.Report {
 	p := fetcher.Pacer.Pauses()
 	requests, pauses := fetcher.HostRequests(), fetcher.Pacer.HostPauses()
 	var hosts []stats.Host
@@ -28,7 +29,7 @@ func report(res crawler.Result, fetcher *pagefetch.Fetcher, mode string, elapsed
 		hp := pauses[name]
 		hosts = append(hosts, stats.Host{Name: name, Requests: requests[name], Pauses: hp.Count, MeanPause: stats.Duration(hp.Mean())})
 	}
-	return &stats.Report{
+	r := &stats.Report{
 		Pages:         res.Pages,
 		URLs:          res.URLs,
 		Requests:      fetcher.Requests(),
@@ -45,6 +46,13 @@ func report(res crawler.Result, fetcher *pagefetch.Fetcher, mode string, elapsed
 		MaxPagesReached: res.MaxPagesReached,
 		Waiting:         res.Pending,
 	}
+	if c.FetchRequisite != nil {
+		r.Requisites = &res.Requisites
+	}
+	if c.Graph != nil {
+		r.Broken = c.Graph.Broken()
+	}
+	return r
 }
 
 // limitSummary says that a crawl ended at -max-pages most, and how many

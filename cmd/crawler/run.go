@@ -105,13 +105,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, getenv fu
 		fmt.Fprintf(con, "crawler: %s\n", limitSummary(cfg.maxPages, res))
 	}
 	code = finish(dir, cfg, resumeCommand(argv0, cfg, getenv), res, err, proxy, con)
-	r := report(res, fetcher, cfg.mode, time.Since(began))
-	if c.FetchRequisite != nil {
-		r.Requisites = &res.Requisites
-	}
-	if c.Graph != nil {
-		r.Broken = c.Graph.Broken()
-	}
+	r := report(res, c, fetcher, cfg.mode, time.Since(began))
 	return sumUp(cfg, r, out, code, err == nil, con)
 }
 
