@@ -25,7 +25,7 @@ func (r *run) graphLink(from, target, word string) {
 	if g == nil {
 		return
 	}
-	if word == "IgnExtrn" && !g.KeepsRows() {
+	if (word == "IgnExtrn" || word == "IgnExcld") && !g.KeepsRows() {
 		return // never fetched, so never broken: only the rows name it
 	}
 	switch word {
