@@ -63,6 +63,15 @@ func TestGraph(t *testing.T) {
 			}
 		})
 	}
+	// Without -graph, the statistics keep no rows, and say the same.
+	t.Run("statistics alone", func(t *testing.T) {
+		statsFile := filepath.Join(t.TempDir(), "stats.json")
+		code, _, stderr := crawl(t.Context(), p.getenv, "-q", "-delay", "0", "-stats", "-stats-json", statsFile, townSeed, t.TempDir(), "4")
+		if code != exitOK {
+			t.Fatalf("exit %d: %s", code, stderr)
+		}
+		checkTownBroken(t, stderr, statsFile)
+	})
 }
 
 // checkTownBroken checks that the statistics name the page that is gone,
