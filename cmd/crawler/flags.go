@@ -148,7 +148,8 @@ var flags = []flagDef{
 			"URLs found, added and ignored (external, duplicate, excluded, disallowed by robots.txt); requests; bytes saved, exactly and in KiB, MiB or GiB; " +
 			"elapsed time, mean and shortest pause, deepest depth; the mode links were read in; whether `-max-pages` was reached; " +
 			"for a crawl of several hosts, each host's requests and mean pause, and the most memory that pages fetched ahead took; " +
-			"and the broken links: each page that failed and that pages link to, with its status, how many pages link to it and the first three.",
+			"and the broken links: each page that failed and that pages link to, with its status, how many pages link to it and the first three " +
+			"(to count them, pages at *maxDepth* are scanned too, which a crawl at `-delay 0` pays for).",
 		value: func(cfg *config) flag.Value { return boolValue{&cfg.stats} },
 	},
 	{
