@@ -1,15 +1,20 @@
 package main
 
 import (
+	"encoding/csv"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"net/http"
+	"net/http/httptest"
 	"os"
+	"path"
 	"path/filepath"
 	"reflect"
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"tse-crawler/internal/stats"
 	"tse-crawler/internal/testbed/linediff"
@@ -207,5 +212,66 @@ func TestKill9Graph(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestGraphStatuses crawls pages that fail every way the manual names, and
+// checks the word the graph gives each: a page served as text, one over
+// -max-size, one too slow for -timeout, one gone, one that moved, and a
+// chain of redirects one too long.
+func TestGraphStatuses(t *testing.T) {
+	links := `<a href="plain.html">p</a> <a href="big.html">b</a> <a href="slow.html">s</a>
+		<a href="gone.html">g</a> <a href="moved.html">m</a> <a href="loop0.html">l</a>`
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		name := path.Base(r.URL.Path)
+		var hop int
+		_, notLoop := fmt.Sscanf(name, "loop%d.html", &hop)
+		switch {
+		case name == "index.html":
+			fmt.Fprint(w, "<html>"+links+"</html>")
+		case name == "plain.html":
+			w.Header().Set("Content-Type", "text/plain")
+			fmt.Fprint(w, "just text")
+		case name == "big.html":
+			fmt.Fprint(w, "<html>"+strings.Repeat("x", 2048)+"</html>")
+		case name == "slow.html":
+			select {
+			case <-r.Context().Done():
+			case <-time.After(10 * time.Second):
+			}
+		case name == "moved.html":
+			http.Redirect(w, r, "index.html", http.StatusFound)
+		case notLoop == nil:
+			http.Redirect(w, r, fmt.Sprintf("loop%d.html", hop+1), http.StatusMovedPermanently)
+		default:
+			http.NotFound(w, r)
+		}
+	}))
+	t.Cleanup(srv.Close)
+	out := filepath.Join(t.TempDir(), "links.csv")
+	code, _, stderr := crawl(t.Context(), proxyEnv(srv.URL), "-q", "-delay", "0", "-timeout", "1s", "-retries", "0", "-max-size", "1KiB",
+		"-graph", out, "http://cs50tse.cs.dartmouth.edu/tse/g/index.html", t.TempDir(), "1")
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	rows, err := csv.NewReader(strings.NewReader(readFile(t, out))).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := make(map[string]string)
+	for _, row := range rows[1:] {
+		got[path.Base(row[1])] = row[2]
+	}
+	want := map[string]string{
+		"plain.html": "not-html", "big.html": "too-large", "slow.html": "timeout", "gone.html": "404",
+		"moved.html": "302", "index.html": "200", "loop0.html": "301", "loop9.html": "301", "loop10.html": "too-many-redirects",
+	}
+	for name, status := range want {
+		if got[name] != status {
+			t.Errorf("%s: status %q, want %q", name, got[name], status)
+		}
+	}
+	if _, ok := got["loop11.html"]; ok {
+		t.Errorf("the graph follows the chain past its tenth redirect")
 	}
 }
