@@ -131,9 +131,7 @@ func benchModes(ctx context.Context, cfg config, stdout, stderr io.Writer) error
 	fmt.Fprintf(stdout, "## html mode against reference mode: a link-heavy site of %d pages, %d links a class page, -order bfs -delay 0, from playground on 127.0.0.1\n\n", pages, heavyLinks)
 	fmt.Fprintf(stdout, "| -links | pages saved | best wall | median wall | median CPU (user + sys) | peak RSS |\n|---|---|---|---|---|---|\n")
 	for m, mode := range modes {
-		best, med := summarize(samples[m])
-		fmt.Fprintf(stdout, "| %s | %d | %.2f s | %.2f s | %.2f s (%.2f + %.2f) | %.1f MB |\n", mode, saved[m],
-			best.wall.Seconds(), med.wall.Seconds(), med.cpu().Seconds(), med.user.Seconds(), med.sys.Seconds(), float64(med.rss)/1024)
+		fmt.Fprintf(stdout, "| %s | %d | %s |\n", mode, saved[m], timings(samples[m]))
 	}
 	br, mr := summarize(samples[0])
 	bh, mh := summarize(samples[1])

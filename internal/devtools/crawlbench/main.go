@@ -228,9 +228,7 @@ func benchWikipedia(ctx context.Context, cfg config, tarball string, stdout, std
 	fmt.Fprintf(stdout, "## wikipedia at depth 2 (1,675 pages, 190 MB), -delay 0, from playground on loopback, into %s\n\n", filepath.Dir(cfg.dir))
 	fmt.Fprintf(stdout, "| command | best wall | median wall | median CPU (user + sys) | peak RSS |\n|---|---|---|---|---|\n")
 	for c, cmd := range commands {
-		best, med := summarize(samples[c])
-		fmt.Fprintf(stdout, "| %s | %.2f s | %.2f s | %.2f s (%.2f + %.2f) | %.1f MB |\n", cmd.name,
-			best.wall.Seconds(), med.wall.Seconds(), med.cpu().Seconds(), med.user.Seconds(), med.sys.Seconds(), float64(med.rss)/1024)
+		fmt.Fprintf(stdout, "| %s | %s |\n", cmd.name, timings(samples[c]))
 	}
 	fmt.Fprintln(stdout)
 	ratio := func(name string, a, b []sample) {
@@ -313,9 +311,7 @@ func benchHosts(ctx context.Context, cfg config, stdout, stderr io.Writer) error
 	fmt.Fprintf(stdout, "The busiest host's floor: %d requests %v apart, %.2f s.\n\n", perHost+1, cfg.hostsDelay, floor.Seconds())
 	fmt.Fprintf(stdout, "| -parallel | pages saved | best wall | median wall | median CPU (user + sys) | peak RSS |\n|---|---|---|---|---|---|\n")
 	for l, n := range lanes {
-		best, med := summarize(samples[l])
-		fmt.Fprintf(stdout, "| %d | %d | %.2f s | %.2f s | %.2f s (%.2f + %.2f) | %.1f MB |\n", n, saved[l],
-			best.wall.Seconds(), med.wall.Seconds(), med.cpu().Seconds(), med.user.Seconds(), med.sys.Seconds(), float64(med.rss)/1024)
+		fmt.Fprintf(stdout, "| %d | %d | %s |\n", n, saved[l], timings(samples[l]))
 	}
 	_, m1 := summarize(samples[0])
 	_, mn := summarize(samples[1])
@@ -380,6 +376,14 @@ func countPages(dir string) int {
 		return nil
 	})
 	return n
+}
+
+// timings gives a table's last cells for ss: best wall, median wall,
+// median CPU (user + sys) and median peak RSS.
+func timings(ss []sample) string {
+	best, med := summarize(ss)
+	return fmt.Sprintf("%.2f s | %.2f s | %.2f s (%.2f + %.2f) | %.1f MB",
+		best.wall.Seconds(), med.wall.Seconds(), med.cpu().Seconds(), med.user.Seconds(), med.sys.Seconds(), float64(med.rss)/1024)
 }
 
 // summarize returns the run with the best wall time and the medians.
