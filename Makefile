@@ -132,4 +132,4 @@ fuzz:
 # Only what the build makes: data/ and other page directories are the
 # user's.
 clean:
-	rm -f crawler playground testing.out
+	rm -f crawler playground crawlbench testsum testing.out
