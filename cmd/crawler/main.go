@@ -6,21 +6,10 @@ import (
 	"log"
 	"os"
 	"os/signal"
-	"runtime"
 	"syscall"
 )
 
 func main() {
-	// A crawl spends its time waiting for servers, even with several
-	// hosts fetched at once, so one processor runs it best: with more,
-	// every handoff between the crawl and net/http's connection goroutines
-	// wakes another thread (measured on two processors, wikipedia at
-	// depth 2: as fast, for an eighth less CPU, and a sixth less with
-	// -warc x.warc.gz). Saving still overlaps fetching, as the disk's
-	// system calls release the processor.
-	if os.Getenv("GOMAXPROCS") == "" {
-		runtime.GOMAXPROCS(1)
-	}
 	// net/http's transport tells some things a server does wrong, such as
 	// a response sent unasked, through the log package, straight to
 	// stderr, past the escaping every other message gets. The crawler

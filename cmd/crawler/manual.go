@@ -112,8 +112,6 @@ var environment = []entry{
 		"(`example.edu`), a name after a dot, which takes in only its subdomains (`.example.edu`), " +
 		"an IP address or a CIDR range (`10.0.0.0/8`), each with an optional port, or `*` for every host. " +
 		"Requests to `localhost` and to loopback addresses never go through a proxy."},
-	{"GOMAXPROCS", "how many processors the crawler runs on. Unset, it is one, " +
-		"which serves a crawl best, since it spends its time waiting for servers, even when it fetches from several hosts at once."},
 }
 
 var files = []entry{
