@@ -433,6 +433,7 @@ func newCrawler(cfg *config, dir *pagedir.Dir, proxy func(*http.Request) (*url.U
 		Retries:   cfg.retries,
 		MaxSize:   cfg.maxSize,
 		Warn:      func(msg string) { fmt.Fprintf(stderr, "crawler: warning: %s\n", msg) },
+		Record:    cfg.warc != "",
 		// html mode's keys are WHATWG serializations, sent as they are.
 		WHATWG: cfg.mode == "html",
 	}

@@ -119,7 +119,7 @@ const (
 // fields are laid out to take 80 bytes, an allocator's size class.
 type aheadPage struct {
 	html   []byte
-	tape   *tape
+	rec    *pagefetch.Recording
 	err    error
 	links  *pageLinks // once read
 	depth  int
@@ -347,7 +347,7 @@ func (a *ahead) take(ctx context.Context, page bag.Item) fetchedPage {
 			a.held -= p.size()
 			a.compactUnread()
 			a.signal()
-			return fetchedPage{html: p.html, charset: charset, tape: p.tape, err: p.err, links: p.links}
+			return fetchedPage{html: p.html, charset: charset, rec: p.rec, err: p.err, links: p.links}
 		}
 		if cause := context.Cause(ctx); cause != nil {
 			a.want = bag.Item{}
@@ -580,7 +580,7 @@ func (a *ahead) fetched(ctx context.Context, l *lane, url string, p *aheadPage, 
 		// them ahead by the thousand, without a request.
 		err = pagefetch.ErrDisallowed
 	}
-	p.state, p.html, p.tape, p.err = fetched, html, fp.tape, err
+	p.state, p.html, p.rec, p.err = fetched, html, fp.rec, err
 	a.held += int64(cap(html))
 	a.peak = max(a.peak, a.used())
 	var ue *pagefetch.UnreachableError

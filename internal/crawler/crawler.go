@@ -120,18 +120,18 @@ type Crawler struct {
 	// scanned, for Fetch to reuse (see pagefetch.Fetcher.Recycle).
 	Recycle func([]byte)
 	// Reach, if set, asks whether a site ("http://host[:port]") answers at
-	// all. When a host cannot be connected to, the crawler asks another
+	// all, and returns what it sent and received for the WARC file. When a host cannot be connected to, the crawler asks another
 	// host that has answered: if it answers, the first host alone is dead,
 	// and its pages fail; if not, or if Reach is nil, the crawl has lost
 	// its network and stops with [ErrOutage].
-	Reach func(ctx context.Context, origin string) error
+	Reach func(ctx context.Context, origin string) (pagefetch.Recording, error)
 	// Archive, if set, is the crawl's WARC file, to which the scribe
 	// writes the HTTP exchanges that went into each outcome it records,
 	// in the order of the crawl, before it saves the page, so that a page
 	// on disk has its records in the file whatever stops the crawl; the
-	// page's journal line keeps the file's size after them. Fetch and
-	// Reach must then put what they send and receive on the
-	// [pagefetch.Tape] of their context. The crawler does not close it.
+	// page's journal line keeps the file's size after them: those that
+	// Fetch, Reach and FetchRequisite return in their
+	// [pagefetch.Recording]s. The crawler does not close it.
 	Archive *warc.Writer
 
 	// Parallel is how many pages may be fetched at once, each from
@@ -164,9 +164,8 @@ type Crawler struct {
 	// stylesheet among them, to any depth, and the scribe records each,
 	// whatever the answer, then journals it (a [journal.Requisite] entry).
 	// They are no pages: nothing of them goes in the bag, the seen-set,
-	// the log, the page directory or the pages' figures. It must put what
-	// it sends and receives on the [pagefetch.Tape] of its context, as
-	// Fetch does. With Parallel above 1, the three must be safe for
+	// the log, the page directory or the pages' figures. What it sent and
+	// received comes back in its Requisite's Recording. With Parallel above 1, the three must be safe for
 	// concurrent use, and FetchRequisite must keep a host to one request at
 	// a time with its pages (pagefetch.Fetcher does).
 	FetchRequisite  func(ctx context.Context, url string) (pagefetch.Requisite, error)
@@ -237,24 +236,25 @@ func (c *Crawler) Crawl(ctx context.Context, seed string) (Result, error) {
 // An outcome is what came of one page.
 type outcome struct {
 	kind    journal.Kind
-	html    []byte     // Saved
-	charset string     // Saved: what its scan keeps of its Content-Type (pagescan.CharsetScanner)
-	links   *pageLinks // Saved: the page's links, if the frontier read them
-	target  string     // Redirected
-	status  string     // Redirected, and Failed once err is gone: what the link graph says of it (see statusOf)
-	err     error      // Failed, if known: a replayed failure has no reason
-	quiet   bool       // Failed, and its reason has been told already
-	tape    *tape      // nil without a WARC file
+	html    []byte               // Saved
+	charset string               // Saved: what its scan keeps of its Content-Type (pagescan.CharsetScanner)
+	links   *pageLinks           // Saved: the page's links, if the frontier read them
+	target  string               // Redirected
+	status  string               // Redirected, and Failed once err is gone: what the link graph says of it (see statusOf)
+	err     error                // Failed, if known: a replayed failure has no reason
+	quiet   bool                 // Failed, and its reason has been told already
+	rec     *pagefetch.Recording // what fetching it sent and received, or nil
 }
 
-// A tape is what fetching a page sent and received, for the WARC file:
-// its own exchanges, and those that read the robots.txt it obeyed, which
-// the first page of the origin that the crawl records carries. The
-// scribe writes them, and closes the responses of its own.
-type tape struct {
-	origin string
-	robots []warc.Exchange
-	own    []warc.Exchange
+// recorded returns what a fetch recorded, or nil if it recorded nothing.
+// The first page of an origin that the crawl records carries the
+// exchanges that read the robots.txt it obeyed; the scribe writes them,
+// and closes the responses of the fetch's own.
+func recorded(rec pagefetch.Recording) *pagefetch.Recording {
+	if rec.Exchanges == nil && rec.RobotsOrigin == "" {
+		return nil
+	}
+	return &rec
 }
 
 // A source is where the outcome of a page comes from. It decides whether
@@ -553,7 +553,7 @@ func (r *run) record(src source, page bag.Item, out outcome) error {
 			job.html = out.html // the scribe saves it, then recycles it
 		}
 	}
-	job.tape = out.tape
+	job.rec = out.rec
 	return r.scribe.put(job)
 }
 
@@ -601,9 +601,9 @@ func (r *run) fetch(ctx context.Context, page bag.Item) (outcome, error) {
 	}
 	if fp.err == nil {
 		r.answered(page.URL)
-		return outcome{kind: journal.Saved, html: fp.html, charset: fp.charset, links: fp.links, tape: fp.tape}, nil
+		return outcome{kind: journal.Saved, html: fp.html, charset: fp.charset, links: fp.links, rec: fp.rec}, nil
 	}
-	err, tape := fp.err, fp.tape
+	err, rec := fp.err, fp.rec
 	if cause := context.Cause(ctx); cause != nil {
 		return outcome{}, cause
 	}
@@ -613,21 +613,23 @@ func (r *run) fetch(ctx context.Context, page bag.Item) (outcome, error) {
 	var unreachable *pagefetch.UnreachableError
 	if errors.As(err, &unreachable) {
 		out, err := r.unreachable(ctx, unreachable)
-		if tape != nil && out.tape != nil {
-			tape.own = append(tape.own, out.tape.own...)
+		if rec != nil && out.rec != nil {
+			rec.Exchanges = append(rec.Exchanges, out.rec.Exchanges...)
+		} else if rec == nil {
+			rec = out.rec
 		}
-		out.tape = tape
+		out.rec = rec
 		return out, err
 	}
 	r.answered(page.URL)
 	var redirect *pagefetch.RedirectError
 	switch {
 	case errors.As(err, &redirect):
-		return outcome{kind: journal.Redirected, target: redirect.Location, status: strconv.Itoa(redirect.Code), tape: tape}, nil
+		return outcome{kind: journal.Redirected, target: redirect.Location, status: strconv.Itoa(redirect.Code), rec: rec}, nil
 	case errors.Is(err, pagefetch.ErrDisallowed):
-		return outcome{kind: journal.Disallowed, tape: tape}, nil
+		return outcome{kind: journal.Disallowed, rec: rec}, nil
 	}
-	return outcome{kind: journal.Failed, err: err, tape: tape}, nil
+	return outcome{kind: journal.Failed, err: err, rec: rec}, nil
 }
 
 // replayed takes the next journal entry as the outcome of page, checking
@@ -689,12 +691,9 @@ func (r *run) unreachable(ctx context.Context, ue *pagefetch.UnreachableError) (
 	if witness == "" || r.c.Reach == nil {
 		return outcome{}, fmt.Errorf("%w: %w", ErrOutage, ue)
 	}
-	var reached pagefetch.Tape
-	reachCtx := ctx
-	if r.c.Archive != nil {
-		reachCtx = pagefetch.WithTape(ctx, &reached)
-	}
-	if err := r.c.Reach(reachCtx, witness); err != nil {
+	reached, err := r.c.Reach(ctx, witness)
+	if err != nil {
+		closeAll(reached.Exchanges)
 		if cause := context.Cause(ctx); cause != nil {
 			return outcome{}, cause
 		}
@@ -706,7 +705,7 @@ func (r *run) unreachable(ctx context.Context, ue *pagefetch.UnreachableError) (
 		return outcome{}, fmt.Errorf("writing the log: %w", err)
 	}
 	fmt.Fprintf(r.c.Errors, "crawler: %v; %s answers, so that host alone is down: its pages fail from now on, with no more requests\n", ue, witness)
-	return outcome{kind: journal.Failed, err: ue, quiet: true, tape: &tape{own: reached.Exchanges()}}, nil
+	return outcome{kind: journal.Failed, err: ue, quiet: true, rec: recorded(pagefetch.Recording{Exchanges: reached.Exchanges})}, nil
 }
 
 // answered notes that the host of pageURL gave an HTTP response, for a

@@ -57,7 +57,7 @@ type frontier struct {
 type fetchedPage struct {
 	html    []byte
 	charset string // see keptCharset
-	tape    *tape
+	rec     *pagefetch.Recording
 	err     error
 	down    bool       // not fetched: the crawl has found its host dead, and err is why
 	links   *pageLinks // nil unless they were read ahead
@@ -162,16 +162,8 @@ func (f *frontier) stop() (peak int64) {
 // WARC file, and what the page's scan keeps of its charset.
 func (c *Crawler) fetch(ctx context.Context, url string) fetchedPage {
 	var fp fetchedPage
-	var p pagefetch.Page
-	if c.Archive == nil {
-		p, fp.err = c.Fetch(ctx, url)
-	} else {
-		var pt pagefetch.Tape
-		p, fp.err = c.Fetch(pagefetch.WithTape(ctx, &pt), url)
-		fp.tape = &tape{own: pt.Exchanges()}
-		fp.tape.origin, fp.tape.robots = pt.Robots()
-	}
-	fp.html = p.HTML
+	p, err := c.Fetch(ctx, url)
+	fp.html, fp.err, fp.rec = p.HTML, err, recorded(p.Recording)
 	if fp.err == nil {
 		fp.charset = keptCharset(c.Scanner, p, c.fetchesRequisites())
 	}

@@ -59,14 +59,14 @@ func (w *fakeWeb) fetch(ctx context.Context, u string) ([]byte, error) {
 	return nil, &pagefetch.StatusError{Code: 404, Status: "404 Not Found"}
 }
 
-func (w *fakeWeb) reach(ctx context.Context, origin string) error {
+func (w *fakeWeb) reach(ctx context.Context, origin string) (pagefetch.Recording, error) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	w.reached = append(w.reached, origin)
 	if host := hostOf(origin); w.isDown(host) {
-		return refused(host)
+		return pagefetch.Recording{}, refused(host)
 	}
-	return nil
+	return pagefetch.Recording{}, nil
 }
 
 // A fakeRun is what a crawl of a fakeWeb gave.
@@ -84,7 +84,7 @@ func fakeCrawl(t *testing.T, w *fakeWeb, seed string, parallel int, replay []jou
 }
 
 // fakeCrawlFrom crawls from seed with fetch and reach.
-func fakeCrawlFrom(t *testing.T, fetch func(context.Context, string) ([]byte, error), reach func(context.Context, string) error,
+func fakeCrawlFrom(t *testing.T, fetch func(context.Context, string) ([]byte, error), reach func(context.Context, string) (pagefetch.Recording, error),
 	seed string, parallel int, replay []journal.Entry, load func(int) (string, int, []byte, error)) (fakeRun, error) {
 	t.Helper()
 	sc, err := scope.Parse([]string{"http://a.test/", "http://b.test/"})

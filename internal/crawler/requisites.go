@@ -339,19 +339,14 @@ func (q *requisites) fetch(ctx context.Context, it requisite) error {
 		q.failed("host unreachable")
 		return nil
 	}
-	var pt pagefetch.Tape
-	fetchCtx := ctx
-	if q.c.Archive != nil {
-		fetchCtx = pagefetch.WithTape(ctx, &pt)
-	}
-	r, err := q.c.FetchRequisite(fetchCtx, it.url)
+	r, err := q.c.FetchRequisite(ctx, it.url)
 	// What is no answer about the requisite: the crawl was stopped, the
 	// loopback rule broken, or no connection made to its host.
 	cause := context.Cause(ctx)
 	ue, unreachable := errors.AsType[*pagefetch.UnreachableError](err)
 	if cause != nil || unreachable || errors.Is(err, pagefetch.ErrNotLoopback) {
 		q.give(r.Body)
-		closeAll(pt.Exchanges())
+		closeAll(r.Recording.Exchanges)
 		switch {
 		case cause != nil:
 			return cause
@@ -361,10 +356,7 @@ func (q *requisites) fetch(ctx context.Context, it requisite) error {
 		return fmt.Errorf("%w (for %s, a page's requisite)", err, it.url)
 	}
 	job := scribeJob{entry: journal.Entry{Kind: journal.Requisite, URL: it.url}}
-	if q.c.Archive != nil {
-		job.tape = &tape{own: pt.Exchanges()}
-		job.tape.origin, job.tape.robots = pt.Robots()
-	}
+	job.rec = recorded(r.Recording)
 	target, needs := q.judge(it, r, err)
 	job.entry.Target, job.entry.Needs = target, needs
 	q.give(r.Body)
@@ -455,7 +447,10 @@ func (q *requisites) unreachable(ctx context.Context, ue *pagefetch.UnreachableE
 	if witness == "" || q.c.Reach == nil {
 		return fmt.Errorf("%w: %w", ErrOutage, ue)
 	}
-	if err := q.c.Reach(ctx, witness); err != nil {
+	// A witness's answer is no requisite's: it is not recorded.
+	reached, err := q.c.Reach(ctx, witness)
+	closeAll(reached.Exchanges)
+	if err != nil {
 		if cause := context.Cause(ctx); cause != nil {
 			return cause
 		}

@@ -5,6 +5,7 @@ import (
 	"sync"
 
 	"tse-crawler/internal/journal"
+	"tse-crawler/internal/pagefetch"
 	"tse-crawler/internal/warc"
 )
 
@@ -40,8 +41,8 @@ type scribe struct {
 type scribeJob struct {
 	entry journal.Entry
 	depth int
-	html  []byte // nil if there is nothing to save
-	tape  *tape  // nil if the fetch recorded nothing, or the page was not fetched
+	html  []byte               // nil if there is nothing to save
+	rec   *pagefetch.Recording // nil if the fetch recorded nothing, or the page was not fetched
 }
 
 func startScribe(c *Crawler) *scribe {
@@ -68,7 +69,7 @@ func (s *scribe) run() {
 			// Before the page, so that a page on disk has its records in
 			// the file: a resumed crawl adopts a page saved but not
 			// journaled, and would not record it again.
-			size, err := s.write(j.tape)
+			size, err := s.write(j.rec)
 			if err != nil {
 				s.give(j.html)
 				s.fail(err)
@@ -103,30 +104,32 @@ func (s *scribe) run() {
 	}
 }
 
-// write writes the records on t, if any, with those of its robots.txt if
-// no page of its origin has yet, and returns the file's size after them.
-func (s *scribe) write(t *tape) (int64, error) {
-	if t == nil {
+// write writes the records of rec, if any, with those of its robots.txt
+// if no page of its origin has yet, and returns the file's size after
+// them.
+func (s *scribe) write(rec *pagefetch.Recording) (int64, error) {
+	if rec == nil {
 		return s.archive.Size(), nil
 	}
-	if t.origin != "" && !s.robotsDone[t.origin] {
+	if rec.RobotsOrigin != "" && !s.robotsDone[rec.RobotsOrigin] {
 		if s.robotsDone == nil {
 			s.robotsDone = make(map[string]bool)
 		}
-		s.robotsDone[t.origin] = true
-		for _, x := range t.robots {
+		s.robotsDone[rec.RobotsOrigin] = true
+		for _, x := range rec.Robots {
 			if err := s.archive.WriteExchange(x); err != nil {
 				return 0, err
 			}
 		}
 	}
-	for i, x := range t.own {
+	own := rec.Exchanges
+	for i, x := range own {
 		err := s.archive.WriteExchange(x)
 		if err != nil {
-			closeAll(t.own[i:])
+			closeAll(own[i:])
 			return 0, err
 		}
-		closeAll(t.own[i : i+1])
+		closeAll(own[i : i+1])
 	}
 	return s.archive.Size(), nil
 }

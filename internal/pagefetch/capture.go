@@ -18,61 +18,61 @@ import (
 	"tse-crawler/internal/warc"
 )
 
-// A Tape collects the HTTP exchanges that the requests made with a context
-// from [WithTape] sent and got answers to, as the bytes went over the
-// connection, for a WARC file. Only a client from [NewClient] with
-// ClientOptions.Capture set records them; with another, the tape stays
-// empty.
-type Tape struct {
-	mu        sync.Mutex
-	exchanges []warc.Exchange
-	origin    string
-	robots    []warc.Exchange
+// A Recording is what one fetch sent and received, as the bytes went over
+// the connection, for a WARC file: see [Fetcher.Record].
+type Recording struct {
+	// Exchanges are the fetch's own requests and their answers, in the
+	// order they were sent: its retries, the hops of a robots.txt read
+	// that came to no verdict, or the HEAD of Reach.
+	Exchanges []warc.Exchange
+	// RobotsOrigin is the origin whose robots.txt the fetch obeyed, or ""
+	// if it consulted none, and Robots the exchanges that read that file.
+	// Every fetch of a page of that origin has them, not only the fetch
+	// that read the file, because which page a crawl records first is not
+	// for the fetcher to know: a page fetched ahead of the crawl may be
+	// dropped, or committed after another page of its host.
+	RobotsOrigin string
+	Robots       []warc.Exchange
 }
 
-// Robots returns the exchanges that read the robots.txt of the origin
-// whose rules the fetch obeyed, and the origin, or "" if it consulted
-// none. Every tape of a page of that origin has them, not only the tape of
-// the fetch that read the file, because which page a crawl records first
-// is not for the fetcher to know: a page fetched ahead of the crawl may
-// be dropped, or committed after another page of its host.
-func (t *Tape) Robots() (origin string, xs []warc.Exchange) {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	return t.origin, t.robots
+// A tape collects the exchanges of one fetch as its requests end. A
+// request's response ends on the goroutine that reads it, but the tape
+// is read only once the fetch returns; the lock is for the transport's
+// goroutines, which may still hand a connection over late.
+type tape struct {
+	mu  sync.Mutex
+	rec Recording
 }
 
-// Exchanges returns what the tape holds, in the order the requests were
-// sent.
-func (t *Tape) Exchanges() []warc.Exchange {
+func (t *tape) add(x warc.Exchange) {
 	t.mu.Lock()
-	defer t.mu.Unlock()
-	return t.exchanges
-}
-
-func (t *Tape) add(x warc.Exchange) {
-	t.mu.Lock()
-	t.exchanges = append(t.exchanges, x)
+	t.rec.Exchanges = append(t.rec.Exchanges, x)
 	t.mu.Unlock()
 }
 
-type tapeKey struct{}
-
-// WithTape returns ctx carrying t: every request made with it, its
-// robots.txt, redirects of the robots.txt and retries included, goes on
-// t. A context is how the tape reaches them because it is what each
-// request is made with, whoever makes it: FetchPage, the robots.txt it
-// fetches first, or Reach.
-//
-// A request made with a tape asks for no content coding, as wget does,
-// so that the payload of a page's record is the page as saved.
-func WithTape(ctx context.Context, t *Tape) context.Context {
-	return context.WithValue(ctx, tapeKey{}, t)
+// obeyed notes the robots.txt that the fetch obeyed.
+func (t *tape) obeyed(origin string, xs []warc.Exchange) {
+	t.mu.Lock()
+	t.rec.RobotsOrigin, t.rec.Robots = origin, xs
+	t.mu.Unlock()
 }
 
-func tapeFrom(ctx context.Context) *Tape {
-	t, _ := ctx.Value(tapeKey{}).(*Tape)
-	return t
+// recording returns what t holds; a nil tape holds nothing.
+func (t *tape) recording() Recording {
+	if t == nil {
+		return Recording{}
+	}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.rec
+}
+
+// newTape returns a tape for one fetch, or nil if f records nothing.
+func (f *Fetcher) newTape() *tape {
+	if !f.Record {
+		return nil
+	}
+	return new(tape)
 }
 
 // A recConn is a connection that copies what is written to it and read
@@ -177,7 +177,7 @@ func (cp *capture) detachLocked() {
 }
 
 // end stops recording and puts the exchange, if a response came, on t.
-func (cp *capture) end(t *Tape, target string) {
+func (cp *capture) end(t *tape, target string) {
 	cp.mu.Lock()
 	cp.detachLocked()
 	cp.mu.Unlock()
@@ -212,20 +212,19 @@ func (cp *capture) trace(ctx context.Context) context.Context {
 	})
 }
 
-// startCapture returns a capture for a request made with ctx, and ctx
-// with the trace that feeds it, or nil and ctx if ctx has no tape. The
+// startCapture returns a capture for a request made with ctx, for t, and
+// ctx with the trace that feeds it, or nil and ctx if t is nil. The
 // capture keeps at most f.captureLimit(body) bytes of the response.
-func (f *Fetcher) startCapture(ctx context.Context, body int64) (*capture, *Tape, context.Context) {
-	t := tapeFrom(ctx)
+func (f *Fetcher) startCapture(ctx context.Context, t *tape, body int64) (*capture, context.Context) {
 	if t == nil {
-		return nil, nil, ctx
+		return nil, ctx
 	}
 	// The response is read into a recycled body, if there is one, which
 	// goes back once the exchange is written and its spool closed; and
 	// past a MiB into a file in f.SpoolDir.
 	sp := &spool{dir: f.SpoolDir, mem: f.buffer(), release: f.Recycle}
 	cp := &capture{date: time.Now(), limit: f.captureLimit(body), resp: sp}
-	return cp, t, cp.trace(ctx)
+	return cp, cp.trace(ctx)
 }
 
 // captureLimit returns how many bytes of a response whose body is read up

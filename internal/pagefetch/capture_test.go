@@ -30,7 +30,7 @@ func captureFetcher(t *testing.T, tlsConfig *tls.Config) *pagefetch.Fetcher {
 	c := pagefetch.NewClient(pagefetch.ClientOptions{LoopbackOnly: true, Timeout: 10 * time.Second, Capture: true, TLS: tlsConfig})
 	t.Cleanup(c.CloseIdleConnections)
 	// A fake clock, so that the retry's backoff is not slept.
-	f := &pagefetch.Fetcher{Client: c, Pacer: pace.New(0, pacetest.New()), UserAgent: userAgent}
+	f := &pagefetch.Fetcher{Client: c, Pacer: pace.New(0, pacetest.New()), UserAgent: userAgent, Record: true}
 	f.Robots, f.Retries = true, 1
 	return f
 }
@@ -71,7 +71,7 @@ func statuses(t *testing.T, xs []warc.Exchange) string {
 	return strings.Join(words, ", ")
 }
 
-// TestTape: every request a fetch makes with a tape is recorded as sent
+// TestTape: every request a recording fetch makes is recorded as sent
 // and as received, its robots.txt, the robots.txt's redirect and a retry
 // included, the chunked framing kept, and a body left unread too.
 func TestTape(t *testing.T) {
@@ -112,19 +112,18 @@ func TestTape(t *testing.T) {
 			defer srv.Close()
 			f := captureFetcher(t, cfg)
 
-			var tape pagefetch.Tape
-			body, err := f.Fetch(pagefetch.WithTape(t.Context(), &tape), srv.URL+"/page.html")
+			body, tape, err := f.FetchRecorded(t.Context(), srv.URL+"/page.html")
 			if err != nil {
 				t.Fatal(err)
 			}
-			origin, robots := tape.Robots()
+			origin, robots := tape.RobotsOrigin, tape.Robots
 			if origin != srv.URL {
 				t.Errorf("robots.txt of %q, want %q", origin, srv.URL)
 			}
 			if got, want := statuses(t, robots), "/robots.txt 301, /real-robots.txt 200"; got != want {
 				t.Fatalf("robots.txt: %s, want %s", got, want)
 			}
-			xs := tape.Exchanges()
+			xs := tape.Exchanges
 			if got, want := statuses(t, xs), "/page.html 503, /page.html 200"; got != want {
 				t.Fatalf("tape: %s, want %s", got, want)
 			}
@@ -136,25 +135,30 @@ func TestTape(t *testing.T) {
 				t.Errorf("body %q", body)
 			}
 
-			var missing pagefetch.Tape
-			if _, err := f.Fetch(pagefetch.WithTape(t.Context(), &missing), srv.URL+"/missing.html"); err == nil {
+			_, missing, err := f.FetchRecorded(t.Context(), srv.URL+"/missing.html")
+			if err == nil {
 				t.Fatal("no error for a 404")
 			}
-			if got, want := statuses(t, missing.Exchanges()), "/missing.html 404"; got != want {
+			if got, want := statuses(t, missing.Exchanges), "/missing.html 404"; got != want {
 				t.Fatalf("tape: %s, want %s", got, want)
 			}
 			// Every page of the origin carries its robots.txt, read once.
-			if _, again := missing.Robots(); len(again) != 2 || &again[0] != &robots[0] {
+			if again := missing.Robots; len(again) != 2 || &again[0] != &robots[0] {
 				t.Errorf("the second page carries robots.txt exchanges %v", again)
 			}
-			if n := missing.Exchanges()[0].Response.Size(); n >= 64<<10 {
+			if n := missing.Exchanges[0].Response.Size(); n >= 64<<10 {
 				t.Errorf("the 404's body, which is drained only in part, is recorded with %d bytes", n)
 			}
 
-			// Without a tape nothing is recorded, and the fetch asks for
-			// its usual codings.
-			if _, err := f.Fetch(t.Context(), srv.URL+"/page.html"); err != nil {
+			// A fetcher that does not record returns no recording.
+			plain := captureFetcher(t, cfg)
+			plain.Record = false
+			_, none, err := plain.FetchRecorded(t.Context(), srv.URL+"/page.html")
+			if err != nil {
 				t.Fatal(err)
+			}
+			if len(none.Exchanges) != 0 || none.Robots != nil {
+				t.Errorf("a fetcher that does not record recorded %v", none)
 			}
 		})
 	}
@@ -183,15 +187,14 @@ func TestTapeBounded(t *testing.T) {
 	const header = 4096
 	f.Client.Transport.(*http.Transport).MaxResponseHeaderBytes = header
 
-	var tape pagefetch.Tape
-	body, err := f.Fetch(pagefetch.WithTape(t.Context(), &tape), srv.URL+"/page.html")
+	body, tape, err := f.FetchRecorded(t.Context(), srv.URL+"/page.html")
 	if err != nil {
 		t.Fatal(err)
 	}
 	if string(body) != "<html></html>" {
 		t.Errorf("body %q", body)
 	}
-	xs := tape.Exchanges()
+	xs := tape.Exchanges
 	if len(xs) != 1 {
 		t.Fatalf("%d exchanges, want 1", len(xs))
 	}
@@ -215,12 +218,11 @@ func TestTapeRecycled(t *testing.T) {
 	for _, b := range given {
 		f.Recycle(b)
 	}
-	var tape pagefetch.Tape
-	body, err := f.Fetch(pagefetch.WithTape(t.Context(), &tape), srv.URL+"/page.html")
+	body, tape, err := f.FetchRecorded(t.Context(), srv.URL+"/page.html")
 	if err != nil {
 		t.Fatal(err)
 	}
-	xs := tape.Exchanges()
+	xs := tape.Exchanges
 	if len(xs) != 1 {
 		t.Fatalf("%d exchanges, want 1", len(xs))
 	}
@@ -335,20 +337,19 @@ func TestTapeThroughProxy(t *testing.T) {
 		c := pagefetch.NewClient(pagefetch.ClientOptions{LoopbackOnly: true, Timeout: timeout, Capture: true,
 			TLS: &tls.Config{RootCAs: pool}, Proxy: http.ProxyURL(pu)})
 		t.Cleanup(c.CloseIdleConnections)
-		return &pagefetch.Fetcher{Client: c, Pacer: pace.New(0, pacetest.New()), UserAgent: userAgent}
+		return &pagefetch.Fetcher{Client: c, Pacer: pace.New(0, pacetest.New()), UserAgent: userAgent, Record: true}
 	}
 	host := strings.TrimPrefix(srv.URL, "https://")
 
 	f := fetcher("http://crawler:s3cret@"+strings.TrimPrefix(p.URL, "http://"), 10*time.Second)
-	var tape pagefetch.Tape
-	body, err := f.Fetch(pagefetch.WithTape(t.Context(), &tape), srv.URL+"/page.html")
+	body, tape, err := f.FetchRecorded(t.Context(), srv.URL+"/page.html")
 	if err != nil {
 		t.Fatal(err)
 	}
 	if string(body) != "<html>s</html>" {
 		t.Errorf("body %q", body)
 	}
-	xs := tape.Exchanges()
+	xs := tape.Exchanges
 	if len(xs) != 1 {
 		t.Fatalf("%d exchanges, want 1", len(xs))
 	}
@@ -358,7 +359,7 @@ func TestTapeThroughProxy(t *testing.T) {
 	if resp := string(readAll(t, xs[0].Response)); !strings.HasPrefix(resp, "HTTP/1.1 200 OK\r\n") || !strings.HasSuffix(resp, "\r\n\r\n<html>s</html>") {
 		t.Errorf("the response is not recorded as plaintext: %q", resp)
 	}
-	if _, err := f.Fetch(pagefetch.WithTape(t.Context(), new(pagefetch.Tape)), plain.URL+"/p.html"); err != nil {
+	if _, err := f.Fetch(t.Context(), plain.URL+"/p.html"); err != nil {
 		t.Fatal(err)
 	}
 	p.mu.Lock()
@@ -375,7 +376,7 @@ func TestTapeThroughProxy(t *testing.T) {
 	p.mu.Lock()
 	p.refuse = true
 	p.mu.Unlock()
-	_, err = fetcher(p.URL, 10*time.Second).Fetch(pagefetch.WithTape(t.Context(), new(pagefetch.Tape)), srv.URL+"/page.html")
+	_, err = fetcher(p.URL, 10*time.Second).Fetch(t.Context(), srv.URL+"/page.html")
 	if err == nil || !strings.Contains(err.Error(), "refused to open a tunnel to "+host+" (403)") {
 		t.Errorf("a refused tunnel: %v", err)
 	}
@@ -384,7 +385,7 @@ func TestTapeThroughProxy(t *testing.T) {
 	p.refuse, p.silent = false, true
 	p.mu.Unlock()
 	start := time.Now()
-	_, err = fetcher(p.URL, 300*time.Millisecond).Fetch(pagefetch.WithTape(t.Context(), new(pagefetch.Tape)), srv.URL+"/page.html")
+	_, err = fetcher(p.URL, 300*time.Millisecond).Fetch(t.Context(), srv.URL+"/page.html")
 	if err == nil {
 		t.Error("a proxy that never answers CONNECT: no error")
 	}
@@ -396,7 +397,7 @@ func TestTapeThroughProxy(t *testing.T) {
 	p.silent, p.endless = false, true
 	p.mu.Unlock()
 	start = time.Now()
-	_, err = fetcher(p.URL, 30*time.Second).Fetch(pagefetch.WithTape(t.Context(), new(pagefetch.Tape)), srv.URL+"/page.html")
+	_, err = fetcher(p.URL, 30*time.Second).Fetch(t.Context(), srv.URL+"/page.html")
 	if err == nil {
 		t.Error("a proxy whose answer to CONNECT never ends: no error")
 	}
@@ -404,7 +405,7 @@ func TestTapeThroughProxy(t *testing.T) {
 		t.Errorf("a proxy whose answer never ends held the fetch %v: its head is read without a limit", d)
 	}
 
-	_, err = fetcher("socks5://"+strings.TrimPrefix(p.URL, "http://"), 10*time.Second).Fetch(pagefetch.WithTape(t.Context(), new(pagefetch.Tape)), srv.URL+"/page.html")
+	_, err = fetcher("socks5://"+strings.TrimPrefix(p.URL, "http://"), 10*time.Second).Fetch(t.Context(), srv.URL+"/page.html")
 	if err == nil || !strings.Contains(err.Error(), "cannot be recorded") {
 		t.Errorf("https through a socks5 proxy: %v, want it refused", err)
 	}
@@ -426,11 +427,11 @@ func TestRecycleBounded(t *testing.T) {
 			f.Robots, f.MaxSize = false, 4096
 			given := make([]byte, 0, tt.size)
 			f.Recycle(given)
-			var tape pagefetch.Tape
-			if _, err := f.Fetch(pagefetch.WithTape(t.Context(), &tape), srv.URL+"/p.html"); err != nil {
+			_, tape, err := f.FetchRecorded(t.Context(), srv.URL+"/p.html")
+			if err != nil {
 				t.Fatal(err)
 			}
-			resp := pagefetch.SpoolMemory(tape.Exchanges()[0].Response)
+			resp := pagefetch.SpoolMemory(tape.Exchanges[0].Response)
 			if used := &resp[:1][0] == &given[:1][0]; used != tt.kept {
 				t.Errorf("a recycled buffer of %d bytes, with pages of at most 4096: used %v, want %v", tt.size, used, tt.kept)
 			}
@@ -457,11 +458,11 @@ func TestTapeTargetURI(t *testing.T) {
 		{"/plain.html?a=1#top", "/plain.html?a=1"},
 	}
 	for _, tt := range tests {
-		var tape pagefetch.Tape
-		if _, err := f.Fetch(pagefetch.WithTape(t.Context(), &tape), srv.URL+tt.key); err != nil {
+		_, tape, err := f.FetchRecorded(t.Context(), srv.URL+tt.key)
+		if err != nil {
 			t.Fatalf("Fetch(%q): %v", tt.key, err)
 		}
-		xs := tape.Exchanges()
+		xs := tape.Exchanges
 		if len(xs) != 1 {
 			t.Fatalf("Fetch(%q) recorded %d exchanges, want 1", tt.key, len(xs))
 		}

@@ -23,8 +23,8 @@ type ClientOptions struct {
 	// TLS, if set, configures https; by default the system's roots are
 	// trusted.
 	TLS *tls.Config
-	// Capture makes every connection record the bytes that requests made
-	// with a [Tape] send and receive. An https request through a proxy
+	// Capture makes every connection record the bytes that the requests
+	// of a recording fetch (Fetcher.Record) send and receive. An https request through a proxy
 	// then goes through a tunnel the client opens itself, so that it can
 	// record the plaintext; only an http:// proxy can be used for it.
 	Capture bool

@@ -123,7 +123,7 @@ func TestReachTakesTurns(t *testing.T) {
 			}
 		})
 		synctest.Wait() // the fetch is in flight
-		if err := f.Reach(t.Context(), "http://a.test"); err != nil {
+		if _, err := f.Reach(t.Context(), "http://a.test"); err != nil {
 			t.Fatal(err)
 		}
 		wg.Wait()
@@ -166,7 +166,10 @@ func TestWaitersCanceled(t *testing.T) {
 		_, err := f.Fetch(ctx, base+"/2.html")
 		waiters <- err
 	}()
-	go func() { waiters <- f.Reach(ctx, base) }()
+	go func() {
+		_, err := f.Reach(ctx, base)
+		waiters <- err
+	}()
 	cancel()
 	for range 2 {
 		select {

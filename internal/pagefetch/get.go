@@ -71,11 +71,11 @@ const drainMax = 4 << 10
 // once per earlier attempt, or longer if the server's Retry-After says so
 // (up to a minute). A response is returned for any status, including the
 // last failing one; an error means no usable response came.
-func (f *Fetcher) get(ctx context.Context, rawURL string, k kind) (*response, error) {
+func (f *Fetcher) get(ctx context.Context, rawURL string, k kind, t *tape) (*response, error) {
 	retries := min(f.Retries, MaxRetries)
 	stale := false
 	for attempt := 0; ; attempt++ {
-		resp, retryAfter, host, err := f.once(ctx, rawURL, k)
+		resp, retryAfter, host, err := f.once(ctx, rawURL, k, t)
 		if errors.Is(err, errStale) && !stale {
 			// Not the host's answer to this request: asked again, after
 			// the host's pause, on a new connection, and not counted.
@@ -89,7 +89,7 @@ func (f *Fetcher) get(ctx context.Context, rawURL string, k kind) (*response, er
 		case err != nil && !retryable(ctx, err):
 			return nil, err
 		case attempt >= retries && err != nil:
-			return nil, f.recheck(ctx, rawURL, host, err)
+			return nil, f.recheck(ctx, rawURL, host, err, t)
 		case attempt >= retries:
 			return resp, nil
 		}
@@ -109,12 +109,12 @@ func (f *Fetcher) get(ctx context.Context, rawURL string, k kind) (*response, er
 // does: if no connection can be made now, the host is unreachable, which
 // is no verdict on the page, and the [*UnreachableError] is returned;
 // otherwise err is.
-func (f *Fetcher) recheck(ctx context.Context, rawURL, host string, err error) error {
+func (f *Fetcher) recheck(ctx context.Context, rawURL, host string, err error, t *tape) error {
 	if _, ok := errors.AsType[*UnreachableError](err); ok || host == "" || context.Cause(ctx) != nil {
 		return err
 	}
 	scheme, _, _ := strings.Cut(rawURL, "://")
-	rerr := f.Reach(ctx, strings.ToLower(scheme)+"://"+host)
+	rerr := f.reach(ctx, strings.ToLower(scheme)+"://"+host, t)
 	if ue, ok := errors.AsType[*UnreachableError](rerr); ok {
 		ue.Err = fmt.Errorf("%w (after a connection to it broke: %v)", ue.Err, err)
 		return ue
@@ -128,7 +128,7 @@ func (f *Fetcher) recheck(ctx context.Context, rawURL, host string, err error) e
 // Every read of the response, whatever its status, ends by the client's
 // Timeout, counted from the end of the pause, and by ctx. The error is
 // then a timeout (a [net.Error]) or the context's cause.
-func (f *Fetcher) once(ctx context.Context, rawURL string, k kind) (_ *response, retryAfter time.Duration, host string, _ error) {
+func (f *Fetcher) once(ctx context.Context, rawURL string, k kind, t *tape) (_ *response, retryAfter time.Duration, host string, _ error) {
 	req, err := f.newRequest(ctx, http.MethodGet, rawURL, f.WHATWG || k == requisite)
 	if err != nil {
 		return nil, 0, "", err
@@ -137,7 +137,7 @@ func (f *Fetcher) once(ctx context.Context, rawURL string, k kind) (_ *response,
 	// Asked for explicitly, so that net/http leaves the decoding to us and
 	// a coding we did not ask for is noticed rather than saved.
 	req.Header.Set("Accept-Encoding", "gzip, deflate")
-	if tapeFrom(ctx) != nil {
+	if t != nil {
 		// A record keeps the body as it came, coded, and a page saved
 		// decoded would not be its payload; wget asks so too.
 		req.Header.Set("Accept-Encoding", "identity")
@@ -169,10 +169,10 @@ func (f *Fetcher) once(ctx context.Context, rawURL string, k kind) (_ *response,
 	if k == robotsTxt {
 		limit = robotsMax + 1
 	}
-	if cp, tape, withCapture := f.startCapture(traced, limit); cp != nil {
+	if cp, withCapture := f.startCapture(traced, t, limit); cp != nil {
 		// Deferred before the body is closed, so run after: the record
 		// holds every byte read, a body left unread included.
-		defer cp.end(tape, wireURI(req))
+		defer cp.end(t, wireURI(req))
 		traced = withCapture
 	}
 	res, err := f.Client.Do(req.WithContext(traced))

@@ -118,7 +118,13 @@ type Fetcher struct {
 	// re-escape, and a redirect's Location is resolved as a browser
 	// resolves it. The reference mode leaves it unset.
 	WHATWG bool
-	// SpoolDir is where a response recorded on a [Tape] goes once it is
+	// Record makes every fetch return what it sent and received, as it
+	// went over the connection, for a WARC file (a [Recording]); the
+	// Client must then come from [NewClient] with ClientOptions.Capture.
+	// Its requests ask for no content coding, as wget's do, so that the
+	// payload of a page's record is the page as saved.
+	Record bool
+	// SpoolDir is where a recorded response goes once it is
 	// larger than a MiB, into a file that has no name, until the record
 	// is written and the response closed: the WARC file's directory, say.
 	// "" keeps every response in memory.
@@ -140,7 +146,7 @@ type Fetcher struct {
 const maxFree = 8
 
 // Recycle gives back the HTML of a Page that FetchPage returned, or the
-// Response of an exchange on a [Tape], once the caller is done with it, so
+// Response of an exchange it recorded, once the caller is done with it, so
 // that a later FetchPage can read a page, or record a response, into its
 // memory instead of allocating more. A body that is never given back is
 // simply garbage. It is safe to call Recycle from another goroutine than
@@ -252,6 +258,9 @@ type Page struct {
 	// Charset is the charset that the Content-Type names, or "": it may
 	// decide how the page is decoded (package pagescan).
 	Charset string
+	// Recording is what the fetch sent and received, with
+	// [Fetcher.Record], whether or not it got the page.
+	Recording Recording
 }
 
 // FetchPage returns the page at rawURL. It fails with
@@ -259,12 +268,19 @@ type Page struct {
 // request, with a [*RedirectError] for a redirect, with a [*StatusError]
 // for any other status but 200, with an error saying why for an empty,
 // oversized or non-HTML body, and with the context's cause if ctx ends
-// first.
+// first. Whatever the error, the Page holds the fetch's Recording.
 func (f *Fetcher) FetchPage(ctx context.Context, rawURL string) (Page, error) {
-	if err := f.allowed(ctx, rawURL, f.WHATWG); err != nil {
+	t := f.newTape()
+	p, err := f.fetchPage(ctx, rawURL, t)
+	p.Recording = t.recording()
+	return p, err
+}
+
+func (f *Fetcher) fetchPage(ctx context.Context, rawURL string, t *tape) (Page, error) {
+	if err := f.allowed(ctx, rawURL, f.WHATWG, t); err != nil {
 		return Page{}, err
 	}
-	resp, err := f.get(ctx, rawURL, page)
+	resp, err := f.get(ctx, rawURL, page, t)
 	if err != nil {
 		return Page{}, err
 	}
@@ -280,8 +296,8 @@ func (f *Fetcher) FetchPage(ctx context.Context, rawURL string) (Page, error) {
 // allowed returns nil if rawURL may be requested: it is an http or https
 // URL with a port, and, if f obeys robots.txt, its host's robots.txt,
 // fetched first if need be, allows it as the request would send it (see
-// requestPath for whatwg).
-func (f *Fetcher) allowed(ctx context.Context, rawURL string, whatwg bool) error {
+// requestPath for whatwg). Reading robots.txt is recorded on t.
+func (f *Fetcher) allowed(ctx context.Context, rawURL string, whatwg bool, t *tape) error {
 	u, path, query, err := f.requestPath(rawURL, whatwg)
 	if err != nil {
 		return err
@@ -295,7 +311,7 @@ func (f *Fetcher) allowed(ctx context.Context, rawURL string, whatwg bool) error
 	if !f.Robots {
 		return nil
 	}
-	rules, err := f.robotsFor(ctx, u)
+	rules, err := f.robotsFor(ctx, u, t)
 	if err != nil {
 		return err
 	}

@@ -46,13 +46,9 @@ func TestProxyRefusesTunnel(t *testing.T) {
 		for _, capture := range []bool{false, true} {
 			connects.Store(0)
 			c := pagefetch.NewClient(pagefetch.ClientOptions{Proxy: http.ProxyURL(pu), LoopbackOnly: true, Timeout: 5 * time.Second, Capture: capture})
-			f := &pagefetch.Fetcher{Client: c, Pacer: pace.New(0, pacetest.New()), UserAgent: userAgent, Robots: true, Retries: 2}
+			f := &pagefetch.Fetcher{Client: c, Pacer: pace.New(0, pacetest.New()), UserAgent: userAgent, Robots: true, Retries: 2, Record: capture}
 			for i := 1; i <= 2; i++ {
-				ctx := t.Context()
-				if capture {
-					ctx = pagefetch.WithTape(ctx, new(pagefetch.Tape))
-				}
-				_, err := f.Fetch(ctx, "https://site.test/p.html")
+				_, err := f.Fetch(t.Context(), "https://site.test/p.html")
 				ue, ok := errors.AsType[*pagefetch.UnreachableError](err)
 				pr, ok2 := errors.AsType[*pagefetch.ProxyRefusedError](err)
 				if !ok || !ok2 || ue.Host != "site.test" {

@@ -193,8 +193,16 @@ func dialFailed(err error) bool {
 // sends one paced HEAD request for its robots.txt, which any site may be
 // asked for, and returns nil for any HTTP response, whatever its status.
 // It does not retry. The crawler uses it to tell a dead host from a crawl
-// that has lost its network.
-func (f *Fetcher) Reach(ctx context.Context, origin string) error {
+// that has lost its network. With [Fetcher.Record], the Recording holds
+// the exchange, if an answer came.
+func (f *Fetcher) Reach(ctx context.Context, origin string) (Recording, error) {
+	t := f.newTape()
+	err := f.reach(ctx, origin, t)
+	return t.recording(), err
+}
+
+// reach is Reach, recording on t.
+func (f *Fetcher) reach(ctx context.Context, origin string, t *tape) error {
 	req, err := http.NewRequestWithContext(ctx, http.MethodHead, origin+"/robots.txt", nil)
 	if err != nil {
 		return err
@@ -213,8 +221,8 @@ func (f *Fetcher) Reach(ctx context.Context, origin string) error {
 	var trace connTrace
 	traced := trace.with(ctx)
 	// A HEAD response has no body; a server may send one all the same.
-	if cp, tape, withCapture := f.startCapture(traced, 1); cp != nil {
-		defer cp.end(tape, wireURI(req))
+	if cp, withCapture := f.startCapture(traced, t, 1); cp != nil {
+		defer cp.end(t, wireURI(req))
 		traced = withCapture
 	}
 	req = req.WithContext(traced)

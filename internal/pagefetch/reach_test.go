@@ -178,11 +178,11 @@ func TestReach(t *testing.T) {
 	}))
 	defer srv.Close()
 	f := &pagefetch.Fetcher{Client: srv.Client(), Pacer: pace.New(0, nil), UserAgent: "tse-crawler/9.9"}
-	if err := f.Reach(t.Context(), srv.URL); err != nil {
+	if _, err := f.Reach(t.Context(), srv.URL); err != nil {
 		t.Errorf("Reach(%s) = %v, want nil", srv.URL, err)
 	}
 	var ue *pagefetch.UnreachableError
-	if err := f.Reach(t.Context(), "http://"+closedAddr(t)); !errors.As(err, &ue) {
+	if _, err := f.Reach(t.Context(), "http://"+closedAddr(t)); !errors.As(err, &ue) {
 		t.Errorf("Reach of a closed port = %v, want an UnreachableError", err)
 	}
 	if f.Requests() != 2 {

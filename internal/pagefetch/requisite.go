@@ -24,6 +24,9 @@ type Requisite struct {
 	// or "" for a response that is no redirect, or whose Location a
 	// browser cannot resolve.
 	Location string
+	// Recording is what the fetch sent and received, with
+	// [Fetcher.Record], whether or not an answer came.
+	Recording Recording
 }
 
 // FetchRequisite fetches a resource that a page needs to render, as a
@@ -38,13 +41,21 @@ type Requisite struct {
 // with an [*UnreachableError] when no connection could be made, with an
 // error saying so for a body over MaxSize, and with the context's cause if
 // ctx ends first. A failing status (5xx, 429, 408) is retried, and the
-// last answer returned. On a [Tape], every request and every answer is
-// recorded as it went: a body over MaxSize, as far as it was read.
+// last answer returned. With [Fetcher.Record], every request and every
+// answer is recorded as it went, a body over MaxSize as far as it was
+// read, and the Requisite holds the Recording whatever the error.
 func (f *Fetcher) FetchRequisite(ctx context.Context, rawURL string) (Requisite, error) {
-	if err := f.allowed(ctx, rawURL, true); err != nil {
+	t := f.newTape()
+	r, err := f.fetchRequisite(ctx, rawURL, t)
+	r.Recording = t.recording()
+	return r, err
+}
+
+func (f *Fetcher) fetchRequisite(ctx context.Context, rawURL string, t *tape) (Requisite, error) {
+	if err := f.allowed(ctx, rawURL, true, t); err != nil {
 		return Requisite{}, err
 	}
-	resp, err := f.get(ctx, rawURL, requisite)
+	resp, err := f.get(ctx, rawURL, requisite, t)
 	if err != nil {
 		return Requisite{}, err
 	}

@@ -52,8 +52,8 @@ func TestFetchRequisite(t *testing.T) {
 			if tt.path == "/missing.png" {
 				f.MaxSize = 0 // a 404 of 64 KiB, read whole
 			}
-			var tape pagefetch.Tape
-			r, err := f.FetchRequisite(pagefetch.WithTape(t.Context(), &tape), srv.URL+tt.path)
+			r, err := f.FetchRequisite(t.Context(), srv.URL+tt.path)
+			tape := r.Recording
 			if tt.err != "" {
 				if err == nil || !strings.Contains(err.Error(), tt.err) {
 					t.Fatalf("error %v, want one saying %q", err, tt.err)
@@ -64,15 +64,15 @@ func TestFetchRequisite(t *testing.T) {
 			if r.Code != tt.code || tt.ctype != "" && (r.ContentType != tt.ctype || r.Charset != tt.charset) || string(r.Body) != tt.body || r.Location != tt.location {
 				t.Errorf("got %d %q %q %q body of %d bytes, want %d %q %q %q body of %d bytes", r.Code, r.ContentType, r.Charset, r.Location, len(r.Body), tt.code, tt.ctype, tt.charset, tt.location, len(tt.body))
 			}
-			if got := statuses(t, tape.Exchanges()); got != tt.tape {
+			if got := statuses(t, tape.Exchanges); got != tt.tape {
 				t.Errorf("tape: %q, want %q", got, tt.tape)
 			}
 			if tt.path == "/missing.png" {
-				if n := tape.Exchanges()[0].Response.Size(); n < 64<<10 {
+				if n := tape.Exchanges[0].Response.Size(); n < 64<<10 {
 					t.Errorf("the 404's record holds %d bytes: not its whole body", n)
 				}
 			}
-			if tt.path == "/big.bin" && tape.Exchanges()[0].Response.Size() >= 1<<20 {
+			if tt.path == "/big.bin" && tape.Exchanges[0].Response.Size() >= 1<<20 {
 				t.Errorf("the body over -max-size is recorded whole")
 			}
 		})

@@ -23,7 +23,7 @@ type robotsEntry struct {
 	known bool
 	rules *robots.Rules
 	err   error
-	tape  []warc.Exchange // what reading it sent and received, if it was read with a tape
+	tape  []warc.Exchange // what reading it sent and received, if it was recorded
 }
 
 // maxRobotsRedirects is how many redirects are followed for a robots.txt,
@@ -33,8 +33,10 @@ const maxRobotsRedirects = 5
 // robotsFor returns the rules of u's host, fetching its robots.txt the
 // first time. The fetch is paced like any other request, and its
 // Crawl-delay or Request-rate, capped at a minute, becomes the host's
-// pause if it is longer than the one it has.
-func (f *Fetcher) robotsFor(ctx context.Context, u *url.URL) (*robots.Rules, error) {
+// pause if it is longer than the one it has. The caller's tape t, if any,
+// is told which file it obeyed, or takes the exchanges of a read that
+// came to no verdict.
+func (f *Fetcher) robotsFor(ctx context.Context, u *url.URL, t *tape) (*robots.Rules, error) {
 	origin := u.Scheme + "://" + u.Host
 	f.mu.Lock()
 	if f.robots == nil {
@@ -52,36 +54,30 @@ func (f *Fetcher) robotsFor(ctx context.Context, u *url.URL) (*robots.Rules, err
 		return nil, context.Cause(ctx)
 	}
 	defer func() { <-e.lock }()
-	caller := tapeFrom(ctx)
 	if e.known {
-		if caller != nil && e.tape != nil {
-			caller.mu.Lock()
-			caller.origin, caller.robots = origin, e.tape
-			caller.mu.Unlock()
+		if t != nil && e.tape != nil {
+			t.obeyed(origin, e.tape)
 		}
 		return e.rules, e.err
 	}
 
-	var own Tape
-	robotsCtx := ctx
-	if caller != nil {
-		robotsCtx = WithTape(ctx, &own)
+	var own *tape
+	if t != nil {
+		own = new(tape)
 	}
-	rules, err := f.fetchRobots(robotsCtx, origin+"/robots.txt")
+	rules, err := f.fetchRobots(ctx, origin+"/robots.txt", own)
 	defer func() {
-		if caller == nil {
+		if t == nil {
 			return
 		}
 		if e.known {
-			e.tape = own.Exchanges()
-			caller.mu.Lock()
-			caller.origin, caller.robots = origin, e.tape
-			caller.mu.Unlock()
+			e.tape = own.recording().Exchanges
+			t.obeyed(origin, e.tape)
 			return
 		}
 		// Asked again next time: these exchanges are the page's own.
-		for _, x := range own.Exchanges() {
-			caller.add(x)
+		for _, x := range own.recording().Exchanges {
+			t.add(x)
 		}
 	}()
 	if cause := context.Cause(ctx); cause != nil {
@@ -115,10 +111,10 @@ func (f *Fetcher) robotsFor(ctx context.Context, u *url.URL) (*robots.Rules, err
 // parsed; a 4xx (but 429), or too many redirects, means there are no rules;
 // a 429, a 5xx, a final 1xx or an unreachable server means no access at
 // all, which is returned as an error once the retries are spent.
-func (f *Fetcher) fetchRobots(ctx context.Context, robotsURL string) (*robots.Rules, error) {
+func (f *Fetcher) fetchRobots(ctx context.Context, robotsURL string, t *tape) (*robots.Rules, error) {
 	target := robotsURL
 	for hops := 0; ; hops++ {
-		resp, err := f.get(ctx, target, robotsTxt)
+		resp, err := f.get(ctx, target, robotsTxt, t)
 		if err != nil {
 			return nil, err
 		}
