@@ -85,10 +85,10 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, getenv fu
 	c, fetcher := newCrawler(cfg, dir, proxy, con)
 	con.show(c, fetcher.Pacer, cfg.quiet)
 	if replay != nil {
-		c.Replay, c.Load, c.Recorded = replay.Entries, dir.Load, replay.Requisites
+		c.Replay, c.Load, c.Recorded = pagedir.Records(replay.Entries), dir.Load, pagedir.Records(replay.Requisites)
 		fmt.Fprintf(con, "crawler: resuming the crawl in %s: replaying what came of its first %d pages, %d of them saved\n", cfg.dir, len(replay.Entries), replay.Saved)
 	}
-	c.Archive = out.archive
+	c.Sink = &pagedir.Recorder{Dir: dir, Archive: out.archive}
 	res, err := c.Crawl(ctx, cfg.seed)
 	err = out.closeArchive(err)
 	if err == nil {
@@ -444,7 +444,6 @@ func newCrawler(cfg *config, dir *pagedir.Dir, proxy func(*http.Request) (*url.U
 	}
 	c := &crawler.Crawler{
 		Fetch:     fetcher.FetchPage,
-		Save:      dir.Save,
 		Scanner:   cfg.scanner,
 		Normalize: cfg.normalizer(),
 		Internal:  cfg.scope.Contains,
@@ -453,7 +452,6 @@ func newCrawler(cfg *config, dir *pagedir.Dir, proxy func(*http.Request) (*url.U
 		MaxDepth:  cfg.maxDepth,
 		MaxPages:  cfg.maxPages,
 		Errors:    stderr,
-		Journal:   dir.Record,
 		Recycle:   fetcher.Recycle,
 		Reach:     fetcher.Reach,
 

@@ -7,7 +7,6 @@ import (
 	"testing"
 
 	"tse-crawler/internal/bag"
-	"tse-crawler/internal/journal"
 	"tse-crawler/internal/pagefetch"
 	"tse-crawler/internal/pagescan"
 	"tse-crawler/internal/scope"
@@ -40,8 +39,10 @@ func benchCrawler(pages map[string][]byte, log io.Writer) *Crawler {
 			}
 			return nil, &pagefetch.StatusError{Code: 404, Status: "404 Not Found"}
 		}),
-		Save:     func(int, string, int, []byte) error { return nil },
-		Journal:  func(journal.Entry) error { return nil },
+		Sink: &funcSink{
+			save:    func(int, string, int, []byte) error { return nil },
+			journal: func(Record) error { return nil },
+		},
 		Scanner:  new(pagescan.Reference),
 		Internal: scope.Default().Contains,
 		Bag:      new(bag.Queue), // breadth-first reaches every page
@@ -78,10 +79,10 @@ func BenchmarkCrawl(b *testing.B) {
 func BenchmarkReplay(b *testing.B) {
 	pages := benchSite(b)
 	c := benchCrawler(pages, io.Discard)
-	var entries []journal.Entry
-	c.Journal = func(e journal.Entry) error { entries = append(entries, e); return nil }
+	var entries []Record
+	c.Sink.(*funcSink).journal = func(e Record) error { entries = append(entries, e); return nil }
 	saved := make(map[int]bag.Item)
-	c.Save = func(id int, url string, depth int, _ []byte) error {
+	c.Sink.(*funcSink).save = func(id int, url string, depth int, _ []byte) error {
 		saved[id] = bag.Item{URL: url, Depth: depth}
 		return nil
 	}

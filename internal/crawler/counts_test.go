@@ -12,7 +12,6 @@ import (
 	"testing"
 
 	"tse-crawler/internal/bag"
-	"tse-crawler/internal/journal"
 	"tse-crawler/internal/pagefetch"
 	"tse-crawler/internal/pagescan"
 	"tse-crawler/internal/scope"
@@ -41,7 +40,7 @@ type countsRun struct {
 	errs  bytes.Buffer
 	w     *fakeWeb
 	pages map[int]saved
-	journ []journal.Entry
+	journ []Record
 }
 
 func newCountsRun(t *testing.T, pages map[int]saved) *countsRun {
@@ -61,9 +60,12 @@ func newCountsRun(t *testing.T, pages map[int]saved) *countsRun {
 			}
 			return r.w.fetch(ctx, u)
 		}),
-		Save: func(id int, url string, depth int, html []byte) error {
-			r.pages[id] = saved{id, url, depth, string(html)}
-			return nil
+		Sink: &funcSink{
+			save: func(id int, url string, depth int, html []byte) error {
+				r.pages[id] = saved{id, url, depth, string(html)}
+				return nil
+			},
+			journal: func(e Record) error { r.journ = append(r.journ, e); return nil },
 		},
 		Load: func(id int) (string, int, []byte, error) {
 			p, ok := r.pages[id]
@@ -78,7 +80,6 @@ func newCountsRun(t *testing.T, pages map[int]saved) *countsRun {
 		MaxDepth: 10,
 		Log:      &r.log,
 		Errors:   &r.errs,
-		Journal:  func(e journal.Entry) error { r.journ = append(r.journ, e); return nil },
 		Reach:    r.w.reach,
 	}
 	return r
@@ -144,13 +145,13 @@ func TestCountsAgreeWithLog(t *testing.T) {
 		for _, killed := range []bool{false, true} {
 			// A killed crawl leaves a page unjournaled only where the next
 			// entry saves one.
-			if killed && (n == len(r.journ) || r.journ[n].Kind != journal.Saved) {
+			if killed && (n == len(r.journ) || r.journ[n].Kind != Saved) {
 				continue
 			}
 			t.Run(fmt.Sprintf("resumed after %d entries, killed %t", n, killed), func(t *testing.T) {
 				pages := map[int]saved{}
 				for _, e := range r.journ[:n] {
-					if e.Kind == journal.Saved {
+					if e.Kind == Saved {
 						pages[e.DocID] = r.pages[e.DocID]
 					}
 				}

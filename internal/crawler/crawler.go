@@ -24,14 +24,12 @@ import (
 	"time"
 
 	"tse-crawler/internal/bag"
-	"tse-crawler/internal/journal"
 	"tse-crawler/internal/linkgraph"
 	"tse-crawler/internal/pagefetch"
 	"tse-crawler/internal/pagescan"
 	"tse-crawler/internal/progress"
 	"tse-crawler/internal/refurl"
 	"tse-crawler/internal/stats"
-	"tse-crawler/internal/warc"
 )
 
 // ErrSeedFailed is returned, wrapped with the reason, when the crawl saves
@@ -59,15 +57,18 @@ const maxRedirects = 10
 // its journal or its saved pages say it went: they belong to another crawl.
 var ErrDiverged = errors.New("the saved crawl does not match this one")
 
-// A Crawler holds the collaborators of one crawl. Fetch, Save, Scanner,
+// A Crawler holds the collaborators of one crawl. Fetch, Sink, Scanner,
 // Internal, Bag and Errors must be set.
 type Crawler struct {
 	// Fetch downloads a page, waiting as long as politeness requires. Its
 	// errors decide what happens to the page: see [Crawler.Crawl]. The
 	// charset of its page matters only to a [pagescan.CharsetScanner].
 	Fetch func(ctx context.Context, url string) (pagefetch.Page, error)
-	// Save stores page id, a page fetched from url at the given depth.
-	Save    func(id int, url string, depth int, html []byte) error
+	// Sink stores what came of each page taken from the bag, in the
+	// order the crawl takes them: a page saved, with its docID, unless it
+	// is on disk already, and every outcome, for the outputs that keep
+	// them; and each requisite fetched.
+	Sink    Sink
 	Scanner pagescan.Scanner
 	// Normalize turns a link, as the scanner reports it, or a redirect's
 	// target into the crawl's key for the page, or reports false for a
@@ -101,14 +102,10 @@ type Crawler struct {
 	// once the crawl ends (-q, where a line per page is too many).
 	QuietFailures bool
 
-	// Journal, if set, is told what came of each page taken from the bag,
-	// after it is saved, or before if the entry keeps a charset (see
-	// package pagedir), so that the crawl can be resumed.
-	Journal func(journal.Entry) error
 	// Replay, when resuming, holds the outcomes of the crawl so far. They
 	// are applied in order, silently and without fetching, which rebuilds
 	// the bag and the seen-set exactly; then the crawl goes on.
-	Replay []journal.Entry
+	Replay []Record
 	// Load, when resuming, reads back a saved page: to replay it, and to
 	// adopt a page that a killed crawl saved but did not journal. It must
 	// wrap fs.ErrNotExist for a page that does not exist.
@@ -120,19 +117,11 @@ type Crawler struct {
 	// scanned, for Fetch to reuse (see pagefetch.Fetcher.Recycle).
 	Recycle func([]byte)
 	// Reach, if set, asks whether a site ("http://host[:port]") answers at
-	// all, and returns what it sent and received for the WARC file. When a host cannot be connected to, the crawler asks another
-	// host that has answered: if it answers, the first host alone is dead,
+	// all, and returns what it sent and received. When a host cannot be
+	// connected to, the crawler asks another host that has answered: if it answers, the first host alone is dead,
 	// and its pages fail; if not, or if Reach is nil, the crawl has lost
 	// its network and stops with [ErrOutage].
 	Reach func(ctx context.Context, origin string) (pagefetch.Recording, error)
-	// Archive, if set, is the crawl's WARC file, to which the scribe
-	// writes the HTTP exchanges that went into each outcome it records,
-	// in the order of the crawl, before it saves the page, so that a page
-	// on disk has its records in the file whatever stops the crawl; the
-	// page's journal line keeps the file's size after them: those that
-	// Fetch, Reach and FetchRequisite return in their
-	// [pagefetch.Recording]s. The crawler does not close it.
-	Archive *warc.Writer
 
 	// Parallel is how many pages may be fetched at once, each from
 	// another host. Up to 1, and while the crawl has met one host only,
@@ -162,7 +151,7 @@ type Crawler struct {
 	// each, what Requisites finds on every page it saves (the pages an
 	// earlier run saved included), and what StyleRequisites finds in every
 	// stylesheet among them, to any depth, and the scribe records each,
-	// whatever the answer, then journals it (a [journal.Requisite] entry).
+	// whatever the answer (a [Requisite] record).
 	// They are no pages: nothing of them goes in the bag, the seen-set,
 	// the log, the page directory or the pages' figures. What it sent and
 	// received comes back in its Requisite's Recording. With Parallel above 1, the three must be safe for
@@ -176,7 +165,7 @@ type Crawler struct {
 	RequisiteScope func(url string) bool
 	// Recorded, when resuming, are the requisites the runs before
 	// recorded, in order: none is fetched again.
-	Recorded []journal.Entry
+	Recorded []Record
 
 	// Graph, if set, is told every link of every page saved and every
 	// redirect followed, and what came of each URL they name (see
@@ -235,7 +224,7 @@ func (c *Crawler) Crawl(ctx context.Context, seed string) (Result, error) {
 
 // An outcome is what came of one page.
 type outcome struct {
-	kind    journal.Kind
+	kind    Kind
 	html    []byte               // Saved
 	charset string               // Saved: what its scan keeps of its Content-Type (pagescan.CharsetScanner)
 	links   *pageLinks           // Saved: the page's links, if the frontier read them
@@ -244,17 +233,6 @@ type outcome struct {
 	err     error                // Failed, if known: a replayed failure has no reason
 	quiet   bool                 // Failed, and its reason has been told already
 	rec     *pagefetch.Recording // what fetching it sent and received, or nil
-}
-
-// recorded returns what a fetch recorded, or nil if it recorded nothing.
-// The first page of an origin that the crawl records carries the
-// exchanges that read the robots.txt it obeyed; the scribe writes them,
-// and closes the responses of the fetch's own.
-func recorded(rec pagefetch.Recording) *pagefetch.Recording {
-	if rec.Exchanges == nil && rec.RobotsOrigin == "" {
-		return nil
-	}
-	return &rec
 }
 
 // A source is where the outcome of a page comes from. It decides whether
@@ -290,7 +268,7 @@ type run struct {
 	hops  map[string]int // for each page in the bag that a redirect put there, the redirects that led to it
 	hosts hostWatch
 
-	replay   []journal.Entry // the outcomes still to replay
+	replay   []Record // the outcomes still to replay
 	adopting bool            // a killed run may have saved the next page without journaling it
 	onDisk   int             // the pages saved by earlier runs, replayed
 	// seedFailure says why the last page that failed did; if no page is
@@ -383,7 +361,7 @@ func (r *run) take(ctx context.Context, page bag.Item) error {
 		}
 	}
 	r.apply(src, page, hop, out)
-	if out.kind == journal.Saved && src != fromWeb {
+	if out.kind == Saved && src != fromWeb {
 		// Of a page fetched, they were queued when it was.
 		r.reqs.page(page.URL, out.html, out.charset)
 	}
@@ -418,7 +396,7 @@ func (r *run) outcome(ctx context.Context, page bag.Item, hop int) (source, outc
 // end (QuietFailures) or has been told.
 func (r *run) tell(page bag.Item, out outcome) error {
 	switch out.kind {
-	case journal.Saved:
+	case Saved:
 		r.log.line(page.Depth, "Fetched", page.URL)
 		r.res.Fetched++
 		r.res.Tried++
@@ -426,14 +404,14 @@ func (r *run) tell(page bag.Item, out outcome) error {
 		if r.scans(page) {
 			r.log.line(page.Depth, "Scanning", page.URL)
 		}
-	case journal.Redirected:
+	case Redirected:
 		r.log.line(page.Depth, "Redirect", page.URL)
 		r.res.Redirects++
 		r.res.Tried++
-	case journal.Disallowed:
+	case Disallowed:
 		r.log.line(page.Depth, "IgnRobots", page.URL)
 		r.res.Disallowed++
-	case journal.Failed:
+	case Failed:
 		r.log.line(page.Depth, "FAILED", page.URL)
 		r.res.Failed++
 		r.res.Tried++
@@ -463,7 +441,7 @@ func (r *run) tell(page bag.Item, out outcome) error {
 // again.
 func (r *run) apply(src source, page bag.Item, hop int, out outcome) {
 	switch out.kind {
-	case journal.Saved:
+	case Saved:
 		r.res.Saved++
 		r.res.Last = page.URL
 		r.res.Deepest = max(r.res.Deepest, page.Depth)
@@ -474,17 +452,17 @@ func (r *run) apply(src source, page bag.Item, hop int, out outcome) {
 		if r.scans(page) {
 			r.considerLinks(src, page, out)
 		}
-	case journal.Redirected:
+	case Redirected:
 		r.graphDecided(page, out)
 		if next := r.consider(src, page.URL, page.Depth, page.Depth, r.read.link(out.target)); next != "" {
 			r.hops[next] = hop + 1
 		} else {
 			r.seedFailure = fmt.Sprintf("%s redirects to %s, which is outside the crawl, excluded or already seen", page.URL, out.target)
 		}
-	case journal.Disallowed:
+	case Disallowed:
 		r.graphDecided(page, out)
 		r.seedFailure = page.URL + ": robots.txt does not allow it"
-	case journal.Failed:
+	case Failed:
 		r.graphDecided(page, out)
 		r.seedFailure = page.URL + ": could not be fetched"
 		if out.err != nil {
@@ -540,21 +518,19 @@ func (r *run) consider(src source, from string, depth, pushDepth int, l link) (a
 	return added
 }
 
-// record has the scribe write an outcome behind the crawl: the page, if it
-// is new, then its journal line.
+// record has the scribe hand an outcome to the sink behind the crawl.
 func (r *run) record(src source, page bag.Item, out outcome) error {
-	job := scribeJob{entry: journal.Entry{Kind: out.kind, URL: page.URL, Target: out.target, Status: out.statusOf()}, depth: page.Depth}
-	if out.kind == journal.Saved {
-		job.entry.DocID = r.res.Saved
+	rec := Record{Kind: out.kind, URL: page.URL, Depth: page.Depth, Target: out.target, Status: out.statusOf(), Recording: out.rec}
+	if out.kind == Saved {
+		rec.DocID = r.res.Saved
 		// What a replay needs to scan it alike, for its links, its
 		// requisites, or the link graph, which scans every page.
-		job.entry.Charset = out.charset
+		rec.Charset = out.charset
 		if src == fromWeb {
-			job.html = out.html // the scribe saves it, then recycles it
+			rec.HTML = out.html // the sink saves it, then the scribe recycles it
 		}
 	}
-	job.rec = out.rec
-	return r.scribe.put(job)
+	return r.scribe.put(rec)
 }
 
 // end says how a crawl whose bag is empty ended.
@@ -582,8 +558,8 @@ func (r *run) fetched(ctx context.Context, page bag.Item, hop int) (outcome, err
 		r.c.Progress(s)
 	}
 	out, err := r.fetch(ctx, page)
-	if err == nil && out.kind == journal.Redirected && hop >= maxRedirects {
-		out = outcome{kind: journal.Failed, err: fmt.Errorf("%w: %d in a row, the last to %s", errTooManyRedirects, hop+1, out.target)}
+	if err == nil && out.kind == Redirected && hop >= maxRedirects {
+		out = outcome{kind: Failed, err: fmt.Errorf("%w: %d in a row, the last to %s", errTooManyRedirects, hop+1, out.target)}
 	}
 	return out, err
 }
@@ -597,11 +573,11 @@ func (r *run) fetch(ctx context.Context, page bag.Item) (outcome, error) {
 	}
 	fp := r.front.fetch(ctx, page)
 	if fp.down {
-		return outcome{kind: journal.Failed, err: fp.err, quiet: true}, nil
+		return outcome{kind: Failed, err: fp.err, quiet: true}, nil
 	}
 	if fp.err == nil {
 		r.answered(page.URL)
-		return outcome{kind: journal.Saved, html: fp.html, charset: fp.charset, links: fp.links, rec: fp.rec}, nil
+		return outcome{kind: Saved, html: fp.html, charset: fp.charset, links: fp.links, rec: fp.rec}, nil
 	}
 	err, rec := fp.err, fp.rec
 	if cause := context.Cause(ctx); cause != nil {
@@ -625,11 +601,11 @@ func (r *run) fetch(ctx context.Context, page bag.Item) (outcome, error) {
 	var redirect *pagefetch.RedirectError
 	switch {
 	case errors.As(err, &redirect):
-		return outcome{kind: journal.Redirected, target: redirect.Location, status: strconv.Itoa(redirect.Code), rec: rec}, nil
+		return outcome{kind: Redirected, target: redirect.Location, status: strconv.Itoa(redirect.Code), rec: rec}, nil
 	case errors.Is(err, pagefetch.ErrDisallowed):
-		return outcome{kind: journal.Disallowed, rec: rec}, nil
+		return outcome{kind: Disallowed, rec: rec}, nil
 	}
-	return outcome{kind: journal.Failed, err: err, rec: rec}, nil
+	return outcome{kind: Failed, err: err, rec: rec}, nil
 }
 
 // replayed takes the next journal entry as the outcome of page, checking
@@ -643,7 +619,7 @@ func (r *run) replayed(page bag.Item) (outcome, error) {
 		return outcome{}, fmt.Errorf("%w: the journal has %s where this crawl has %s", ErrDiverged, e.URL, page.URL)
 	}
 	out := outcome{kind: e.Kind, target: e.Target, charset: e.Charset, status: e.Status}
-	if e.Kind == journal.Saved {
+	if e.Kind == Saved {
 		next := r.res.Saved + 1
 		if e.DocID != next {
 			return outcome{}, fmt.Errorf("%w: the journal saved %s as page %d, where this crawl is at page %d", ErrDiverged, e.URL, e.DocID, next)
@@ -657,7 +633,7 @@ func (r *run) replayed(page bag.Item) (outcome, error) {
 		}
 		out.html = html
 	}
-	if e.Kind == journal.Saved || e.Kind == journal.Redirected {
+	if e.Kind == Saved || e.Kind == Redirected {
 		r.answered(page.URL) // as it did when the outcome was decided
 	}
 	return out, nil
@@ -677,7 +653,7 @@ func (r *run) adopted(page bag.Item) (outcome, bool, error) {
 	if url != page.URL || depth != page.Depth {
 		return outcome{}, false, fmt.Errorf("%w: page %d is depth %d %s, where this crawl has depth %d %s", ErrDiverged, next, depth, url, page.Depth, page.URL)
 	}
-	return outcome{kind: journal.Saved, html: html}, true, nil
+	return outcome{kind: Saved, html: html}, true, nil
 }
 
 // unreachable decides what it means that a host could not be connected to,
@@ -693,7 +669,7 @@ func (r *run) unreachable(ctx context.Context, ue *pagefetch.UnreachableError) (
 	}
 	reached, err := r.c.Reach(ctx, witness)
 	if err != nil {
-		closeAll(reached.Exchanges)
+		discard(&reached)
 		if cause := context.Cause(ctx); cause != nil {
 			return outcome{}, cause
 		}
@@ -705,7 +681,7 @@ func (r *run) unreachable(ctx context.Context, ue *pagefetch.UnreachableError) (
 		return outcome{}, fmt.Errorf("writing the log: %w", err)
 	}
 	fmt.Fprintf(r.c.Errors, "crawler: %v; %s answers, so that host alone is down: its pages fail from now on, with no more requests\n", ue, witness)
-	return outcome{kind: journal.Failed, err: ue, quiet: true, rec: recorded(pagefetch.Recording{Exchanges: reached.Exchanges})}, nil
+	return outcome{kind: Failed, err: ue, quiet: true, rec: recorded(pagefetch.Recording{Exchanges: reached.Exchanges})}, nil
 }
 
 // answered notes that the host of pageURL gave an HTTP response, for a

@@ -125,14 +125,16 @@ func newHarness(fsys fs.FS, maxDepth int, delay time.Duration) *harness {
 	h.fetcher = f
 	h.c = &Crawler{
 		Fetch: f.FetchPage,
-		Save: func(id int, url string, depth int, html []byte) error {
-			if h.saveFn != nil {
-				if err := h.saveFn(id); err != nil {
-					return err
+		Sink: &funcSink{
+			save: func(id int, url string, depth int, html []byte) error {
+				if h.saveFn != nil {
+					if err := h.saveFn(id); err != nil {
+						return err
+					}
 				}
-			}
-			h.pages = append(h.pages, saved{id, url, depth, string(html)})
-			return nil
+				h.pages = append(h.pages, saved{id, url, depth, string(html)})
+				return nil
+			},
 		},
 		Scanner:  new(pagescan.Reference),
 		Internal: scope.Default().Contains,
@@ -594,4 +596,25 @@ func TestPacingLargeSite(t *testing.T) {
 			})
 		})
 	}
+}
+
+// A funcSink is a Sink of the functions a test keeps: save, for each
+// page to save, then journal, for every record, as a journal line keeps
+// it; either may be nil.
+type funcSink struct {
+	save    func(id int, url string, depth int, html []byte) error
+	journal func(Record) error
+}
+
+func (s *funcSink) Record(r Record) error {
+	if r.HTML != nil && s.save != nil {
+		if err := s.save(r.DocID, r.URL, r.Depth, r.HTML); err != nil {
+			return err
+		}
+	}
+	if s.journal != nil {
+		r.HTML, r.Depth, r.Recording = nil, 0, nil // what a journal line keeps
+		return s.journal(r)
+	}
+	return nil
 }

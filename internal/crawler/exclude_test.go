@@ -14,7 +14,6 @@ import (
 	"time"
 
 	"tse-crawler/internal/bag"
-	"tse-crawler/internal/journal"
 	"tse-crawler/internal/pagescan"
 	"tse-crawler/internal/scope"
 )
@@ -41,7 +40,7 @@ var excludeSite = &fakeWeb{
 // excludeCrawl crawls excludeSite from its index, excluding every URL
 // under /private/, with pages and the journal so far for a resumed crawl.
 // It must run in a synctest bubble.
-func excludeCrawl(t *testing.T, parallel int, pages map[int]saved, replay []journal.Entry) (fakeRun, []string, map[int]saved) {
+func excludeCrawl(t *testing.T, parallel int, pages map[int]saved, replay []Record) (fakeRun, []string, map[int]saved) {
 	t.Helper()
 	sc, err := scope.Parse([]string{"http://a.test/", "http://b.test/"})
 	if err != nil {
@@ -50,7 +49,7 @@ func excludeCrawl(t *testing.T, parallel int, pages map[int]saved, replay []jour
 	w := &fakeWeb{pages: excludeSite.pages, redirects: excludeSite.redirects}
 	pages = maps.Clone(pages)
 	var log, errs bytes.Buffer
-	var entries []journal.Entry
+	var entries []Record
 	c := &Crawler{
 		Fetch: htmlOnly(func(ctx context.Context, u string) ([]byte, error) {
 			// b.test is slow, so that while the crawl waits for it, the
@@ -61,9 +60,12 @@ func excludeCrawl(t *testing.T, parallel int, pages map[int]saved, replay []jour
 			}
 			return w.fetch(ctx, u)
 		}),
-		Save: func(id int, url string, depth int, html []byte) error {
-			pages[id] = saved{id, url, depth, string(html)}
-			return nil
+		Sink: &funcSink{
+			save: func(id int, url string, depth int, html []byte) error {
+				pages[id] = saved{id, url, depth, string(html)}
+				return nil
+			},
+			journal: func(e Record) error { entries = append(entries, e); return nil },
 		},
 		Load: func(id int) (string, int, []byte, error) {
 			p, ok := pages[id]
@@ -79,7 +81,6 @@ func excludeCrawl(t *testing.T, parallel int, pages map[int]saved, replay []jour
 		MaxDepth: 10,
 		Log:      &log,
 		Errors:   &errs,
-		Journal:  func(e journal.Entry) error { entries = append(entries, e); return nil },
 		Reach:    w.reach,
 		Replay:   replay,
 		Parallel: parallel,
@@ -162,7 +163,7 @@ func TestExcludeResumed(t *testing.T) {
 		t.Run(fmt.Sprintf("after %d entries", n), func(t *testing.T) {
 			pages := map[int]saved{}
 			for _, e := range whole.entries[:n] {
-				if e.Kind == journal.Saved {
+				if e.Kind == Saved {
 					pages[e.DocID] = all[e.DocID]
 				}
 			}

@@ -7,7 +7,6 @@ import (
 	"strings"
 
 	"tse-crawler/internal/bag"
-	"tse-crawler/internal/journal"
 	"tse-crawler/internal/linkgraph"
 	"tse-crawler/internal/pagefetch"
 )
@@ -77,11 +76,11 @@ func (r *run) graphDecided(page bag.Item, out outcome) {
 		return
 	}
 	switch out.kind {
-	case journal.Disallowed:
+	case Disallowed:
 		g.Decide(page.URL, linkgraph.Robots)
-	case journal.Redirected:
+	case Redirected:
 		g.Decide(page.URL, cmp.Or(out.statusOf(), linkgraph.Redirect))
-	case journal.Failed:
+	case Failed:
 		g.Failed(page.URL, cmp.Or(out.statusOf(), linkgraph.Failed))
 	}
 }
@@ -91,7 +90,7 @@ func (r *run) graphDecided(page bag.Item, out outcome) {
 // such as "timeout" or "too-many-redirects"; "" for a replayed outcome
 // whose journal predates statuses.
 func (out *outcome) statusOf() string {
-	if out.status != "" || out.err == nil || out.kind != journal.Failed {
+	if out.status != "" || out.err == nil || out.kind != Failed {
 		return out.status
 	}
 	if se, ok := errors.AsType[*pagefetch.StatusError](out.err); ok {

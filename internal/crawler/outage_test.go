@@ -15,7 +15,6 @@ import (
 	"testing"
 
 	"tse-crawler/internal/bag"
-	"tse-crawler/internal/journal"
 	"tse-crawler/internal/pagefetch"
 	"tse-crawler/internal/pagescan"
 	"tse-crawler/internal/scope"
@@ -73,36 +72,38 @@ func (w *fakeWeb) reach(ctx context.Context, origin string) (pagefetch.Recording
 type fakeRun struct {
 	res       Result
 	log, errs string
-	entries   []journal.Entry // the journal
+	entries   []Record // the journal
 }
 
 // fakeCrawl crawls w from seed with both test hosts in scope, fetching
 // parallel pages at once.
-func fakeCrawl(t *testing.T, w *fakeWeb, seed string, parallel int, replay []journal.Entry, load func(int) (string, int, []byte, error)) (fakeRun, error) {
+func fakeCrawl(t *testing.T, w *fakeWeb, seed string, parallel int, replay []Record, load func(int) (string, int, []byte, error)) (fakeRun, error) {
 	t.Helper()
 	return fakeCrawlFrom(t, w.fetch, w.reach, seed, parallel, replay, load)
 }
 
 // fakeCrawlFrom crawls from seed with fetch and reach.
 func fakeCrawlFrom(t *testing.T, fetch func(context.Context, string) ([]byte, error), reach func(context.Context, string) (pagefetch.Recording, error),
-	seed string, parallel int, replay []journal.Entry, load func(int) (string, int, []byte, error)) (fakeRun, error) {
+	seed string, parallel int, replay []Record, load func(int) (string, int, []byte, error)) (fakeRun, error) {
 	t.Helper()
 	sc, err := scope.Parse([]string{"http://a.test/", "http://b.test/"})
 	if err != nil {
 		t.Fatal(err)
 	}
 	var log, errs bytes.Buffer
-	var entries []journal.Entry
+	var entries []Record
 	c := &Crawler{
-		Fetch:    htmlOnly(fetch),
-		Save:     func(int, string, int, []byte) error { return nil },
+		Fetch: htmlOnly(fetch),
+		Sink: &funcSink{
+			save:    func(int, string, int, []byte) error { return nil },
+			journal: func(e Record) error { entries = append(entries, e); return nil },
+		},
 		Scanner:  new(pagescan.Reference),
 		Internal: sc.Contains,
 		Bag:      new(bag.Stack),
 		MaxDepth: 10,
 		Log:      &log,
 		Errors:   &errs,
-		Journal:  func(e journal.Entry) error { entries = append(entries, e); return nil },
 		Reach:    reach,
 		Replay:   replay,
 		Load:     load,
@@ -158,7 +159,7 @@ func TestRedirectHops(t *testing.T) {
 			if res.Failed != 1 || res.FailedBy["too many redirects"] != 1 || res.Redirects != maxRedirects {
 				t.Errorf("Result = %+v", res)
 			}
-			if e := entries[len(entries)-1]; e.Kind != journal.Failed || e.URL != last {
+			if e := entries[len(entries)-1]; e.Kind != Failed || e.URL != last {
 				t.Errorf("last journal entry %+v, want the failed page", e)
 			}
 

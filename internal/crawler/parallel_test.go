@@ -19,7 +19,6 @@ import (
 
 	"tse-crawler/internal/bag"
 	"tse-crawler/internal/browserurl"
-	"tse-crawler/internal/journal"
 	"tse-crawler/internal/pagescan"
 	"tse-crawler/internal/playground"
 	"tse-crawler/internal/scope"
@@ -172,7 +171,7 @@ func crawlParallelWith(t *testing.T, tc crawlCase, order, links string, parallel
 	h.c.Recycle = h.fetcher.Recycle
 	h.c.Reach = h.fetcher.Reach
 	var journ strings.Builder
-	h.c.Journal = func(e journal.Entry) error {
+	h.c.Sink.(*funcSink).journal = func(e Record) error {
 		fmt.Fprintf(&journ, "%+v\n", e)
 		return nil
 	}
@@ -412,7 +411,7 @@ func TestParallelCanceled(t *testing.T) {
 		h.c.Internal = sc.Contains
 		h.c.Parallel, h.c.AheadMemory, h.c.Next = 4, 64<<20, h.fetcher.Pacer.Next
 		var journaled int
-		h.c.Journal = func(journal.Entry) error { journaled++; return nil }
+		h.c.Sink.(*funcSink).journal = func(Record) error { journaled++; return nil }
 		stop := errors.New("interrupt")
 		ctx, cancel := context.WithCancelCause(t.Context())
 		start := time.Now()

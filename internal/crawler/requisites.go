@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"tse-crawler/internal/browserurl"
-	"tse-crawler/internal/journal"
 	"tse-crawler/internal/pagefetch"
 	"tse-crawler/internal/stats"
 )
@@ -104,7 +103,7 @@ func newRequisites(c *Crawler, s *scribe, stop context.CancelCauseFunc) *requisi
 // resume takes up the requisites the runs before recorded: none is
 // fetched again, and what they need, and the targets of their redirects,
 // are queued unless they are recorded too.
-func (q *requisites) resume(recorded []journal.Entry) {
+func (q *requisites) resume(recorded []Record) {
 	hops := make(map[string]int)
 	for _, e := range recorded {
 		q.seen[e.URL] = true
@@ -346,7 +345,7 @@ func (q *requisites) fetch(ctx context.Context, it requisite) error {
 	ue, unreachable := errors.AsType[*pagefetch.UnreachableError](err)
 	if cause != nil || unreachable || errors.Is(err, pagefetch.ErrNotLoopback) {
 		q.give(r.Body)
-		closeAll(r.Recording.Exchanges)
+		discard(&r.Recording)
 		switch {
 		case cause != nil:
 			return cause
@@ -355,12 +354,11 @@ func (q *requisites) fetch(ctx context.Context, it requisite) error {
 		}
 		return fmt.Errorf("%w (for %s, a page's requisite)", err, it.url)
 	}
-	job := scribeJob{entry: journal.Entry{Kind: journal.Requisite, URL: it.url}}
-	job.rec = recorded(r.Recording)
+	rec := Record{Kind: Requisite, URL: it.url, Recording: recorded(r.Recording)}
 	target, needs := q.judge(it, r, err)
-	job.entry.Target, job.entry.Needs = target, needs
+	rec.Target, rec.Needs = target, needs
 	q.give(r.Body)
-	if err := q.scribe.put(job); err != nil {
+	if err := q.scribe.put(rec); err != nil {
 		return err
 	}
 	// Queued once the requisite is handed over, so that the scribe
@@ -449,7 +447,7 @@ func (q *requisites) unreachable(ctx context.Context, ue *pagefetch.UnreachableE
 	}
 	// A witness's answer is no requisite's: it is not recorded.
 	reached, err := q.c.Reach(ctx, witness)
-	closeAll(reached.Exchanges)
+	discard(&reached)
 	if err != nil {
 		if cause := context.Cause(ctx); cause != nil {
 			return cause

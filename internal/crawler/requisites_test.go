@@ -17,7 +17,6 @@ import (
 
 	"tse-crawler/internal/bag"
 	"tse-crawler/internal/browserurl"
-	"tse-crawler/internal/journal"
 	"tse-crawler/internal/playground"
 	"tse-crawler/internal/scope"
 )
@@ -105,7 +104,7 @@ func reqHandler(fsys fs.FS) http.Handler {
 // A reqRun is what a crawl of reqSite left.
 type reqRun struct {
 	h       *harness
-	entries []journal.Entry
+	entries []Record
 	res     Result
 	err     error
 }
@@ -128,7 +127,7 @@ func (r *reqRun) requested() []string {
 func (r *reqRun) recorded() []string {
 	var urls []string
 	for _, e := range r.entries {
-		if e.Kind == journal.Requisite {
+		if e.Kind == Requisite {
 			urls = append(urls, e.URL)
 		}
 	}
@@ -136,8 +135,8 @@ func (r *reqRun) recorded() []string {
 }
 
 // pageEntries returns the crawl's journal, its requisites left out.
-func (r *reqRun) pageEntries() []journal.Entry {
-	return slices.DeleteFunc(slices.Clone(r.entries), func(e journal.Entry) bool { return e.Kind == journal.Requisite })
+func (r *reqRun) pageEntries() []Record {
+	return slices.DeleteFunc(slices.Clone(r.entries), func(e Record) bool { return e.Kind == Requisite })
 }
 
 // crawlReqSite crawls fsys, served as reqHandler serves it, from seed in
@@ -164,7 +163,7 @@ func crawlReqSite(t *testing.T, fsys fs.FS, seed string, prefixes []string, mode
 	}
 	run := &reqRun{h: h}
 	var mu sync.Mutex
-	h.c.Journal = func(e journal.Entry) error {
+	h.c.Sink.(*funcSink).journal = func(e Record) error {
 		mu.Lock()
 		run.entries = append(run.entries, e)
 		mu.Unlock()
@@ -231,9 +230,9 @@ func sameCrawl(a, b *reqRun) string {
 		d = append(d, fmt.Sprintf("log:\n%s%s\nwant:\n%s%s", &b.h.log, &b.h.errs, &a.h.log, &a.h.errs))
 	}
 	ea, eb := a.pageEntries(), b.pageEntries()
-	for _, es := range [][]journal.Entry{ea, eb} {
+	for _, es := range [][]Record{ea, eb} {
 		for i := range es {
-			es[i].Charset, es[i].WARC = "", 0 // a crawl with requisites keeps every charset
+			es[i].Charset = "" // a crawl with requisites keeps every charset
 		}
 	}
 	if fmt.Sprint(ea) != fmt.Sprint(eb) {
@@ -293,13 +292,13 @@ func TestRequisitesResume(t *testing.T) {
 // journal, with the next page on disk if adopt, and checks it.
 func resumeReqSite(t *testing.T, whole *reqRun, cut int, adopt bool, parallel int) {
 	before := whole.entries[:cut]
-	var replay, recorded []journal.Entry
+	var replay, recorded []Record
 	saved := 0
 	for _, e := range before {
 		switch e.Kind {
-		case journal.Requisite:
+		case Requisite:
 			recorded = append(recorded, e)
-		case journal.Saved:
+		case Saved:
 			saved = e.DocID
 			replay = append(replay, e)
 		default:
