@@ -269,8 +269,8 @@ type run struct {
 	hosts hostWatch
 
 	replay   []Record // the outcomes still to replay
-	adopting bool            // a killed run may have saved the next page without journaling it
-	onDisk   int             // the pages saved by earlier runs, replayed
+	adopting bool     // a killed run may have saved the next page without journaling it
+	onDisk   int      // the pages saved by earlier runs, replayed
 	// seedFailure says why the last page that failed did; if no page is
 	// ever saved, it says why the seed (or the page it redirects to) gave
 	// nothing.
