@@ -85,7 +85,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, getenv fu
 	c, fetcher := newCrawler(cfg, dir, proxy, con)
 	con.show(c, fetcher.Pacer, cfg.quiet)
 	if replay != nil {
-		c.Replay, c.Load, c.Recorded = pagedir.Records(replay.Entries), dir.Load, pagedir.Records(replay.Requisites)
+		c.History = replay.History(dir)
 		fmt.Fprintf(con, "crawler: resuming the crawl in %s: replaying what came of its first %d pages, %d of them saved\n", cfg.dir, len(replay.Entries), replay.Saved)
 	}
 	c.Sink = &pagedir.Recorder{Dir: dir, Archive: out.archive}

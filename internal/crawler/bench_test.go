@@ -103,7 +103,7 @@ func BenchmarkReplay(b *testing.B) {
 			b.Fatalf("replay fetched %s", u)
 			return nil, nil
 		})
-		c.Replay, c.Load = entries, load
+		c.History = &pastRuns{recs: entries, load: load}
 		res, err := c.Crawl(b.Context(), benchSeed)
 		if err != nil || res.Replayed != len(entries) {
 			b.Fatalf("Crawl = %d replayed, %v; want %d", res.Replayed, err, len(entries))

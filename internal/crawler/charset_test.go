@@ -73,15 +73,17 @@ func crawlCharsetSite(t *testing.T, parallel int, replay []Record, pages map[int
 				return nil
 			},
 		},
-		Load: func(id int) (string, int, []byte, error) {
-			for _, e := range replay {
-				if e.Kind == Saved && e.DocID == id {
-					return e.URL, depthOf(e.URL), pages[id], nil
+		History: &pastRuns{
+			load: func(id int) (string, int, []byte, error) {
+				for _, e := range replay {
+					if e.Kind == Saved && e.DocID == id {
+						return e.URL, depthOf(e.URL), pages[id], nil
+					}
 				}
-			}
-			return "", 0, nil, fmt.Errorf("page %d: %w", id, fs.ErrNotExist)
+				return "", 0, nil, fmt.Errorf("page %d: %w", id, fs.ErrNotExist)
+			},
+			recs: replay,
 		},
-		Replay:    replay,
 		Scanner:   new(pagescan.HTML),
 		Normalize: browserurl.Normalize,
 		Internal:  sc.Contains,

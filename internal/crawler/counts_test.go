@@ -67,12 +67,14 @@ func newCountsRun(t *testing.T, pages map[int]saved) *countsRun {
 			},
 			journal: func(e Record) error { r.journ = append(r.journ, e); return nil },
 		},
-		Load: func(id int) (string, int, []byte, error) {
-			p, ok := r.pages[id]
-			if !ok {
-				return "", 0, nil, fs.ErrNotExist
-			}
-			return p.url, p.depth, []byte(p.html), nil
+		History: &pastRuns{
+			load: func(id int) (string, int, []byte, error) {
+				p, ok := r.pages[id]
+				if !ok {
+					return "", 0, nil, fs.ErrNotExist
+				}
+				return p.url, p.depth, []byte(p.html), nil
+			},
 		},
 		Scanner:  new(pagescan.Reference),
 		Internal: sc.Contains,
@@ -160,7 +162,7 @@ func TestCountsAgreeWithLog(t *testing.T) {
 				}
 				before := maps.Clone(pages)
 				q := newCountsRun(t, pages)
-				q.c.Replay = r.journ[:n]
+				q.c.History.(*pastRuns).recs = r.journ[:n]
 				got, err := q.c.Crawl(t.Context(), "http://a.test/index.html")
 				if err != nil {
 					t.Fatal(err)
@@ -173,7 +175,7 @@ func TestCountsAgreeWithLog(t *testing.T) {
 				// goes on the same way: they start once the replay and the
 				// adoption are done, and fetch no page either gave.
 				p := newCountsRun(t, before)
-				p.c.Replay, p.c.Parallel, p.c.AheadMemory = r.journ[:n], 4, 1<<20
+				p.c.History.(*pastRuns).recs, p.c.Parallel, p.c.AheadMemory = r.journ[:n], 4, 1<<20
 				onDisk := slices.Collect(maps.Values(before))
 				par, err := p.c.Crawl(t.Context(), "http://a.test/index.html")
 				if err != nil {

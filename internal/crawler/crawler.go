@@ -17,7 +17,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"io/fs"
 	"net/url"
 	"strconv"
 	"strings"
@@ -102,14 +101,11 @@ type Crawler struct {
 	// once the crawl ends (-q, where a line per page is too many).
 	QuietFailures bool
 
-	// Replay, when resuming, holds the outcomes of the crawl so far. They
-	// are applied in order, silently and without fetching, which rebuilds
-	// the bag and the seen-set exactly; then the crawl goes on.
-	Replay []Record
-	// Load, when resuming, reads back a saved page: to replay it, and to
-	// adopt a page that a killed crawl saved but did not journal. It must
-	// wrap fs.ErrNotExist for a page that does not exist.
-	Load func(id int) (url string, depth int, html []byte, err error)
+	// History, if set, is what earlier runs of this crawl decided. It is
+	// applied page by page, without fetching, which rebuilds the bag and
+	// the seen-set exactly; outcomes those runs told are not told again
+	// (and not counted in Result). Then the crawl goes on from the web.
+	History History
 	// Progress, if set, is told where the crawl stands before each fetch:
 	// everything but the pause, which is the fetcher's to tell.
 	Progress func(progress.Status)
@@ -163,9 +159,6 @@ type Crawler struct {
 	// RequisiteScope, if set, reports whether a requisite, by its key
 	// (browserurl.Key), may be fetched; nil takes any http or https URL.
 	RequisiteScope func(url string) bool
-	// Recorded, when resuming, are the requisites the runs before
-	// recorded, in order: none is fetched again.
-	Recorded []Record
 
 	// Graph, if set, is told every link of every page saved and every
 	// redirect followed, and what came of each URL they name (see
@@ -241,20 +234,21 @@ type outcome struct {
 type source int
 
 const (
-	// fromJournal replays an outcome of an earlier run, which told it: the
-	// page, if saved, is on disk, and its outcome in the journal.
-	fromJournal source = iota
-	// fromDisk adopts a page that a killed run saved without journaling
-	// it: this run tells it and journals it, but does not save it again.
+	// fromEarlier is an outcome an earlier run told: the page, if saved,
+	// is on disk, and the outcome recorded.
+	fromEarlier source = iota
+	// fromDisk is a page that an earlier run saved, but was killed before
+	// it could record it: this run tells it and records it, but does not
+	// save it again.
 	fromDisk
-	// fromWeb fetches the page: this run tells it, saves it and journals
+	// fromWeb fetches the page: this run tells it, saves it and records
 	// it.
 	fromWeb
 )
 
-// A run is one run of a crawl, which a resumed crawl begins by replaying
-// the runs before it: the crawl's state beside the frontier, and the
-// figures of this run.
+// A run is one run of a crawl, which, if the crawl has a history, begins
+// with what the runs before it decided: the crawl's state beside the
+// frontier, and the figures of this run.
 type run struct {
 	c      *Crawler
 	log    *logWriter
@@ -268,9 +262,8 @@ type run struct {
 	hops  map[string]int // for each page in the bag that a redirect put there, the redirects that led to it
 	hosts hostWatch
 
-	replay   []Record // the outcomes still to replay
-	adopting bool     // a killed run may have saved the next page without journaling it
-	onDisk   int      // the pages saved by earlier runs, replayed
+	history History // nil once it has nothing more to say
+	onDisk  int     // the pages that earlier runs saved and told
 	// seedFailure says why the last page that failed did; if no page is
 	// ever saved, it says why the seed (or the page it redirects to) gave
 	// nothing.
@@ -285,14 +278,13 @@ func (c *Crawler) crawl(ctx context.Context, seed string, log *logWriter) (Resul
 	ctx, stop := context.WithCancelCause(ctx)
 	defer stop(nil)
 	r := &run{
-		c:        c,
-		log:      log,
-		scribe:   startScribe(c),
-		read:     &reader{scanner: c.Scanner, normalize: c.Normalize, internal: c.Internal, exclude: c.Exclude},
-		hops:     make(map[string]int),
-		urls:     make(seen),
-		replay:   c.Replay,
-		adopting: c.Load != nil,
+		c:       c,
+		log:     log,
+		scribe:  startScribe(c),
+		read:    &reader{scanner: c.Scanner, normalize: c.Normalize, internal: c.Internal, exclude: c.Exclude},
+		hops:    make(map[string]int),
+		urls:    make(seen),
+		history: c.History,
 	}
 	if r.read.normalize == nil {
 		r.read.normalize = refurl.Normalize
@@ -355,7 +347,7 @@ func (r *run) take(ctx context.Context, page bag.Item) error {
 	if err != nil {
 		return err
 	}
-	if src != fromJournal {
+	if src != fromEarlier {
 		if err := r.tell(page, out); err != nil {
 			return err
 		}
@@ -365,27 +357,33 @@ func (r *run) take(ctx context.Context, page bag.Item) error {
 		// Of a page fetched, they were queued when it was.
 		r.reqs.page(page.URL, out.html, out.charset)
 	}
-	if src == fromJournal {
+	if src == fromEarlier {
 		return nil
 	}
 	return r.record(src, page, out)
 }
 
-// outcome gets what came of page, and where from: from the journal while
-// there are outcomes to replay, then from disk while a killed run left
-// pages it had not journaled, then from the web. Its error is one that
-// stops the crawl.
+// outcome gets what came of page, and where from: from the crawl's
+// history while it has something to say, then from the web. Its error is
+// one that stops the crawl.
 func (r *run) outcome(ctx context.Context, page bag.Item, hop int) (source, outcome, error) {
-	if len(r.replay) > 0 {
-		out, err := r.replayed(page)
-		return fromJournal, out, err
-	}
-	if r.adopting {
-		out, found, err := r.adopted(page)
-		if err != nil || found {
-			return fromDisk, out, err
+	if r.history != nil {
+		rec, told, ok, err := r.history.Recall(page, r.res.Saved)
+		if err != nil {
+			return 0, outcome{}, err
 		}
-		r.adopting = false // pages are saved in order: there is no later one
+		if ok {
+			out := outcome{kind: rec.Kind, html: rec.HTML, target: rec.Target, charset: rec.Charset, status: rec.Status}
+			if !told {
+				return fromDisk, out, nil
+			}
+			r.res.Replayed++
+			if rec.Kind == Saved || rec.Kind == Redirected {
+				r.answered(page.URL) // as it did when the outcome was decided
+			}
+			return fromEarlier, out, nil
+		}
+		r.history = nil
 	}
 	out, err := r.fetched(ctx, page, hop)
 	return fromWeb, out, err
@@ -445,7 +443,7 @@ func (r *run) apply(src source, page bag.Item, hop int, out outcome) {
 		r.res.Saved++
 		r.res.Last = page.URL
 		r.res.Deepest = max(r.res.Deepest, page.Depth)
-		if src == fromJournal {
+		if src == fromEarlier {
 			r.onDisk++
 		}
 		r.graphSaved(page, out)
@@ -508,7 +506,7 @@ func (r *run) consider(src source, from string, depth, pushDepth int, l link) (a
 			word, n, added = "Added", &r.res.Added, l.url
 		}
 	}
-	if src != fromJournal {
+	if src != fromEarlier {
 		r.log.line(depth, "Found", l.found)
 		r.log.line(depth, word, shown)
 		r.res.Found++
@@ -535,8 +533,10 @@ func (r *run) record(src source, page bag.Item, out outcome) error {
 
 // end says how a crawl whose bag is empty ended.
 func (r *run) end() error {
-	if len(r.replay) > 0 {
-		return fmt.Errorf("%w: the journal goes on after the crawl ends, at %s", ErrDiverged, r.replay[0].URL)
+	if r.history != nil {
+		if u := r.history.Unrecalled(); u != "" {
+			return fmt.Errorf("%w: the journal goes on after the crawl ends, at %s", ErrDiverged, u)
+		}
 	}
 	if r.res.Saved == 0 {
 		return fmt.Errorf("%w: %s", ErrSeedFailed, r.seedFailure)
@@ -606,54 +606,6 @@ func (r *run) fetch(ctx context.Context, page bag.Item) (outcome, error) {
 		return outcome{kind: Disallowed, rec: rec}, nil
 	}
 	return outcome{kind: Failed, err: err, rec: rec}, nil
-}
-
-// replayed takes the next journal entry as the outcome of page, checking
-// that the entry is about that page and, for a saved page, that the page
-// file is the one expected under the next docID, and reads it back.
-func (r *run) replayed(page bag.Item) (outcome, error) {
-	e := r.replay[0]
-	r.replay = r.replay[1:]
-	r.res.Replayed++ // taken, even if it turns out not to match
-	if e.URL != page.URL {
-		return outcome{}, fmt.Errorf("%w: the journal has %s where this crawl has %s", ErrDiverged, e.URL, page.URL)
-	}
-	out := outcome{kind: e.Kind, target: e.Target, charset: e.Charset, status: e.Status}
-	if e.Kind == Saved {
-		next := r.res.Saved + 1
-		if e.DocID != next {
-			return outcome{}, fmt.Errorf("%w: the journal saved %s as page %d, where this crawl is at page %d", ErrDiverged, e.URL, e.DocID, next)
-		}
-		url, depth, html, err := r.c.Load(next)
-		if err != nil {
-			return outcome{}, fmt.Errorf("%w: reading page %d: %v", ErrDiverged, next, err)
-		}
-		if url != page.URL || depth != page.Depth {
-			return outcome{}, fmt.Errorf("%w: page %d is depth %d %s, where this crawl has depth %d %s", ErrDiverged, next, depth, url, page.Depth, page.URL)
-		}
-		out.html = html
-	}
-	if e.Kind == Saved || e.Kind == Redirected {
-		r.answered(page.URL) // as it did when the outcome was decided
-	}
-	return out, nil
-}
-
-// adopted looks for page under the next docID, saved by a crawl that was
-// killed before it could journal it. It reports false if there is none.
-func (r *run) adopted(page bag.Item) (outcome, bool, error) {
-	next := r.res.Saved + 1
-	url, depth, html, err := r.c.Load(next)
-	if errors.Is(err, fs.ErrNotExist) {
-		return outcome{}, false, nil
-	}
-	if err != nil {
-		return outcome{}, false, err
-	}
-	if url != page.URL || depth != page.Depth {
-		return outcome{}, false, fmt.Errorf("%w: page %d is depth %d %s, where this crawl has depth %d %s", ErrDiverged, next, depth, url, page.Depth, page.URL)
-	}
-	return outcome{kind: Saved, html: html}, true, nil
 }
 
 // unreachable decides what it means that a host could not be connected to,

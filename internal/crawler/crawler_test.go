@@ -618,3 +618,64 @@ func (s *funcSink) Record(r Record) error {
 	}
 	return nil
 }
+
+// A pastRuns is a History for the tests: the records a test's sink kept,
+// then a page it saved but did not record, if load finds one, as package
+// pagedir's History gives them back, checked against the crawl's pages.
+type pastRuns struct {
+	recs []Record
+	reqs []Record
+	load func(id int) (url string, depth int, html []byte, err error)
+	done bool // no page to adopt
+}
+
+func (h *pastRuns) Recall(page bag.Item, saved int) (Record, bool, bool, error) {
+	if len(h.recs) > 0 {
+		rec := h.recs[0]
+		h.recs = h.recs[1:]
+		if rec.URL != page.URL || rec.Kind == Saved && rec.DocID != saved+1 {
+			return rec, false, false, fmt.Errorf("%w: the journal has %s where this crawl has %s", ErrDiverged, rec.URL, page.URL)
+		}
+		if rec.Kind == Saved {
+			html, err := h.page(page, saved+1)
+			if err != nil {
+				return rec, false, false, fmt.Errorf("%w: %v", ErrDiverged, err)
+			}
+			rec.HTML = html
+		}
+		return rec, true, true, nil
+	}
+	if h.done || h.load == nil {
+		return Record{}, false, false, nil
+	}
+	html, err := h.page(page, saved+1)
+	if errors.Is(err, fs.ErrNotExist) {
+		h.done = true
+		return Record{}, false, false, nil
+	}
+	if err != nil {
+		return Record{}, false, false, fmt.Errorf("%w: %v", ErrDiverged, err)
+	}
+	return Record{Kind: Saved, URL: page.URL, Depth: page.Depth, DocID: saved + 1, HTML: html}, false, true, nil
+}
+
+// page loads page id, which must be page.
+func (h *pastRuns) page(page bag.Item, id int) ([]byte, error) {
+	if h.load == nil {
+		return nil, fmt.Errorf("page %d: %w", id, fs.ErrNotExist)
+	}
+	url, depth, html, err := h.load(id)
+	if err == nil && (url != page.URL || depth != page.Depth) {
+		err = fmt.Errorf("page %d is depth %d %s, where this crawl has depth %d %s", id, depth, url, page.Depth, page.URL)
+	}
+	return html, err
+}
+
+func (h *pastRuns) Unrecalled() string {
+	if len(h.recs) == 0 {
+		return ""
+	}
+	return h.recs[0].URL
+}
+
+func (h *pastRuns) Requisites() []Record { return h.reqs }

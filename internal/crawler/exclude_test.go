@@ -67,12 +67,15 @@ func excludeCrawl(t *testing.T, parallel int, pages map[int]saved, replay []Reco
 			},
 			journal: func(e Record) error { entries = append(entries, e); return nil },
 		},
-		Load: func(id int) (string, int, []byte, error) {
-			p, ok := pages[id]
-			if !ok {
-				return "", 0, nil, fs.ErrNotExist
-			}
-			return p.url, p.depth, []byte(p.html), nil
+		History: &pastRuns{
+			load: func(id int) (string, int, []byte, error) {
+				p, ok := pages[id]
+				if !ok {
+					return "", 0, nil, fs.ErrNotExist
+				}
+				return p.url, p.depth, []byte(p.html), nil
+			},
+			recs: replay,
 		},
 		Scanner:  new(pagescan.Reference),
 		Internal: sc.Contains,
@@ -82,7 +85,6 @@ func excludeCrawl(t *testing.T, parallel int, pages map[int]saved, replay []Reco
 		Log:      &log,
 		Errors:   &errs,
 		Reach:    w.reach,
-		Replay:   replay,
 		Parallel: parallel,
 
 		AheadMemory: 1 << 20,

@@ -105,8 +105,10 @@ func fakeCrawlFrom(t *testing.T, fetch func(context.Context, string) ([]byte, er
 		Log:      &log,
 		Errors:   &errs,
 		Reach:    reach,
-		Replay:   replay,
-		Load:     load,
+		History: &pastRuns{
+			load: load,
+			recs: replay,
+		},
 		Parallel: parallel,
 
 		AheadMemory: 1 << 20,

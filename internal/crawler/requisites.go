@@ -96,7 +96,9 @@ func newRequisites(c *Crawler, s *scribe, stop context.CancelCauseFunc) *requisi
 		dead:    make(map[string]bool),
 		hosts:   make(map[string]bool),
 	}
-	q.resume(c.Recorded)
+	if c.History != nil {
+		q.resume(c.History.Requisites())
+	}
 	return q
 }
 

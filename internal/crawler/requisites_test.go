@@ -310,14 +310,13 @@ func resumeReqSite(t *testing.T, whole *reqRun, cut int, adopt bool, parallel in
 		onDisk++
 	}
 	resume := func(h *harness) {
-		h.c.Replay, h.c.Recorded = replay, recorded
-		h.c.Load = func(id int) (string, int, []byte, error) {
+		h.c.History = &pastRuns{recs: replay, reqs: recorded, load: func(id int) (string, int, []byte, error) {
 			if id > onDisk {
 				return "", 0, nil, fmt.Errorf("page %d: %w", id, fs.ErrNotExist)
 			}
 			p := whole.h.pages[id-1]
 			return p.url, p.depth, []byte(p.html), nil
-		}
+		}}
 	}
 	run := crawlReqSite(t, reqSite, reqSeed, []string{"http://www.example.edu/"}, "all", parallel, 0, resume)
 	if run.err != nil {

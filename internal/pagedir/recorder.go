@@ -1,8 +1,12 @@
 package pagedir
 
 import (
+	"errors"
+	"fmt"
 	"io"
+	"io/fs"
 
+	"tse-crawler/internal/bag"
 	"tse-crawler/internal/crawler"
 	"tse-crawler/internal/journal"
 	"tse-crawler/internal/pagefetch"
@@ -106,14 +110,91 @@ func closeAll(xs []warc.Exchange) {
 	}
 }
 
-// Records returns the entries of a journal as the crawler's records, for
-// a crawl that resumes.
-func Records(entries []journal.Entry) []crawler.Record {
-	recs := make([]crawler.Record, len(entries))
-	for i, e := range entries {
-		recs[i] = crawler.Record{Kind: kindOf(e.Kind), URL: e.URL, DocID: e.DocID, Target: e.Target, Charset: e.Charset, Needs: e.Needs, Status: e.Status}
+// A History gives a crawl that resumes what its earlier runs decided
+// ([crawler.History]): the outcomes its journal replays, each saved page
+// read back from the directory and checked against the page the crawl
+// takes, then the page a killed run saved without journaling it, if there
+// is one, which the crawl adopts. Either kind of page that is not the
+// crawl's next is an error wrapping [crawler.ErrDiverged].
+type History struct {
+	dir        *Dir
+	entries    []journal.Entry // still to replay
+	requisites []crawler.Record
+	adopting   bool // a killed run may have saved the next page without journaling it
+}
+
+// History returns the history of the crawl r replays, whose pages are in d.
+func (r *Replay) History(d *Dir) *History {
+	h := &History{dir: d, entries: r.Entries, adopting: true}
+	for _, e := range r.Requisites {
+		h.requisites = append(h.requisites, record(e))
 	}
-	return recs
+	return h
+}
+
+// Recall implements [crawler.History].
+func (h *History) Recall(page bag.Item, saved int) (rec crawler.Record, told, ok bool, err error) {
+	next := saved + 1
+	if len(h.entries) > 0 {
+		e := h.entries[0]
+		h.entries = h.entries[1:]
+		if e.URL != page.URL {
+			return rec, false, false, fmt.Errorf("%w: the journal has %s where this crawl has %s", crawler.ErrDiverged, e.URL, page.URL)
+		}
+		rec = record(e)
+		if e.Kind == journal.Saved {
+			if e.DocID != next {
+				return rec, false, false, fmt.Errorf("%w: the journal saved %s as page %d, where this crawl is at page %d", crawler.ErrDiverged, e.URL, e.DocID, next)
+			}
+			if rec.HTML, err = h.load(page, next); err != nil && !errors.Is(err, crawler.ErrDiverged) {
+				err = fmt.Errorf("%w: reading page %d: %v", crawler.ErrDiverged, next, err)
+			}
+			if err != nil {
+				return rec, false, false, err
+			}
+		}
+		return rec, true, true, nil
+	}
+	if !h.adopting {
+		return rec, false, false, nil
+	}
+	html, err := h.load(page, next)
+	if errors.Is(err, fs.ErrNotExist) {
+		h.adopting = false // pages are saved in order: there is no later one
+		return rec, false, false, nil
+	}
+	if err != nil {
+		return rec, false, false, err
+	}
+	return crawler.Record{Kind: crawler.Saved, URL: page.URL, Depth: page.Depth, DocID: next, HTML: html}, false, true, nil
+}
+
+// load reads page id back, which must be page.
+func (h *History) load(page bag.Item, id int) ([]byte, error) {
+	url, depth, html, err := h.dir.Load(id)
+	if err != nil {
+		return nil, err
+	}
+	if url != page.URL || depth != page.Depth {
+		return nil, fmt.Errorf("%w: page %d is depth %d %s, where this crawl has depth %d %s", crawler.ErrDiverged, id, depth, url, page.Depth, page.URL)
+	}
+	return html, nil
+}
+
+// Unrecalled implements [crawler.History].
+func (h *History) Unrecalled() string {
+	if len(h.entries) == 0 {
+		return ""
+	}
+	return h.entries[0].URL
+}
+
+// Requisites implements [crawler.History].
+func (h *History) Requisites() []crawler.Record { return h.requisites }
+
+// record returns a journal entry as the crawler's record.
+func record(e journal.Entry) crawler.Record {
+	return crawler.Record{Kind: kindOf(e.Kind), URL: e.URL, DocID: e.DocID, Target: e.Target, Charset: e.Charset, Needs: e.Needs, Status: e.Status}
 }
 
 func kindOf(k journal.Kind) crawler.Kind {

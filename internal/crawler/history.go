@@ -1,0 +1,25 @@
+package crawler
+
+import "tse-crawler/internal/bag"
+
+// A History is what the earlier runs of a crawl decided, which a crawl
+// that goes on where they stopped is given back page by page, so that it
+// rebuilds its bag and seen-set exactly before it fetches anything: the
+// outcomes they recorded, then, at most, a page a run saved but was
+// killed before it could record.
+type History interface {
+	// Recall returns what an earlier run decided about page, the page the
+	// crawl has taken from its bag with saved pages saved, and whether
+	// that run told it (logged, counted and recorded it), or only saved
+	// it. A saved page's Record holds its HTML. ok is false once the
+	// history has nothing more to say, which it then never has. An error
+	// wrapping [ErrDiverged] says that the history is not this crawl's.
+	Recall(page bag.Item, saved int) (rec Record, told, ok bool, err error)
+	// Unrecalled returns the URL of the first outcome the crawl never
+	// asked about, or "". A crawl whose bag runs out before its history
+	// does has diverged from it.
+	Unrecalled() string
+	// Requisites are the requisites the earlier runs recorded, in order:
+	// none is fetched again.
+	Requisites() []Record
+}
