@@ -452,7 +452,6 @@ func newCrawler(cfg *config, dir *pagedir.Dir, proxy func(*http.Request) (*url.U
 		MaxDepth:  cfg.maxDepth,
 		MaxPages:  cfg.maxPages,
 		Errors:    stderr,
-		Recycle:   fetcher.Recycle,
 		Reach:     fetcher.Reach,
 
 		Parallel:    cfg.parallel,

@@ -59,13 +59,12 @@ import (
 // An ahead fetches pages ahead of the crawl. The crawl's goroutine calls
 // its methods; its workers run on their own.
 type ahead struct {
-	fetch   func(ctx context.Context, url string) fetchedPage
-	read    func(url string, p *aheadPage, charset string) // reads a page's links ahead, on the crawl's goroutine
-	next    func(host string) time.Time                    // nil: every host may be asked at once
-	recycle func([]byte)                                   // may be nil
-	limit   *pageLimit                                     // which pages of the bag are certain to be taken; nil: all
-	budget  int64
-	like    bag.Bag // an empty bag of the crawl's kind
+	fetch  func(ctx context.Context, url string) fetchedPage
+	read   func(url string, p *aheadPage, charset string) // reads a page's links ahead, on the crawl's goroutine
+	next   func(host string) time.Time                    // nil: every host may be asked at once
+	limit  *pageLimit                                     // which pages of the bag are certain to be taken; nil: all
+	budget int64
+	like   bag.Bag // an empty bag of the crawl's kind
 
 	cancel context.CancelFunc // ends the workers' context
 	done   sync.WaitGroup
@@ -153,7 +152,6 @@ func newAhead(ctx context.Context, c *Crawler, b bag.Bag, limit *pageLimit, fetc
 		fetch:    fetch,
 		read:     read,
 		next:     c.Next,
-		recycle:  c.Recycle,
 		limit:    limit,
 		budget:   c.AheadMemory,
 		like:     like,
@@ -418,9 +416,6 @@ func (a *ahead) drop(url string, p *aheadPage) {
 	delete(a.charsets, url)
 	if p.state == fetched {
 		a.held -= p.size()
-		if a.recycle != nil && p.html != nil {
-			a.recycle(p.html)
-		}
 	}
 }
 
@@ -565,9 +560,6 @@ func (a *ahead) fetched(ctx context.Context, l *lane, url string, p *aheadPage, 
 	html, err := fp.html, fp.err
 	if l.dead || ctx.Err() != nil {
 		delete(a.pages, url)
-		if a.recycle != nil && html != nil {
-			a.recycle(html)
-		}
 		a.signal()
 		return
 	}

@@ -109,9 +109,6 @@ type Crawler struct {
 	// Progress, if set, is told where the crawl stands before each fetch:
 	// everything but the pause, which is the fetcher's to tell.
 	Progress func(progress.Status)
-	// Recycle, if set, is given back each page's HTML once it is saved and
-	// scanned, for Fetch to reuse (see pagefetch.Fetcher.Recycle).
-	Recycle func([]byte)
 	// Reach, if set, asks whether a site ("http://host[:port]") answers at
 	// all, and returns what it sent and received. When a host cannot be
 	// connected to, the crawler asks another host that has answered: if it answers, the first host alone is dead,
@@ -525,7 +522,7 @@ func (r *run) record(src source, page bag.Item, out outcome) error {
 		// requisites, or the link graph, which scans every page.
 		rec.Charset = out.charset
 		if src == fromWeb {
-			rec.HTML = out.html // the sink saves it, then the scribe recycles it
+			rec.HTML = out.html // the sink saves it
 		}
 	}
 	return r.scribe.put(rec)

@@ -168,7 +168,6 @@ func crawlParallelWith(t *testing.T, tc crawlCase, order, links string, parallel
 	h.c.Parallel = parallel
 	h.c.AheadMemory = budget
 	h.c.Next = h.fetcher.Pacer.Next
-	h.c.Recycle = h.fetcher.Recycle
 	h.c.Reach = h.fetcher.Reach
 	var journ strings.Builder
 	h.c.Sink.(*funcSink).journal = func(e Record) error {
@@ -383,8 +382,8 @@ func TestParallelMemory(t *testing.T) {
 					if d := want.diff(got); d != "" {
 						t.Fatal(d)
 					}
-					// Bodies are read into recycled buffers, a little larger
-					// than the pages they hold.
+					// Bodies are read into buffers a little larger than the
+					// pages they hold.
 					limit := budget + int64(n)*int64(2*largest)
 					if got.res.AheadPeak > limit {
 						t.Errorf("%d bytes waited in memory at once, want at most %d", got.res.AheadPeak, limit)

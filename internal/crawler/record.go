@@ -24,8 +24,7 @@ const (
 
 // A Record is what the crawl decided about one page it took from its bag,
 // or one requisite it fetched: what its [Sink] stores, and what a resumed
-// crawl is given back of the runs before it (Crawler.Replay,
-// Crawler.Recorded).
+// crawl is given back of the runs before it (Crawler.History).
 type Record struct {
 	Kind  Kind
 	URL   string

@@ -346,7 +346,6 @@ func (q *requisites) fetch(ctx context.Context, it requisite) error {
 	cause := context.Cause(ctx)
 	ue, unreachable := errors.AsType[*pagefetch.UnreachableError](err)
 	if cause != nil || unreachable || errors.Is(err, pagefetch.ErrNotLoopback) {
-		q.give(r.Body)
 		discard(&r.Recording)
 		switch {
 		case cause != nil:
@@ -359,7 +358,6 @@ func (q *requisites) fetch(ctx context.Context, it requisite) error {
 	rec := Record{Kind: Requisite, URL: it.url, Recording: recorded(r.Recording)}
 	target, needs := q.judge(it, r, err)
 	rec.Target, rec.Needs = target, needs
-	q.give(r.Body)
 	if err := q.scribe.put(rec); err != nil {
 		return err
 	}
@@ -499,13 +497,6 @@ func (q *requisites) failed(reason string) {
 		}
 		res.FailedBy[reason]++
 	})
-}
-
-// give gives a requisite's body back for the fetcher to reuse.
-func (q *requisites) give(body []byte) {
-	if body != nil && q.c.Recycle != nil {
-		q.c.Recycle(body)
-	}
 }
 
 // figures returns the figures of the requisites, once the crawl is done.

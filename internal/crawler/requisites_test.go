@@ -154,7 +154,7 @@ func crawlReqSite(t *testing.T, fsys fs.FS, seed string, prefixes []string, mode
 	}
 	h.c.Internal, h.c.Normalize, h.c.Bag = sc.Contains, browserurl.Normalize, new(bag.Queue)
 	h.c.Parallel, h.c.AheadMemory, h.c.Next = parallel, 64<<20, h.fetcher.Pacer.Next
-	h.c.Recycle, h.c.Reach = h.fetcher.Recycle, h.fetcher.Reach
+	h.c.Reach = h.fetcher.Reach
 	if mode != "none" {
 		h.c.FetchRequisite, h.c.Requisites, h.c.StyleRequisites = h.fetcher.FetchRequisite, fakeRequisites, fakeStyleRequisites
 	}

@@ -10,8 +10,7 @@ import (
 // much as fetching it on loopback, so overlapping the two matters. At
 // most one record waits while another is stored.
 type scribe struct {
-	sink    Sink
-	recycle func([]byte) // may be nil
+	sink Sink
 
 	jobs chan Record
 	done chan struct{}
@@ -23,10 +22,9 @@ type scribe struct {
 
 func startScribe(c *Crawler) *scribe {
 	s := &scribe{
-		sink:    c.Sink,
-		recycle: c.Recycle,
-		jobs:    make(chan Record, 1),
-		done:    make(chan struct{}),
+		sink: c.Sink,
+		jobs: make(chan Record, 1),
+		done: make(chan struct{}),
 	}
 	go s.run()
 	return s
@@ -39,9 +37,7 @@ func (s *scribe) run() {
 			s.drop(rec) // drain: nothing more is stored after a failure
 			continue
 		}
-		err := s.sink.Record(rec)
-		s.give(rec.HTML)
-		if err != nil {
+		if err := s.sink.Record(rec); err != nil {
 			s.fail(err)
 			continue
 		}
@@ -54,16 +50,7 @@ func (s *scribe) run() {
 }
 
 // drop lets go of a record that will not be stored.
-func (s *scribe) drop(rec Record) {
-	s.give(rec.HTML)
-	discard(rec.Recording)
-}
-
-func (s *scribe) give(html []byte) {
-	if html != nil && s.recycle != nil {
-		s.recycle(html)
-	}
-}
+func (s *scribe) drop(rec Record) { discard(rec.Recording) }
 
 func (s *scribe) fail(err error) {
 	s.mu.Lock()

@@ -219,10 +219,8 @@ func (f *Fetcher) startCapture(ctx context.Context, t *tape, body int64) (*captu
 	if t == nil {
 		return nil, ctx
 	}
-	// The response is read into a recycled body, if there is one, which
-	// goes back once the exchange is written and its spool closed; and
-	// past a MiB into a file in f.SpoolDir.
-	sp := &spool{dir: f.SpoolDir, mem: f.buffer(), release: f.Recycle}
+	// Past a MiB, the response goes into a file in f.SpoolDir.
+	sp := &spool{dir: f.SpoolDir}
 	cp := &capture{date: time.Now(), limit: f.captureLimit(body), resp: sp}
 	return cp, cp.trace(ctx)
 }

@@ -203,42 +203,6 @@ func TestTapeBounded(t *testing.T) {
 	}
 }
 
-// TestTapeRecycled: a response is recorded into memory given back with
-// Recycle, as the body is read into, so that a crawl writing a WARC file
-// does not allocate two buffers for each page.
-func TestTapeRecycled(t *testing.T) {
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Content-Length", "3000")
-		w.Write(bytes.Repeat([]byte("<p>"), 1000))
-	}))
-	defer srv.Close()
-	f := captureFetcher(t, nil)
-	f.Robots = false
-	given := [][]byte{make([]byte, 0, 1<<20), make([]byte, 0, 1<<20)}
-	for _, b := range given {
-		f.Recycle(b)
-	}
-	body, tape, err := f.FetchRecorded(t.Context(), srv.URL+"/page.html")
-	if err != nil {
-		t.Fatal(err)
-	}
-	xs := tape.Exchanges
-	if len(xs) != 1 {
-		t.Fatalf("%d exchanges, want 1", len(xs))
-	}
-	same := func(a, b []byte) bool { return cap(a) > 0 && cap(b) > 0 && &a[:1][0] == &b[:1][0] }
-	resp := pagefetch.SpoolMemory(xs[0].Response)
-	if !same(resp, given[0]) && !same(resp, given[1]) {
-		t.Error("the response is not recorded into a recycled buffer")
-	}
-	if same(resp, body) {
-		t.Error("the response is recorded into the body's memory")
-	}
-	if !bytes.HasSuffix(resp, body) {
-		t.Errorf("the response does not end with the body: %q", resp)
-	}
-}
-
 // connectProxy is an http proxy on loopback that opens CONNECT tunnels,
 // relays plain requests, and keeps the request lines and the
 // Proxy-Authorization it was sent. refuse makes it answer CONNECT with a
@@ -408,34 +372,6 @@ func TestTapeThroughProxy(t *testing.T) {
 	_, err = fetcher("socks5://"+strings.TrimPrefix(p.URL, "http://"), 10*time.Second).Fetch(t.Context(), srv.URL+"/page.html")
 	if err == nil || !strings.Contains(err.Error(), "cannot be recorded") {
 		t.Errorf("https through a socks5 proxy: %v, want it refused", err)
-	}
-}
-
-// TestRecycleBounded: a buffer far larger than a page may be is not kept
-// for the next, so that a response with a huge head cannot pin its memory.
-func TestRecycleBounded(t *testing.T) {
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		w.Write([]byte("<html></html>"))
-	}))
-	defer srv.Close()
-	for _, tt := range []struct {
-		size int
-		kept bool
-	}{{16 << 10, true}, {1 << 20, false}} {
-		t.Run(fmt.Sprint(tt.size), func(t *testing.T) {
-			f := captureFetcher(t, nil)
-			f.Robots, f.MaxSize = false, 4096
-			given := make([]byte, 0, tt.size)
-			f.Recycle(given)
-			_, tape, err := f.FetchRecorded(t.Context(), srv.URL+"/p.html")
-			if err != nil {
-				t.Fatal(err)
-			}
-			resp := pagefetch.SpoolMemory(tape.Exchanges[0].Response)
-			if used := &resp[:1][0] == &given[:1][0]; used != tt.kept {
-				t.Errorf("a recycled buffer of %d bytes, with pages of at most 4096: used %v, want %v", tt.size, used, tt.kept)
-			}
-		})
 	}
 }
 

@@ -69,7 +69,6 @@ func TestFetchConcurrently(t *testing.T) {
 					if err != nil || string(body) != fmt.Sprintf("<p>/%d.html", i) {
 						t.Errorf("Fetch(%s) = %q, %v", u, body, err)
 					}
-					f.Recycle(body)
 				})
 			}
 		}

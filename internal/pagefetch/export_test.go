@@ -2,8 +2,6 @@ package pagefetch
 
 import (
 	"context"
-
-	"tse-crawler/internal/warc"
 )
 
 // Fetch is FetchPage for the tests that look at the body alone.
@@ -18,7 +16,3 @@ func (f *Fetcher) FetchRecorded(ctx context.Context, rawURL string) ([]byte, Rec
 	p, err := f.FetchPage(ctx, rawURL)
 	return p.HTML, p.Recording, err
 }
-
-// SpoolMemory returns the memory a recorded response is held in, as far as
-// it is held in memory.
-func SpoolMemory(src warc.Source) []byte { return src.(*spool).mem }

@@ -229,15 +229,12 @@ func (f *Fetcher) read(ctx, reqCtx context.Context, res *http.Response, k kind) 
 		// limit cuts is whole after all. Truncate then keeps every whole
 		// line within the limit, whatever ends them, and never a line
 		// cut short, which could mean more or less than the file says.
-		resp.body, err = readBody(res, robotsMax, false, nil)
+		resp.body, err = readBody(res, robotsMax, false)
 		resp.body = robots.Truncate(resp.body, robotsMax)
 	case requisite:
 		// Read whole, whatever the status, so that its record is: a
 		// browser reads an error page's body too.
-		buf := f.buffer()
-		if resp.body, err = readBody(res, f.MaxSize, true, buf); err != nil {
-			f.Recycle(buf)
-		}
+		resp.body, err = readBody(res, f.MaxSize, true)
 		resp.ctype = res.Header.Get("Content-Type")
 		resp.charset = charsetOf(resp.ctype)
 	}
@@ -338,13 +335,8 @@ func (f *Fetcher) readPage(res *http.Response) ([]byte, error) {
 	if ctype != "" && !htmlType(ctype) {
 		return nil, bodyErrorf("not HTML", "not HTML: Content-Type %s", ctype)
 	}
-	// The page's bytes go into the memory of a page the caller is done
-	// with: a crawl then allocates next to nothing per page for bodies, and
-	// the garbage collector has little to do.
-	buf := f.buffer()
-	body, err := readBody(res, f.MaxSize, true, buf)
+	body, err := readBody(res, f.MaxSize, true)
 	if err != nil {
-		f.Recycle(buf)
 		return nil, err
 	}
 	if len(body) == 0 {
@@ -385,13 +377,12 @@ func charsetOf(ctype string) string {
 	return ""
 }
 
-// readBody reads a response body with its content coding removed, into
-// buf's array when it is large enough. If limit is positive and the body is
+// readBody reads a response body with its content coding removed. If limit is positive and the body is
 // longer, it fails when strict is set, and otherwise stops reading one byte
 // past the limit and returns those limit+1 bytes, so that the caller can
 // tell a body of exactly limit bytes from a longer one, and see what
 // follows the limit.
-func readBody(res *http.Response, limit int64, strict bool, buf []byte) ([]byte, error) {
+func readBody(res *http.Response, limit int64, strict bool) ([]byte, error) {
 	coding := strings.ToLower(strings.TrimSpace(res.Header.Get("Content-Encoding")))
 	if strict && limit > 0 && res.ContentLength > limit && (coding == "" || coding == "identity") {
 		return nil, bodyErrorf("too large", "body of %d bytes is larger than the limit of %d", res.ContentLength, limit)
@@ -400,8 +391,8 @@ func readBody(res *http.Response, limit int64, strict bool, buf []byte) ([]byte,
 	if err != nil {
 		return nil, err
 	}
-	b := buf[:0]
-	if n := res.ContentLength; n > 0 && coding == "" && int64(cap(b)) <= n {
+	var b []byte
+	if n := res.ContentLength; n > 0 && coding == "" {
 		// Room for the whole body and the read that finds its end, so the
 		// buffer never grows, and a large page is never held twice while
 		// it is copied to a larger buffer. A lying Content-Length can make

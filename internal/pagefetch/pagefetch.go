@@ -133,35 +133,9 @@ type Fetcher struct {
 	mu     sync.Mutex
 	robots map[string]*robotsEntry  // by scheme://host[:port]
 	turns  map[string]chan struct{} // by host[:port]: holds a token while a request to it is in flight
-	free   [][]byte                 // recycled bodies, for the next pages to reuse
 	sent   map[string]int64         // requests by host[:port]
 
 	requests atomic.Int64
-}
-
-// maxFree is how many recycled bodies are kept for reuse: one crawl has a
-// page being fetched on each of a few hosts, some fetched ahead, one queued
-// and one being written. A body beyond that is left to the garbage
-// collector rather than held idle.
-const maxFree = 8
-
-// Recycle gives back the HTML of a Page that FetchPage returned, or the
-// Response of an exchange it recorded, once the caller is done with it, so
-// that a later FetchPage can read a page, or record a response, into its
-// memory instead of allocating more. A body that is never given back is
-// simply garbage. It is safe to call Recycle from another goroutine than
-// FetchPage's.
-func (f *Fetcher) Recycle(body []byte) {
-	// A buffer grown past twice the largest page, by a response with a
-	// huge head, is not worth holding for the next.
-	if cap(body) == 0 || f.MaxSize > 0 && int64(cap(body)) > 2*f.MaxSize+64<<10 {
-		return
-	}
-	f.mu.Lock()
-	if len(f.free) < maxFree {
-		f.free = append(f.free, body[:0])
-	}
-	f.mu.Unlock()
 }
 
 // turn waits until no other request to host is in flight, then takes the
@@ -195,18 +169,6 @@ func (f *Fetcher) sending(host string) {
 	}
 	f.sent[host]++
 	f.mu.Unlock()
-}
-
-// buffer returns a recycled body to read into, or nil.
-func (f *Fetcher) buffer() []byte {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	if n := len(f.free); n > 0 {
-		b := f.free[n-1]
-		f.free = f.free[:n-1]
-		return b
-	}
-	return nil
 }
 
 // Requests returns how many HTTP requests the fetcher has sent, robots.txt
@@ -253,7 +215,7 @@ func Reason(err error) string {
 // A Page is what FetchPage gets of a page.
 type Page struct {
 	// HTML is the body, as it came but for its transfer and content
-	// codings, which belongs to the caller until it gives it to Recycle.
+	// codings.
 	HTML []byte
 	// Charset is the charset that the Content-Type names, or "": it may
 	// decide how the page is decoded (package pagescan).

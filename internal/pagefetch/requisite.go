@@ -17,8 +17,7 @@ type Requisite struct {
 	ContentType string
 	Charset     string
 	// Body is the body, whatever the status, as it came but for its
-	// transfer and content codings; it belongs to the caller until it
-	// gives it to Recycle.
+	// transfer and content codings.
 	Body []byte
 	// Location is a redirect's target, resolved as a browser resolves it,
 	// or "" for a response that is no redirect, or whose Location a

@@ -17,12 +17,11 @@ const spoolMemory = 1 << 20
 // record: in memory up to spoolMemory bytes, then in a file in dir whose
 // name is gone. It is a warc.Source, and Close frees it.
 type spool struct {
-	dir     string       // "" keeps everything in memory
-	release func([]byte) // takes back mem once the spool is closed; may be nil
-	mem     []byte
-	f       *os.File
-	size    int64
-	err     error // the first failure to write the file; nothing more is kept after it
+	dir  string // "" keeps everything in memory
+	mem  []byte
+	f    *os.File
+	size int64
+	err  error // the first failure to write the file; nothing more is kept after it
 }
 
 // write appends b: to memory while it fits, then to the file. Once the
@@ -94,9 +93,6 @@ func (s *spool) Close() error {
 	if s.f != nil {
 		err = s.f.Close()
 		s.f = nil
-	}
-	if s.release != nil && s.mem != nil {
-		s.release(s.mem)
 	}
 	s.mem, s.size = nil, 0
 	return err
