@@ -3,9 +3,11 @@ package main
 import (
 	"bytes"
 	"fmt"
+	"maps"
 	"net/url"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -17,7 +19,9 @@ import (
 
 // wireURI is how a crawl that keeps raw bytes in a page's key (the
 // reference mode does) names the page on the wire, and so in its WARC
-// records: net/url escapes the path, and the crawler the query.
+// records: net/url escapes the path, and the crawler the query, as a
+// browser does: controls, space, '"', '#', '<', '>', "'" and the bytes
+// from 0x7F.
 func wireURI(t *testing.T, key string) string {
 	t.Helper()
 	u, err := url.Parse(key)
@@ -26,7 +30,7 @@ func wireURI(t *testing.T, key string) string {
 	}
 	var q strings.Builder
 	for _, c := range []byte(u.RawQuery) {
-		if c <= ' ' || c >= 0x7f {
+		if c <= ' ' || c >= 0x7f || strings.IndexByte(`"#<>'`, c) >= 0 {
 			fmt.Fprintf(&q, "%%%02X", c)
 		} else {
 			q.WriteByte(c)
@@ -87,6 +91,60 @@ func TestHostileRawBytesWARC(t *testing.T) {
 			}
 			if raw < 3 {
 				t.Errorf("only %d pages hold bytes that must be escaped on the wire: the case tests nothing", raw)
+			}
+		})
+	}
+}
+
+// TestHostileQueryEscaped: a query holding what a browser escapes in one
+// ('<' and '>', "'", '"') goes out as a browser sends it, in either mode,
+// and its records name it so; the reference mode's pages and log keep the
+// link's raw bytes, which are the page's key.
+func TestHostileQueryEscaped(t *testing.T) {
+	t.Parallel()
+	wire := map[string]string{"<lt>": "%3Clt%3E", "'sq'": "%27sq%27", `"dq"`: "%22dq%22"} // a link's query: as a browser sends it
+	for _, links := range []string{"reference", "html"} {
+		t.Run(links, func(t *testing.T) {
+			t.Parallel()
+			s := hostile.ServeTest(t, hostile.Options{})
+			dir, out := t.TempDir(), filepath.Join(t.TempDir(), "raw.warc")
+			code, log, stderr := crawl(t.Context(), proxyEnv(s.URL), "-delay", "0", "-links", links, "-warc", out, hostile.RawSeed, dir, "1")
+			if code != exitOK {
+				t.Fatalf("exit %d: %s", code, stderr)
+			}
+			sent := make(map[string]bool)
+			for _, r := range s.Requests() {
+				if r.Decoded == "/tse/raw/q.html" {
+					sent[r.Query] = true
+				}
+			}
+			uris := make(map[string]bool)
+			for _, c := range checkWARC(t, out) {
+				uris[c.uri] = true
+			}
+			keys := make(map[string]bool)
+			for _, p := range readPages(t, dir) {
+				keys[p.url] = true
+			}
+			for query, escaped := range wire {
+				if !sent[escaped] {
+					t.Errorf("q.html?%s was not requested as q.html?%s: the server got the queries %q", query, escaped, slices.Collect(maps.Keys(sent)))
+				}
+				if uri := hostile.Site + "raw/q.html?" + escaped; !uris[uri] {
+					t.Errorf("no record names %s", uri)
+				}
+				key := hostile.Site + "raw/q.html?" + query
+				if links == "html" {
+					key = hostile.Site + "raw/q.html?" + escaped // the browser's name for the page
+				}
+				if !keys[key] || !strings.Contains(log, " "+key+"\n") {
+					t.Errorf("the page %q is not saved and logged under that name", key)
+				}
+			}
+			for q := range sent {
+				if strings.ContainsAny(q, `<>'"`) {
+					t.Errorf("q.html?%s was sent with a byte a browser escapes", q)
+				}
 			}
 		})
 	}

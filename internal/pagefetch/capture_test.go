@@ -391,6 +391,8 @@ func TestTapeTargetURI(t *testing.T) {
 		{"/a b.html", "/a%20b.html"},
 		{"/caf\xc3\xa9.html", "/caf%C3%A9.html"},
 		{"/q.html?x y\xff", "/q.html?x%20y%FF"},
+		{"/q.html?<lt>'sq'\"dq\"", "/q.html?%3Clt%3E%27sq%27%22dq%22"},
+		{"/it's.html?it's", "/it's.html?it%27s"}, // the path as the request line has it, with its quote
 		{"/plain.html?a=1#top", "/plain.html?a=1"},
 	}
 	for _, tt := range tests {

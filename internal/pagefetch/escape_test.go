@@ -58,3 +58,51 @@ func TestRobotsServerPath(t *testing.T) {
 		})
 	}
 }
+
+// TestRobotsQuery: a query goes out escaped as a browser escapes it, and
+// robots.txt rules judge it as it goes out: a rule that names '<', "'"
+// or '"' in a query, raw or escaped, forbids the page whether its URL
+// holds the byte raw (the reference mode keeps it so) or escaped.
+func TestRobotsQuery(t *testing.T) {
+	t.Parallel()
+	const rules = "User-agent: *\nDisallow: /q.html?<\nDisallow: /s.html?'\nDisallow: /d.html?%22\n"
+	tests := []struct {
+		name   string
+		whatwg bool
+		path   string
+		sent   string // the path and query requested; "" if the page is disallowed
+	}{
+		{"less-than raw, in the rule too", false, "/q.html?<lt>", ""},
+		{"less-than escaped", false, "/q.html?%3Clt%3E", ""},
+		{"less-than escaped, html mode", true, "/q.html?%3Clt%3E", ""},
+		{"apostrophe raw, in the rule too", false, "/s.html?'sq'", ""},
+		{"apostrophe escaped, html mode", true, "/s.html?%27sq%27", ""},
+		{"double quote raw, escaped in the rule", false, `/d.html?"dq"`, ""},
+		{"not the query the rules name", false, "/q.html?lt", "/q.html?lt"},
+		{"allowed, sent escaped", false, `/a.html?<'">`, "/a.html?%3C%27%22%3E"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			s := newScript().on("/robots.txt", text(rules))
+			if tt.sent != "" {
+				s.on(tt.sent, page("<p>ok</p>"))
+			}
+			f := memFetcher(s, 0, 0)
+			f.WHATWG = tt.whatwg
+			_, err := f.Fetch(t.Context(), base+tt.path)
+			want := []string{"/robots.txt"}
+			if tt.sent != "" {
+				if err != nil {
+					t.Errorf("Fetch(%q) error = %v, want the page", tt.path, err)
+				}
+				want = append(want, tt.sent)
+			} else if !errors.Is(err, pagefetch.ErrDisallowed) {
+				t.Errorf("Fetch(%q) error = %v, want ErrDisallowed", tt.path, err)
+			}
+			if got := s.order(); !slices.Equal(got, want) {
+				t.Errorf("Fetch(%q) requested %q, want %q", tt.path, got, want)
+			}
+		})
+	}
+}

@@ -361,12 +361,6 @@ func TestTimeoutRetried(t *testing.T) {
 	var mu sync.Mutex
 	requests := 0
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.URL.Path == "/robots.txt" {
-			// Asked once the retries are spent, whether the host can
-			// still be connected to: it can.
-			http.NotFound(w, r)
-			return
-		}
 		mu.Lock()
 		requests++
 		mu.Unlock()

@@ -105,16 +105,16 @@ func (f *Fetcher) get(ctx context.Context, rawURL string, k kind, t *tape) (*res
 // host, means when a connection was made for it but no whole response
 // came: the connection broke, or went silent. The page may be at fault,
 // or the way to the host may have gone, as it does when a proxy dies with
-// a request in flight. So it asks the host once more, as [Fetcher.Reach]
-// does: if no connection can be made now, the host is unreachable, which
-// is no verdict on the page, and the [*UnreachableError] is returned;
-// otherwise err is.
+// a request in flight. So it tries to connect to the host once more
+// (connects): if no connection can be made now, the host is unreachable,
+// which is no verdict on the page, and the [*UnreachableError] is
+// returned; otherwise err is.
 func (f *Fetcher) recheck(ctx context.Context, rawURL, host string, err error, t *tape) error {
 	if _, ok := errors.AsType[*UnreachableError](err); ok || host == "" || context.Cause(ctx) != nil {
 		return err
 	}
 	scheme, _, _ := strings.Cut(rawURL, "://")
-	rerr := f.reach(ctx, strings.ToLower(scheme)+"://"+host, t)
+	rerr := f.connects(ctx, strings.ToLower(scheme)+"://"+host, t)
 	if ue, ok := errors.AsType[*UnreachableError](rerr); ok {
 		ue.Err = fmt.Errorf("%w (after a connection to it broke: %v)", ue.Err, err)
 		return ue

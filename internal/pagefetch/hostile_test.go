@@ -36,10 +36,11 @@ type rawReply struct {
 // what net/http would not. It answers each request-target with its reply,
 // and any other with an empty 404.
 type rawServer struct {
-	addr    string
-	replies map[string]rawReply
-	sent    chan string // each request-target, once the head of its reply is written
-	hungUp  chan string // each request-target whose connection the client closed during then
+	addr     string
+	replies  map[string]rawReply
+	sent     chan string // each request-target, once the head of its reply is written
+	hungUp   chan string // each request-target whose connection the client closed during then
+	accepted chan int    // for each connection accepted (up to 100), how many requests had come before
 
 	mu      sync.Mutex
 	targets []string
@@ -53,10 +54,11 @@ func newRawServer(t *testing.T, replies map[string]rawReply) *rawServer {
 		t.Fatal(err)
 	}
 	s := &rawServer{
-		addr:    ln.Addr().String(),
-		replies: replies,
-		sent:    make(chan string, 100),
-		hungUp:  make(chan string, 100),
+		addr:     ln.Addr().String(),
+		replies:  replies,
+		sent:     make(chan string, 100),
+		hungUp:   make(chan string, 100),
+		accepted: make(chan int, 100),
 	}
 	var wg sync.WaitGroup
 	wg.Go(func() {
@@ -67,7 +69,12 @@ func newRawServer(t *testing.T, replies map[string]rawReply) *rawServer {
 			}
 			s.mu.Lock()
 			s.conns = append(s.conns, c)
+			before := len(s.targets)
 			s.mu.Unlock()
+			select {
+			case s.accepted <- before:
+			default:
+			}
 			wg.Go(func() { s.serve(c) })
 		}
 	})
@@ -154,6 +161,25 @@ var (
 	}
 	htmlPage = rawReply{head: "HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nContent-Length: 9\r\n\r\n<p>ok</p>"}
 )
+
+// awaitConns waits for n connections, each accepted after the first
+// after requests, to a server that reports on accepted, for each
+// connection, how many requests it had received before. It fails the
+// test if they have not come within 10s, far longer than they take.
+func awaitConns(t *testing.T, accepted <-chan int, n, after int) {
+	t.Helper()
+	timeout := time.After(10 * time.Second)
+	for n > 0 {
+		select {
+		case before := <-accepted:
+			if before >= after {
+				n--
+			}
+		case <-timeout:
+			t.Fatalf("%d connections short after the first %d requests within 10s: the host was not asked whether it can still be connected to", n, after)
+		}
+	}
+}
 
 // fetchWithin runs f.Fetch and fails the test if it has not returned
 // within 10s, far longer than any of these fetches may take.
@@ -299,11 +325,14 @@ func TestNeverEnding(t *testing.T) {
 					if requests != 2 {
 						t.Errorf("%d requests, want 2: a timeout is retried", requests)
 					}
-					// Then the host is asked whether it can still be
-					// connected to, as a network that went silent would
-					// make every page time out.
-					if got := srv.requested(); got[len(got)-1] != "/robots.txt" {
-						t.Errorf("requests %q: the host was not asked again after the timeouts", got)
+					// Then the fetcher makes sure that the host can
+					// still be connected to, as a network that went
+					// silent would make every page time out: a third
+					// connection, after one for each attempt, tells,
+					// and nothing is sent on it.
+					awaitConns(t, srv.accepted, 3, 0)
+					if got := srv.requested(); len(got) != 2 {
+						t.Errorf("requests %q, want the page's two attempts alone", got)
 					}
 					if took < 2*timeout {
 						t.Errorf("Fetch gave up after %v, before two attempts of %v", took, timeout)

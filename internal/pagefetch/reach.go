@@ -189,12 +189,91 @@ func dialFailed(err error) bool {
 	return false
 }
 
+// connects reports whether a connection to the host of origin
+// ("http://host[:port]") can be made now: it returns nil if one can, an
+// [*UnreachableError] if none can, and another error if it cannot tell
+// (the crawl was stopped, say). It is what recheck asks once a connection
+// to the host broke or went silent, and the connection alone answers
+// that: waiting for an HTTP answer, which a silent server never sends,
+// would cost another timeout. So on a route straight to the host it only
+// dials, in the host's turn and after its pause, as a request would,
+// sends nothing, and closes the connection. Through a proxy, a connection
+// is the proxy's, which says nothing of the host, so it asks as
+// [Fetcher.Reach] does, and the proxy's answer, or its refusal to open a
+// tunnel, tells; its exchange goes on t.
+func (f *Fetcher) connects(ctx context.Context, origin string, t *tape) error {
+	req, err := http.NewRequestWithContext(ctx, http.MethodHead, origin+"/robots.txt", nil)
+	if err != nil {
+		return err
+	}
+	dial := f.directDial(req)
+	if dial == nil {
+		return f.reach(ctx, origin, t)
+	}
+	host := req.URL.Host
+	turn, err := f.turn(ctx, host)
+	if err != nil {
+		return err
+	}
+	defer func() { <-turn }()
+	if err := f.Pacer.Wait(ctx, host); err != nil {
+		return err
+	}
+	defer f.Pacer.Done(host)
+	dialCtx, cancel := f.attemptContext(ctx)
+	defer cancel()
+	port := req.URL.Port()
+	switch {
+	case port != "":
+	case req.URL.Scheme == "https":
+		port = "443"
+	default:
+		port = "80"
+	}
+	var trace connTrace
+	conn, err := dial(trace.with(dialCtx), "tcp", net.JoinHostPort(req.URL.Hostname(), port))
+	if err != nil {
+		return trace.unreachable(ctx, host, err, f.Client.Timeout)
+	}
+	conn.Close()
+	return nil
+}
+
+// directDial returns the function with which f.Client's transport would
+// connect to req's host if it connects straight to it, with no proxy
+// between, and nil if a proxy is between, or if the transport is not an
+// [*http.Transport], whose route cannot be known.
+func (f *Fetcher) directDial(req *http.Request) func(ctx context.Context, network, addr string) (net.Conn, error) {
+	t, ok := f.Client.Transport.(*http.Transport)
+	if !ok {
+		return nil
+	}
+	if t.Proxy != nil {
+		if req.URL.Scheme == "https" && t.DialTLSContext != nil {
+			// A client that records opens its https tunnels itself,
+			// through a proxy its Proxy function no longer names
+			// (recordingDialers).
+			return nil
+		}
+		if p, err := t.Proxy(req); err != nil || p != nil {
+			return nil
+		}
+	}
+	if t.DialContext != nil {
+		return t.DialContext
+	}
+	return new(net.Dialer).DialContext
+}
+
 // Reach reports whether origin ("http://host[:port]") answers at all: it
 // sends one paced HEAD request for its robots.txt, which any site may be
 // asked for, and returns nil for any HTTP response, whatever its status.
 // It does not retry. The crawler uses it to tell a dead host from a crawl
-// that has lost its network. With [Fetcher.Record], the Recording holds
-// the exchange, if an answer came.
+// that has lost its network, by asking another host that has answered
+// before. Unlike the check a fetch makes once a connection broke, which
+// a connection answers, it waits for the answer: through a proxy only an
+// answer tells that the crawl still has its network. With
+// [Fetcher.Record], the Recording holds the exchange, if an answer came.
 func (f *Fetcher) Reach(ctx context.Context, origin string) (Recording, error) {
 	t := f.newTape()
 	err := f.reach(ctx, origin, t)

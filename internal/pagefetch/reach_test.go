@@ -11,9 +11,11 @@ import (
 	"net/http/httptest"
 	"net/url"
 	"os"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"tse-crawler/internal/pace"
@@ -193,11 +195,12 @@ func TestReach(t *testing.T) {
 // A dyingServer answers on 127.0.0.1 until it dies as a killed process
 // does: it stops listening, and every connection it holds is reset.
 type dyingServer struct {
-	ln    net.Listener
-	mu    sync.Mutex
-	conns []net.Conn
-	gets  int // GETs received
-	heads int // HEADs received
+	ln       net.Listener
+	accepted chan int // for each connection accepted (up to 100), how many GETs had come before
+	mu       sync.Mutex
+	conns    []net.Conn
+	gets     int // GETs received
+	heads    int // HEADs received
 }
 
 // newDyingServer serves each GET with answer, which may kill the server;
@@ -208,7 +211,7 @@ func newDyingServer(t *testing.T, answer func(s *dyingServer, c net.Conn, n int)
 	if err != nil {
 		t.Fatal(err)
 	}
-	s := &dyingServer{ln: ln}
+	s := &dyingServer{ln: ln, accepted: make(chan int, 100)}
 	go func() {
 		for {
 			c, err := ln.Accept()
@@ -217,7 +220,12 @@ func newDyingServer(t *testing.T, answer func(s *dyingServer, c net.Conn, n int)
 			}
 			s.mu.Lock()
 			s.conns = append(s.conns, c)
+			before := s.gets
 			s.mu.Unlock()
+			select {
+			case s.accepted <- before:
+			default:
+			}
 			go func() {
 				br := bufio.NewReader(c)
 				for {
@@ -276,7 +284,6 @@ func TestConnectionLost(t *testing.T) {
 		answer func(s *dyingServer, c net.Conn, n int)
 		robots bool
 		want   bool // an UnreachableError for the second fetch
-		heads  int  // HEAD requests the fetcher sent
 	}{{
 		// The transport sends the request again on a new connection when
 		// a kept-alive one dies before any answer; it is that one's
@@ -322,7 +329,6 @@ func TestConnectionLost(t *testing.T) {
 			io.WriteString(c, "HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nContent-Length: 100\r\n\r\n<p>the start")
 			c.Close()
 		},
-		heads: 1,
 	}}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -350,8 +356,13 @@ func TestConnectionLost(t *testing.T) {
 			if got && ue.Addr == "" {
 				t.Errorf("UnreachableError %+v names no address", ue)
 			}
-			if _, heads := s.counts(); !tt.want && heads != tt.heads {
-				t.Errorf("%d HEAD requests, want %d", heads, tt.heads)
+			if !tt.want {
+				// The host was asked whether it can still be connected
+				// to, and a connection answered: nothing was sent on it.
+				awaitConns(t, s.accepted, 1, 2)
+			}
+			if _, heads := s.counts(); heads != 0 {
+				t.Errorf("%d HEAD requests, want none", heads)
 			}
 		})
 	}
@@ -373,5 +384,122 @@ func TestBadPort(t *testing.T) {
 	}
 	if n := f.Requests(); n != 0 {
 		t.Errorf("%d requests sent", n)
+	}
+}
+
+// A pipeHost plays, in memory, a host that takes every connection and
+// never answers a GET, for a transport inside a synctest bubble: its
+// connections are net.Pipes, which block durably, as sockets do not. It
+// may answer a HEAD, as a proxy answers for a host, and it may refuse the
+// connections after the first few, as a host that went away does.
+type pipeHost struct {
+	answerHead  bool
+	refuseAfter int // connections taken before every later one is refused; 0 for no limit
+
+	mu       sync.Mutex
+	dials    int
+	requests []string // "METHOD target", in order
+}
+
+func (h *pipeHost) dial(ctx context.Context, network, addr string) (net.Conn, error) {
+	h.mu.Lock()
+	h.dials++
+	n := h.dials
+	h.mu.Unlock()
+	if h.refuseAfter > 0 && n > h.refuseAfter {
+		return nil, &net.OpError{Op: "dial", Net: network, Err: errors.New("connection refused")}
+	}
+	client, server := net.Pipe()
+	go h.serve(server)
+	return client, nil
+}
+
+func (h *pipeHost) serve(c net.Conn) {
+	defer c.Close()
+	br := bufio.NewReader(c)
+	for {
+		req, err := http.ReadRequest(br) // a silent GET waits here for the client to hang up
+		if err != nil {
+			return
+		}
+		h.mu.Lock()
+		h.requests = append(h.requests, req.Method+" "+req.RequestURI)
+		h.mu.Unlock()
+		if req.Method == http.MethodHead && h.answerHead {
+			io.WriteString(c, "HTTP/1.1 502 Bad Gateway\r\nContent-Length: 0\r\n\r\n")
+		}
+	}
+}
+
+// TestRecheckOneTimeout: once the last attempt at a robots.txt or a page
+// has timed out on a connection the host took and never answered, the
+// fetcher asks whether the host can still be connected to, and a
+// connection answers that: the fetch ends at one timeout, not two, having
+// sent nothing more. Through an HTTP proxy, a connection is the proxy's,
+// which says nothing of the host, so the proxy's answer is waited for.
+func TestRecheckOneTimeout(t *testing.T) {
+	const timeout = 5 * time.Second
+	const site = "http://site.test"
+	tests := []struct {
+		name        string
+		robots      bool
+		proxy       bool
+		answerHead  bool
+		refuseAfter int
+		unreachable bool
+		took        time.Duration
+		dials       int
+		requests    []string
+	}{
+		{name: "robots.txt", robots: true, took: timeout, dials: 2,
+			requests: []string{"GET /robots.txt"}},
+		{name: "page", took: timeout, dials: 2,
+			requests: []string{"GET /p.html"}},
+		{name: "robots.txt, then no connection", robots: true, refuseAfter: 1, unreachable: true, took: timeout, dials: 2,
+			requests: []string{"GET /robots.txt"}},
+		{name: "page, then no connection", refuseAfter: 1, unreachable: true, took: timeout, dials: 2,
+			requests: []string{"GET /p.html"}},
+		{name: "through a proxy that answers", proxy: true, answerHead: true, took: timeout, dials: 2,
+			requests: []string{"GET " + site + "/p.html", "HEAD " + site + "/robots.txt"}},
+		{name: "through a proxy that never answers", proxy: true, took: 2 * timeout, dials: 2,
+			requests: []string{"GET " + site + "/p.html", "HEAD " + site + "/robots.txt"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			synctest.Test(t, func(t *testing.T) {
+				h := &pipeHost{answerHead: tt.answerHead, refuseAfter: tt.refuseAfter}
+				tr := &http.Transport{DialContext: h.dial}
+				if tt.proxy {
+					tr.Proxy = http.ProxyURL(&url.URL{Scheme: "http", Host: "proxy.test:3128"})
+				}
+				defer tr.CloseIdleConnections()
+				f := &pagefetch.Fetcher{
+					Client:    &http.Client{Transport: tr, Timeout: timeout},
+					Pacer:     pace.New(0, nil),
+					UserAgent: userAgent,
+					Robots:    tt.robots,
+				}
+				start := time.Now()
+				_, err := f.Fetch(t.Context(), site+"/p.html")
+				if took := time.Since(start); took != tt.took {
+					t.Errorf("Fetch took %v, want %v", took, tt.took)
+				}
+				if _, got := errors.AsType[*pagefetch.UnreachableError](err); got != tt.unreachable {
+					t.Errorf("Fetch error %v: unreachable %v, want %v", err, got, tt.unreachable)
+				}
+				if !tt.unreachable && !isTimeout(err) {
+					t.Errorf("Fetch error %v, want a timeout", err)
+				}
+				if tt.robots && !tt.unreachable && !errors.Is(err, pagefetch.ErrRobotsUnavailable) {
+					t.Errorf("Fetch error %v, want ErrRobotsUnavailable", err)
+				}
+				synctest.Wait() // until the host has read all it was sent
+				h.mu.Lock()
+				defer h.mu.Unlock()
+				if h.dials != tt.dials || !slices.Equal(h.requests, tt.requests) {
+					t.Errorf("%d connections, requests %q; want %d, %q", h.dials, h.requests, tt.dials, tt.requests)
+				}
+			})
+		})
 	}
 }

@@ -58,7 +58,7 @@ func (f *Fetcher) newRequest(ctx context.Context, method, rawURL string, whatwg 
 	if !whatwg || !ok {
 		req, err := http.NewRequestWithContext(ctx, method, rawURL, nil)
 		if err == nil {
-			req.URL.RawQuery = wireEscape(req.URL.RawQuery)
+			req.URL.RawQuery = wireEscape(req.URL.RawQuery, true)
 		}
 		return req, err
 	}
@@ -111,20 +111,27 @@ func (f *Fetcher) requestPath(rawURL string, whatwg bool) (u *url.URL, path, que
 	if u, err = url.Parse(rawURL); err != nil {
 		return nil, "", "", err
 	}
-	u.RawQuery = wireEscape(u.RawQuery)
+	u.RawQuery = wireEscape(u.RawQuery, true)
 	path, query = pathAndQuery(u)
 	return u, path, query, nil
 }
 
-// wireEscape percent-encodes the bytes of s that cannot go on a request
-// line: spaces, controls and bytes that are not ASCII. net/url escapes
-// them in a path, but sends a query as it is, and the reference mode
-// keeps a link's raw bytes: "q.html?x y" would go out as
-// "GET /q.html?x y HTTP/1.1", which a server reads as a target of
-// "/q.html?x" and a protocol of "y". A browser sends "%20", as this does.
-func wireEscape(s string) string {
+// wireEscape percent-encodes the bytes of s, a query if query is set and
+// a path otherwise, that must not go on the wire as they are. In a query,
+// those are the WHATWG URL Standard's special-query percent-encode set,
+// which a browser uses for http and https: controls, space, '"', '#', '<',
+// '>', "'" and every byte from 0x7F. net/url sends a query as it is, and
+// the reference mode keeps a link's raw bytes: "q.html?x y" would go out
+// as "GET /q.html?x y HTTP/1.1", which a server reads as a target of
+// "/q.html?x" and a protocol of "y", and "q.html?<a>" as no browser sends
+// it. A browser sends "%20" and "%3Ca%3E", as this does. A path comes
+// escaped already, by net/url, which escapes every byte a browser does
+// and more, or as a browser serializes it; in it, only the bytes that no
+// request line can carry are escaped: controls, space and every byte from
+// 0x7F.
+func wireEscape(s string, query bool) string {
 	i := 0
-	for i < len(s) && s[i] > ' ' && s[i] < 0x7f {
+	for i < len(s) && !mustEscape(s[i], query) {
 		i++
 	}
 	if i == len(s) {
@@ -133,13 +140,22 @@ func wireEscape(s string) string {
 	const hex = "0123456789ABCDEF"
 	b := []byte(s[:i])
 	for ; i < len(s); i++ {
-		if c := s[i]; c <= ' ' || c >= 0x7f {
+		if c := s[i]; mustEscape(c, query) {
 			b = append(b, '%', hex[c>>4], hex[c&15])
 		} else {
 			b = append(b, c)
 		}
 	}
 	return string(b)
+}
+
+// mustEscape reports whether wireEscape escapes c in a path or, with
+// query set, in a query.
+func mustEscape(c byte, query bool) bool {
+	if c <= ' ' || c >= 0x7f {
+		return true
+	}
+	return query && (c == '"' || c == '#' || c == '<' || c == '>' || c == '\'')
 }
 
 // wireURI returns the absolute URI that req asks for as it goes on the
@@ -152,5 +168,10 @@ func wireURI(req *http.Request) string {
 	if strings.HasPrefix(target, "/") {
 		target = req.URL.Scheme + "://" + req.URL.Host + target
 	}
-	return wireEscape(target)
+	path, query, hasQuery := strings.Cut(target, "?")
+	uri := wireEscape(path, false)
+	if hasQuery {
+		uri += "?" + wireEscape(query, true)
+	}
+	return uri
 }

@@ -107,6 +107,16 @@ func TestRequestTarget(t *testing.T) {
 		{"reference mode raw bytes", false, false, "/\xff\xfe a.html", "GET /%FF%FE%20a.html HTTP/1.1"},
 		{"reference mode raw query", false, false, "/q.html?x y\xff", "GET /q.html?x%20y%FF HTTP/1.1"},
 		{"reference mode raw query proxied", false, true, "/q.html?x y\xe9", "GET http://" + host + "/q.html?x%20y%E9 HTTP/1.1"},
+		// In a query, a browser also escapes '"', '<', '>' and "'" (the
+		// special-query set), and nothing else that is printable ASCII.
+		{"reference mode query as a browser sends it", false, false, "/q.html?<lt>'sq'\"dq\"", "GET /q.html?%3Clt%3E%27sq%27%22dq%22 HTTP/1.1"},
+		{"reference mode query as a browser sends it proxied", false, true, "/q.html?<'\">", "GET http://" + host + "/q.html?%3C%27%22%3E HTTP/1.1"},
+		{"reference mode query, every printable byte", false, false, "/q.html?!\"$&'()*+,-./:;<=>?@[\\]^_`{|}~",
+			"GET /q.html?!%22$&%27()*+,-./:;%3C=%3E?@[\\]^_`{|}~ HTTP/1.1"},
+		// In a path, net/url keeps "'", as a browser does.
+		{"reference mode quote in the path", false, false, "/it's.html?it's", "GET /it's.html?it%27s HTTP/1.1"},
+		// The browser's serialization has the query escaped already.
+		{"html mode query", true, false, "/q.html?%3Clt%3E%27sq%27", "GET /q.html?%3Clt%3E%27sq%27 HTTP/1.1"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -160,10 +160,13 @@ var TrailingBody = document("<p>a page with a second response after it</p>")
 const TrailingExtra = "HTTP/1.1 200 OK\r\nContent-Length: 5\r\n\r\nextra"
 
 // RawLinks are the links of RawSeed, besides RawRedirect: raw bytes that
-// are not UTF-8 (0xff 0xfe), a space, a raw UTF-8 é, and a query holding
-// a space and a raw 0xff. Go's net/url escapes the first three in the
-// path it sends, but sends the query as it is, space and all.
-var RawLinks = []string{"\xff\xfe.html", "a b.html", "caf\xc3\xa9.html", "q.html?x y\xff"}
+// are not UTF-8 (0xff 0xfe), a space, a raw UTF-8 é, a query holding a
+// space and a raw 0xff, and queries holding '<' and '>', "'" and '"',
+// which a browser escapes in a query (the last is written in an href
+// quoted with "'", so that the reference's scanner, which decodes no
+// character reference, sees it). Go's net/url escapes the first three in
+// the path it sends, but sends a query as it is, space and all.
+var RawLinks = []string{"\xff\xfe.html", "a b.html", "caf\xc3\xa9.html", "q.html?x y\xff", "q.html?<lt>", "q.html?'sq'", `q.html?"dq"`}
 
 // RawRedirectTarget is where RawRedirect sends the crawler, written as it
 // is into the Location header: a path holding é in Latin-1, a lone 0xe9
@@ -635,13 +638,17 @@ func chainStep(p string) (int, bool) {
 }
 
 // links returns a page that links to each href, written into the page as
-// it is (only quotes and ampersands escaped), control bytes and all.
+// it is, control bytes and all: only ampersands are escaped, and quotes,
+// but in an href that holds '"' and no "'", which is quoted with "'".
 func links(hrefs ...string) string {
 	var b strings.Builder
 	b.WriteString("<ul>\n")
 	for _, h := range hrefs {
-		h = strings.NewReplacer(`&`, "&amp;", `"`, "&quot;").Replace(h)
-		fmt.Fprintf(&b, "<li><a href=\"%s\">%s</a></li>\n", h, html.EscapeString(strings.ToValidUTF8(h, "?")))
+		quote, attr := `"`, strings.NewReplacer(`&`, "&amp;", `"`, "&quot;").Replace(h)
+		if strings.Contains(h, `"`) && !strings.Contains(h, "'") {
+			quote, attr = "'", strings.ReplaceAll(h, "&", "&amp;") // the '"' as it is
+		}
+		fmt.Fprintf(&b, "<li><a href=%s%s%s>%s</a></li>\n", quote, attr, quote, html.EscapeString(strings.ToValidUTF8(attr, "?")))
 	}
 	b.WriteString("</ul>")
 	return b.String()

@@ -285,7 +285,7 @@ func TestRawSeed(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, link := range append(hostile.RawLinks, "go.html") {
-		if !strings.Contains(string(body), `href="`+link+`"`) {
+		if !strings.Contains(string(body), `href="`+link+`"`) && !strings.Contains(string(body), `href='`+link+`'`) {
 			t.Errorf("RawSeed lacks href=%q:\n%q", link, body)
 		}
 	}
@@ -310,6 +310,8 @@ func TestRawTargets(t *testing.T) {
 		{"/tse/raw/q.html?x y\xff", "/tse/raw/q.html"},
 		{"/tse/raw/q.html?x%20y%FF", "/tse/raw/q.html"},
 		{"http://cs50tse.cs.dartmouth.edu/tse/raw/q.html?x y\xff", "/tse/raw/q.html"},
+		{"/tse/raw/q.html?<lt>'sq'\"dq\"", "/tse/raw/q.html"},
+		{"/tse/raw/q.html?%3Clt%3E%27sq%27%22dq%22", "/tse/raw/q.html"},
 		{"/tse/raw/%E9t%E9.html", "/tse/raw/\xe9t\xe9.html"},
 		{"/tse/raw/\xe9t\xe9.html", "/tse/raw/\xe9t\xe9.html"},
 		{"/tse/raw/%C3%A9t%C3%A9.html", "/tse/raw/\u00e9t\u00e9.html"}, // read as Latin-1
