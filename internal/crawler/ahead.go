@@ -6,7 +6,6 @@ import (
 	"maps"
 	"slices"
 	"sync"
-	"time"
 
 	"tse-crawler/internal/bag"
 	"tse-crawler/internal/pagefetch"
@@ -51,30 +50,30 @@ import (
 // Each lane keeps its host's pages in a bag of the crawl's own kind, so
 // that it takes first the page the crawl is likely to pop first: the
 // newest in a stack, the oldest in a queue, the highest in a priority
-// bag. The page the crawl waits for goes before any other. Workers, as
-// many as Crawler.Parallel, each take the lane that may be asked soonest
-// by its pause; the pages they fetch wait in memory, under a budget, until
-// the crawl takes them.
+// bag. The page the crawl waits for goes before any other. The lanes are
+// a queue of the crawl's schedule (pagefetch.Schedule), whose workers take
+// the host that may be asked soonest; the pages they fetch wait in memory,
+// under a budget, until the crawl takes them.
 
 // An ahead fetches pages ahead of the crawl. The crawl's goroutine calls
-// its methods; its workers run on their own.
+// its methods; the schedule's workers run its jobs, as a
+// [pagefetch.Queue].
 type ahead struct {
 	fetch  func(ctx context.Context, url string) fetchedPage
 	read   func(url string, p *aheadPage, charset string) // reads a page's links ahead, on the crawl's goroutine
-	next   func(host string) time.Time                    // nil: every host may be asked at once
 	limit  *pageLimit                                     // which pages of the bag are certain to be taken; nil: all
 	budget int64
 	like   bag.Bag // an empty bag of the crawl's kind
+	sched  *pagefetch.Schedule
 
-	cancel context.CancelFunc // ends the workers' context
-	done   sync.WaitGroup
+	ctx    context.Context // ends what is fetched ahead, when the crawl stops
+	cancel context.CancelFunc
 
 	// mu guards everything below. It is never held while a page is
 	// fetched or read: waiting is done on changed.
 	mu      sync.Mutex
 	changed chan struct{} // closed, and replaced, whenever anything below changes
 	lanes   map[string]*lane
-	order   []*lane               // the lanes in a fixed order, so that the workers' choices are the same on every run
 	pages   map[string]*aheadPage // pages foreseen, being fetched or fetched, until the crawl takes them
 	// charsets holds what the scans of the pages fetched keep of their
 	// Content-Types' charsets (see keptCharset), for the few that keep
@@ -84,18 +83,15 @@ type ahead struct {
 	want     bag.Item        // the page the crawl waits for, while no lane has taken it
 	held     int64           // bytes of the HTML and the links read of pages fetched and waiting for the crawl
 	peak     int64           // the most memory ever used, as used counts it
-	busy     int             // lanes being worked on: a request in flight, or its pause
 	unread   []string        // pages fetched whose links the crawl may read ahead
+	stopped  bool            // the crawl has stopped: nothing more is fetched ahead
 }
 
 // A lane holds one host's pages that no worker has taken yet.
 type lane struct {
-	host    string
-	bag     laneBag
-	next    time.Time // when the host may be asked again without waiting
-	working bool      // a worker is fetching from it, or waiting for its pause
-	parked  bool      // a fetch from it got no connection, or broke the loopback rule (see fetched); never undone
-	dead    bool      // the crawl found the host dead: its pages are dropped
+	host string
+	bag  laneBag
+	dead bool // the crawl found the host dead: its pages are dropped
 }
 
 // A laneBag is a bag of one of the kinds package bag makes, all of which
@@ -137,12 +133,12 @@ func (p *aheadPage) size() int64 {
 	return n
 }
 
-// newAhead starts workers that fetch ahead the pages of b, which it sorts
-// by host, with fetch, and reports false, starting nothing, for a kind of
-// bag it cannot sort. Only the pages of b that limit says the crawl is
-// certain to take are fetched ahead. read is given, as the crawl waits,
-// each page fetched whose links it may read.
-func newAhead(ctx context.Context, c *Crawler, b bag.Bag, limit *pageLimit, fetch func(ctx context.Context, url string) fetchedPage, read func(url string, p *aheadPage, charset string)) (*ahead, bool) {
+// newAhead has sched fetch ahead the pages of b, which it sorts by host,
+// with fetch, and reports false, starting nothing, for a kind of bag it
+// cannot sort. Only the pages of b that limit says the crawl is certain to
+// take are fetched ahead. read is given, as the crawl waits, each page
+// fetched whose links it may read.
+func newAhead(ctx context.Context, c *Crawler, sched *pagefetch.Schedule, b bag.Bag, limit *pageLimit, fetch func(ctx context.Context, url string) fetchedPage, read func(url string, p *aheadPage, charset string)) (*ahead, bool) {
 	like, ok := bag.Like(b)
 	if !ok {
 		return nil, false
@@ -151,7 +147,7 @@ func newAhead(ctx context.Context, c *Crawler, b bag.Bag, limit *pageLimit, fetc
 	a := &ahead{
 		fetch:    fetch,
 		read:     read,
-		next:     c.Next,
+		sched:    sched,
 		limit:    limit,
 		budget:   c.AheadMemory,
 		like:     like,
@@ -161,31 +157,25 @@ func newAhead(ctx context.Context, c *Crawler, b bag.Bag, limit *pageLimit, fetc
 		charsets: make(map[string]string),
 		gone:     make(map[string]bool),
 	}
+	a.ctx, a.cancel = context.WithCancel(ctx)
 	// In the order of their names, so that the workers' choices, and the
 	// timing of a crawl in fake time, are the same on every run.
 	for _, host := range slices.Sorted(maps.Keys(parts)) {
 		a.lane(host).bag = parts[host].(laneBag)
 	}
-	ctx, a.cancel = context.WithCancel(ctx)
-	for range c.Parallel {
-		a.done.Add(1)
-		go a.work(ctx)
-	}
+	sched.Add(a)
 	return a, true
 }
 
-// lane returns the lane of host, making it if need be. a.mu is held, or
-// the workers have not started.
+// lane returns the lane of host, making it if need be, and the schedule
+// meets the host. a.mu is held, or the schedule has not been given a.
 func (a *ahead) lane(host string) *lane {
 	l := a.lanes[host]
 	if l == nil {
 		b, _ := bag.Like(a.like)
 		l = &lane{host: host, bag: b.(laneBag)}
-		if a.next != nil {
-			l.next = a.next(host)
-		}
 		a.lanes[host] = l
-		a.order = append(a.order, l)
+		a.sched.Meet(host)
 	}
 	return l
 }
@@ -218,36 +208,33 @@ func (a *ahead) kept(p *aheadPage) {
 	a.peak = max(a.peak, a.used())
 }
 
-// signal wakes whoever waits for a change. a.mu is held.
+// signal wakes whoever waits for a change: the crawl, and the schedule's
+// workers. a.mu is held.
 func (a *ahead) signal() {
 	close(a.changed)
 	a.changed = make(chan struct{})
+	a.sched.Signal()
 }
 
-// wait releases a.mu until something changes, d passes (if positive), or
-// the workers are stopped, and takes it again. a.mu is held.
-func (a *ahead) wait(ctx context.Context, d time.Duration) {
+// wait releases a.mu until something changes, or ctx ends, and takes it
+// again. a.mu is held.
+func (a *ahead) wait(ctx context.Context) {
 	ch := a.changed
 	a.mu.Unlock()
 	defer a.mu.Lock()
-	var timer <-chan time.Time
-	if d > 0 {
-		t := time.NewTimer(d)
-		defer t.Stop()
-		timer = t.C
-	}
 	select {
 	case <-ch:
-	case <-timer:
 	case <-ctx.Done():
 	}
 }
 
-// stop ends the workers, cancelling what they are fetching, and waits for
-// them. The pages they fetched are dropped.
+// stop stops fetching ahead, cancelling what is being fetched. The pages
+// fetched are dropped; a fetch under way ends in the schedule's time.
 func (a *ahead) stop() {
+	a.mu.Lock()
+	a.stopped = true
+	a.mu.Unlock()
 	a.cancel()
-	a.done.Wait()
 }
 
 // pushed tells the lanes that the crawl has put it in its bag. A page
@@ -361,7 +348,7 @@ func (a *ahead) take(ctx context.Context, page bag.Item) fetchedPage {
 			a.mu.Lock()
 			continue
 		}
-		a.wait(ctx, 0)
+		a.wait(ctx)
 	}
 }
 
@@ -419,85 +406,67 @@ func (a *ahead) drop(url string, p *aheadPage) {
 	}
 }
 
-// hostsBusy returns how many hosts a worker is at: fetching from, or
-// waiting for its pause.
-func (a *ahead) hostsBusy() int {
+// Urgent implements [pagefetch.Queue]: the host of the page the crawl
+// waits for, while no worker has taken it.
+func (a *ahead) Urgent() string {
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	return a.busy
+	if a.want.URL == "" || a.stopped {
+		return ""
+	}
+	return hostOf(a.want.URL)
 }
 
-// work fetches pages ahead until ctx ends.
-func (a *ahead) work(ctx context.Context) {
-	defer a.done.Done()
+// Ready implements [pagefetch.Queue]: host has the page the crawl waits
+// for, if urgent; else, unless it is parked or the budget is spent, a
+// page the crawl is bound to take.
+func (a *ahead) Ready(host string, urgent, parked bool) bool {
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	for ctx.Err() == nil {
-		l, d := a.choose(time.Now())
-		if l == nil {
-			a.wait(ctx, 0)
-			continue
-		}
-		l.working = true
-		a.busy++
-		if d > 0 {
-			// Held while it waits, so that no other worker waits for the
-			// same host; but anything that changes may change the choice.
-			a.wait(ctx, d)
-			l.working = false
-			a.busy--
-			continue
-		}
-		url, p := a.takeFrom(l)
-		if p == nil {
-			l.working = false
-			a.busy--
-			continue
-		}
-		a.mu.Unlock()
-		fp := a.fetch(ctx, url)
-		a.mu.Lock()
-		l.working = false
-		a.busy--
-		a.fetched(ctx, l, url, p, fp)
-	}
+	_, ok := a.runnable(host, urgent, parked)
+	return ok
 }
 
-// choose returns the lane a worker should take, and how long it must wait
-// before it may ask the lane's host, or nil if no lane has work. The page
-// the crawl waits for comes first, among hosts that may be asked as soon;
-// otherwise the host that may be asked soonest, so that a worker never
-// waits for one host's pause while another's has run out. Beyond the
-// budget, only the page the crawl waits for is fetched. a.mu is held.
-func (a *ahead) choose(now time.Time) (*lane, time.Duration) {
-	var best *lane
-	var bestAt time.Time
-	bestWanted := false
-	wantHost := ""
-	if a.want.URL != "" {
-		wantHost = hostOf(a.want.URL)
+// runnable returns host's lane if it has a page to fetch now, as Ready
+// says. a.mu is held.
+func (a *ahead) runnable(host string, urgent, parked bool) (*lane, bool) {
+	l := a.lanes[host]
+	if l == nil || l.dead || a.stopped {
+		return nil, false
 	}
-	ahead := a.used() < a.budget
-	for _, l := range a.order {
-		if l.working || l.dead {
-			continue
-		}
-		wanted := l.host == wantHost && a.want.URL != ""
-		if !wanted && (l.parked || !ahead || !a.ready(l)) {
-			continue
-		}
-		at := l.next
-		if at.Before(now) {
-			at = now
-		}
-		if best == nil || at.Before(bestAt) || at.Equal(bestAt) && wanted && !bestWanted {
-			best, bestAt, bestWanted = l, at, wanted
-		}
+	if urgent && a.want.URL != "" && hostOf(a.want.URL) == host {
+		return l, true
 	}
-	if best == nil {
-		return nil, 0
+	if parked || a.used() >= a.budget || !a.ready(l) {
+		return nil, false
 	}
-	return best, bestAt.Sub(now)
+	return l, true
+}
+
+// Run implements [pagefetch.Queue]: it fetches the page the crawl waits
+// for, if it is host's, else the next page of host's lane, and keeps what
+// came of it for the crawl.
+func (a *ahead) Run(ctx context.Context, host string, urgent, parked bool) bool {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	l, ok := a.runnable(host, urgent, parked)
+	if !ok {
+		return false
+	}
+	url, p := a.takeFrom(l)
+	if p == nil {
+		return false
+	}
+	// Ended by the schedule's end or by the crawl's stop, whichever comes
+	// first.
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	defer context.AfterFunc(a.ctx, cancel)()
+	a.mu.Unlock()
+	fp := a.fetch(ctx, url)
+	a.mu.Lock()
+	a.fetched(ctx, l, url, p, fp)
+	return true
 }
 
 // takeFrom takes the next page of l to fetch, and records that it is being
@@ -552,10 +521,10 @@ func (a *ahead) ready(l *lane) bool {
 }
 
 // fetched records what came of fetching a page. A fetch that got no
-// connection, or broke the loopback rule, parks the lane: the crawl will
-// decide what that means when it takes the page (a dead host, an outage,
-// a fatal error), and meanwhile no more is fetched ahead from that host,
-// only the pages the crawl waits for. a.mu is held.
+// connection, or broke the loopback rule, parks its host in the schedule:
+// the crawl will decide what that means when it takes the page (a dead
+// host, an outage, a fatal error), and meanwhile no more is fetched ahead
+// from that host, only the pages the crawl waits for. a.mu is held.
 func (a *ahead) fetched(ctx context.Context, l *lane, url string, p *aheadPage, fp fetchedPage) {
 	html, err := fp.html, fp.err
 	if l.dead || ctx.Err() != nil {
@@ -577,13 +546,10 @@ func (a *ahead) fetched(ctx context.Context, l *lane, url string, p *aheadPage, 
 	a.peak = max(a.peak, a.used())
 	var ue *pagefetch.UnreachableError
 	if errors.As(err, &ue) || errors.Is(err, pagefetch.ErrNotLoopback) {
-		l.parked = true
+		a.sched.Park(l.host)
 	}
 	if readable(err) {
 		a.unread = append(a.unread, url)
-	}
-	if a.next != nil {
-		l.next = a.next(l.host)
 	}
 	a.signal()
 }

@@ -134,8 +134,8 @@ type Crawler struct {
 	// under way when it is reached.
 	AheadMemory int64
 	// Next, if set, tells when a host may be asked without waiting for its
-	// pause (pace.Pacer.Next), so that pages are fetched ahead from the
-	// hosts that are ready first.
+	// pause (pace.Pacer.Next), so that the crawl's schedule fetches ahead,
+	// and fetches requisites, from the hosts that are ready first.
 	Next func(host string) time.Time
 
 	// FetchRequisite, if set with Requisites and StyleRequisites, fetches
@@ -286,14 +286,23 @@ func (c *Crawler) crawl(ctx context.Context, seed string, log *logWriter) (Resul
 	if r.read.normalize == nil {
 		r.read.normalize = refurl.Normalize
 	}
-	r.front = newFrontier(c, r.read, r.urls, r.hops)
-	if r.reqs = newRequisites(c, r.scribe, stop); r.reqs != nil {
+	// One schedule for every request made beside the crawl's own: the
+	// pages fetched ahead, and the requisites.
+	var sched *pagefetch.Schedule
+	if c.Parallel > 1 || c.fetchesRequisites() {
+		sched = pagefetch.NewSchedule(ctx, c.Next, max(c.Parallel, 1))
+	}
+	r.front = newFrontier(c, sched, r.read, r.urls, r.hops)
+	if r.reqs = newRequisites(c, sched, r.scribe, stop); r.reqs != nil {
 		r.front.fetchPage = r.reqs.fetching(c.fetch)
 	}
-	r.reqs.start(ctx)
 	err := r.loop(ctx, seed)
-	r.res.AheadPeak = r.front.stop()
+	r.front.stop()
 	err = r.reqs.finish(ctx, err)
+	if sched != nil {
+		sched.Stop()
+	}
+	r.res.AheadPeak = r.front.peak()
 	r.res.Requisites = r.reqs.figures()
 	saved, serr := r.scribe.finish()
 	if serr != nil {

@@ -36,6 +36,8 @@ type frontier struct {
 
 	dead map[string]error // by host[:port]: hosts the crawl found dead
 
+	sched *pagefetch.Schedule // nil unless pages may be fetched ahead
+
 	limit *pageLimit // nil without Crawler.MaxPages
 
 	firstHost string // the only host met so far, while there are no lanes
@@ -64,11 +66,16 @@ type fetchedPage struct {
 }
 
 // newFrontier returns a frontier of c's bag that reads links with read,
-// and asks urls and hops, the crawl's, what the crawl has met.
-func newFrontier(c *Crawler, read *reader, urls seen, hops map[string]int) *frontier {
+// and asks urls and hops, the crawl's, what the crawl has met. With
+// Crawler.Parallel above one, sched fetches pages ahead.
+func newFrontier(c *Crawler, sched *pagefetch.Schedule, read *reader, urls seen, hops map[string]int) *frontier {
 	_, queue := c.Bag.(*bag.Queue)
-	return &frontier{c: c, bag: c.Bag, read: read, fetchPage: c.fetch, urls: urls, hops: hops, queue: queue,
+	f := &frontier{c: c, bag: c.Bag, read: read, fetchPage: c.fetch, urls: urls, hops: hops, queue: queue,
 		limit: newPageLimit(c.MaxPages, c.Bag)}
+	if c.Parallel > 1 {
+		f.sched = sched
+	}
+	return f
 }
 
 // push puts a page in the bag. The lanes are told of it; until there are
@@ -81,7 +88,7 @@ func (f *frontier) push(it bag.Item) {
 	switch {
 	case f.ahead != nil:
 		f.ahead.pushed(it)
-	case f.c.Parallel > 1 && !f.manyHosts:
+	case f.sched != nil && !f.manyHosts:
 		if host := hostOf(it.URL); f.firstHost == "" {
 			f.firstHost = host
 		} else if host != f.firstHost {
@@ -117,7 +124,7 @@ func (f *frontier) fetch(ctx context.Context, page bag.Item) fetchedPage {
 	}
 	if f.ahead == nil && f.manyHosts {
 		f.manyHosts = false // tried once: a bag the lanes cannot sort stays sequential
-		if a, ok := newAhead(ctx, f.c, f.bag, f.limit, f.fetchPage, f.readAhead); ok {
+		if a, ok := newAhead(ctx, f.c, f.sched, f.bag, f.limit, f.fetchPage, f.readAhead); ok {
 			f.ahead = a
 		}
 	}
@@ -145,16 +152,25 @@ func (f *frontier) lanes() (n, busy int) {
 	if f.ahead == nil {
 		return 0, 0
 	}
-	return f.c.Parallel, f.ahead.hostsBusy()
+	return f.c.Parallel, f.sched.Busy()
 }
 
-// stop stops the lanes, if any, dropping what they fetched, and returns
-// the most memory the pages fetched ahead took.
-func (f *frontier) stop() (peak int64) {
+// stop stops fetching ahead, if it has started, dropping what was
+// fetched.
+func (f *frontier) stop() {
+	if f.ahead != nil {
+		f.ahead.stop()
+	}
+}
+
+// peak returns the most memory the pages fetched ahead took, once the
+// schedule has stopped.
+func (f *frontier) peak() int64 {
 	if f.ahead == nil {
 		return 0
 	}
-	f.ahead.stop()
+	f.ahead.mu.Lock()
+	defer f.ahead.mu.Unlock()
 	return f.ahead.peak
 }
 

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"strings"
 	"sync"
-	"time"
 
 	"tse-crawler/internal/browserurl"
 	"tse-crawler/internal/pagefetch"
@@ -24,12 +23,13 @@ import (
 //
 // Each requisite URL (browserurl.Key's) is fetched once per crawl. The
 // crawl's goroutine reads a page's requisites when it takes the page;
-// whoever fetches a stylesheet reads its requisites. With Crawler.Parallel
-// above one, workers fetch them behind the crawl, each from the host that
-// may be asked soonest that no other worker is at, so that a page's
-// requisites on other hosts are fetched while its own host pauses; else
-// the crawl fetches a page's requisites itself, once it has taken the page,
-// before the next.
+// whoever fetches a stylesheet reads its requisites. They are a queue of
+// the crawl's schedule (pagefetch.Schedule), whose workers take each from
+// the host that may be asked soonest, so that a page's requisites on other
+// hosts are fetched while its own host pauses. With Crawler.Parallel above
+// one, they are fetched behind the crawl; else the crawl waits, once it
+// has taken a page, until the requisites it has met are fetched, before
+// the next page.
 //
 // The scribe records each requisite it is given, then journals it, with
 // what a stylesheet needs and a redirect's target. A resumed crawl knows
@@ -44,11 +44,10 @@ import (
 type requisites struct {
 	c      *Crawler
 	scribe *scribe
+	sched  *pagefetch.Schedule
 	// stop stops the crawl, from a worker, with the error that ends it:
 	// the loopback rule broken, an outage, a failed write.
-	stop   context.CancelCauseFunc
-	cancel context.CancelFunc // stops the workers
-	done   sync.WaitGroup
+	stop context.CancelCauseFunc
 
 	// mu guards everything below. It is never held while a requisite is
 	// fetched or read.
@@ -56,8 +55,8 @@ type requisites struct {
 	changed chan struct{}            // closed, and replaced, whenever a requisite is queued or done
 	seen    map[string]bool          // every requisite queued, fetched or recorded, by key
 	lanes   map[string]*requisiteBag // by host
-	order   []*requisiteBag          // the lanes in the order their hosts were met
 	pending int                      // requisites queued or being fetched
+	open    bool                     // they may be fetched: always with Crawler.Parallel above one, else while the crawl waits for them
 	dead    map[string]bool          // hosts that take no connection, by host[:port]
 	watch   hostWatch                // for a witness, when a host takes no connection
 	res     stats.Requisites
@@ -79,17 +78,19 @@ type requisite struct {
 	hop int
 }
 
-// newRequisites returns what fetches the requisites of c's pages, having
-// the scribe s record them, or nil if c fetches none. stop stops the
-// crawl.
-func newRequisites(c *Crawler, s *scribe, stop context.CancelCauseFunc) *requisites {
+// newRequisites returns what fetches the requisites of c's pages through
+// sched, having the scribe s record them, or nil if c fetches none. stop
+// stops the crawl.
+func newRequisites(c *Crawler, sched *pagefetch.Schedule, s *scribe, stop context.CancelCauseFunc) *requisites {
 	if !c.fetchesRequisites() {
 		return nil
 	}
 	q := &requisites{
 		c:       c,
+		sched:   sched,
 		scribe:  s,
 		stop:    stop,
+		open:    c.Parallel > 1,
 		changed: make(chan struct{}),
 		seen:    make(map[string]bool),
 		lanes:   make(map[string]*requisiteBag),
@@ -99,6 +100,7 @@ func newRequisites(c *Crawler, s *scribe, stop context.CancelCauseFunc) *requisi
 	if c.History != nil {
 		q.resume(c.History.Requisites())
 	}
+	sched.Add(q)
 	return q
 }
 
@@ -126,18 +128,6 @@ func (q *requisites) resume(recorded []Record) {
 // fetchesRequisites reports whether c fetches its pages' requisites.
 func (c *Crawler) fetchesRequisites() bool {
 	return c.FetchRequisite != nil && c.Requisites != nil && c.StyleRequisites != nil
-}
-
-// start starts the workers, with Crawler.Parallel above one.
-func (q *requisites) start(ctx context.Context) {
-	if q == nil || q.c.Parallel <= 1 {
-		return
-	}
-	ctx, q.cancel = context.WithCancel(ctx)
-	for range q.c.Parallel {
-		q.done.Add(1)
-		go q.work(ctx)
-	}
 }
 
 // fetching returns fetch, which fetches a page, with the page's
@@ -182,48 +172,67 @@ func (q *requisites) add(raw string, hop int) {
 	if l == nil {
 		l = &requisiteBag{host: host}
 		q.lanes[host] = l
-		q.order = append(q.order, l)
+		q.sched.Meet(host)
 	}
 	l.queue = append(l.queue, requisite{key, hop})
 	q.pending++
 	q.signal()
 }
 
-// signal wakes whoever waits for a change. q.mu is held.
+// signal wakes whoever waits for a change: the crawl, and the schedule's
+// workers. q.mu is held.
 func (q *requisites) signal() {
 	close(q.changed)
 	q.changed = make(chan struct{})
+	q.sched.Signal()
 }
 
-// take takes the next requisite to fetch, from the host that may be asked
-// soonest of those no worker is at, or reports false if there is none.
-// Hosts that may be asked as soon go in the order they were met. q.mu is
-// held.
-func (q *requisites) take() (*requisiteBag, requisite, bool) {
-	var best *requisiteBag
-	var bestAt time.Time
-	for _, l := range q.order {
-		if l.busy || len(l.queue) == 0 {
-			continue
-		}
-		var at time.Time
-		if q.c.Next != nil {
-			at = q.c.Next(l.host)
-		}
-		if best == nil || at.Before(bestAt) {
-			best, bestAt = l, at
-		}
+// Urgent implements [pagefetch.Queue]: the crawl never waits for one
+// requisite.
+func (q *requisites) Urgent() string { return "" }
+
+// Ready implements [pagefetch.Queue]: host has a requisite to fetch, and
+// no other is being fetched from it.
+func (q *requisites) Ready(host string, _, _ bool) bool {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	return q.runnable(host) != nil
+}
+
+// runnable returns host's lane if a requisite may be fetched from it now.
+// q.mu is held.
+func (q *requisites) runnable(host string) *requisiteBag {
+	l := q.lanes[host]
+	if !q.open || l == nil || l.busy || len(l.queue) == 0 {
+		return nil
 	}
-	if best == nil {
-		return nil, requisite{}, false
+	return l
+}
+
+// Run implements [pagefetch.Queue]: it fetches host's next requisite.
+// What stops a fetch stops the crawl.
+func (q *requisites) Run(ctx context.Context, host string, _, _ bool) bool {
+	q.mu.Lock()
+	l := q.runnable(host)
+	if l == nil {
+		q.mu.Unlock()
+		return false
 	}
-	it := best.queue[0]
-	best.queue = best.queue[1:]
-	if len(best.queue) == 0 {
-		best.queue = nil // for the memory of the array
+	it := l.queue[0]
+	l.queue = l.queue[1:]
+	if len(l.queue) == 0 {
+		l.queue = nil // for the memory of the array
 	}
-	best.busy = true
-	return best, it, true
+	l.busy = true
+	q.mu.Unlock()
+	err := q.fetch(ctx, it)
+	if err != nil {
+		// Before the requisite is released, so that finish, which
+		// waits for none to be pending, sees why it was not done.
+		q.fail(err)
+	}
+	q.release(l)
+	return true
 }
 
 // release gives l back once a requisite taken from it is done.
@@ -233,34 +242,6 @@ func (q *requisites) release(l *requisiteBag) {
 	q.pending--
 	q.signal()
 	q.mu.Unlock()
-}
-
-// work fetches requisites until ctx ends, or one stops the crawl.
-func (q *requisites) work(ctx context.Context) {
-	defer q.done.Done()
-	for ctx.Err() == nil {
-		q.mu.Lock()
-		l, it, ok := q.take()
-		changed := q.changed
-		q.mu.Unlock()
-		if !ok {
-			select {
-			case <-changed:
-			case <-ctx.Done():
-			}
-			continue
-		}
-		err := q.fetch(ctx, it)
-		if err != nil {
-			// Before the requisite is released, so that finish, which
-			// waits for none to be pending, sees why it was not done.
-			q.fail(err)
-		}
-		q.release(l)
-		if err != nil {
-			return
-		}
-	}
 }
 
 // fail stops the crawl with err, which stopped a worker, unless another
@@ -274,59 +255,60 @@ func (q *requisites) fail(err error) {
 	q.stop(err)
 }
 
-// settle fetches, in a crawl of one page at a time, the requisites queued
-// so far, and what they need, one at a time: those of the page the crawl
-// has just taken. With workers, they fetch them. Its error is one that
-// stops the crawl.
+// settle waits, in a crawl of one page at a time, until the requisites
+// queued so far, and what they need, are fetched: those of the page the
+// crawl has just taken. With Crawler.Parallel above one, they are fetched
+// behind the crawl, which does not wait. Its error is one that stops the
+// crawl.
 func (q *requisites) settle(ctx context.Context) error {
 	if q == nil || q.c.Parallel > 1 {
 		return nil
 	}
-	for {
-		q.mu.Lock()
-		l, it, ok := q.take()
-		q.mu.Unlock()
-		if !ok {
-			return nil
-		}
-		err := q.fetch(ctx, it)
-		q.release(l)
-		if err != nil {
-			return err
-		}
-	}
+	q.mu.Lock()
+	q.open = true
+	q.signal()
+	q.mu.Unlock()
+	err := q.wait(ctx)
+	q.mu.Lock()
+	q.open = false
+	q.mu.Unlock()
+	return err
 }
 
 // finish ends the requisites of a crawl that ended with err: if err is
 // nil, once every requisite queued, and what each needs, is fetched and
-// handed to the scribe. It stops the workers, and returns err, or what
-// stopped the crawl while they finished.
+// handed to the scribe. It returns err, or what stopped the crawl while
+// they were fetched.
 func (q *requisites) finish(ctx context.Context, err error) error {
-	if q == nil {
+	if q == nil || err != nil {
 		return err
 	}
-	if err == nil {
-		err = q.settle(ctx)
-	}
-	for err == nil {
+	q.mu.Lock()
+	q.open = true
+	q.signal()
+	q.mu.Unlock()
+	return q.wait(ctx)
+}
+
+// wait waits until no requisite is pending, or one stopped the crawl, or
+// ctx ends, and returns why it stopped waiting, or nil.
+func (q *requisites) wait(ctx context.Context) error {
+	for {
 		q.mu.Lock()
-		pending, changed := q.pending, q.changed
-		err = q.err
+		pending, changed, err := q.pending, q.changed, q.err
 		q.mu.Unlock()
-		if pending == 0 || err != nil {
-			break
+		if err != nil {
+			return err
+		}
+		if pending == 0 {
+			return nil
 		}
 		select {
 		case <-changed:
 		case <-ctx.Done():
-			err = context.Cause(ctx)
+			return context.Cause(ctx)
 		}
 	}
-	if q.cancel != nil {
-		q.cancel()
-		q.done.Wait()
-	}
-	return err
 }
 
 // fetch fetches one requisite, hands it to the scribe with what it needs,
