@@ -595,7 +595,7 @@ func TestResumeArgsEveryFlag(t *testing.T) {
 			if err != nil {
 				t.Fatalf("resumeArgs gives %q, which does not parse: %v", args, err)
 			}
-			cfg.resume = true
+			cfg.Resume = true
 			if !reflect.DeepEqual(again, cfg) {
 				t.Errorf("resumeArgs gives %q, which parses to\n%+v, want\n%+v", args, again, cfg)
 			}
@@ -883,7 +883,7 @@ func TestSeedSchemeHints(t *testing.T) {
 				args = append(args, t.TempDir(), "2")
 				cfg, err := parseArgs(args)
 				if mode == "html" && browserReads[tt.name] {
-					if err != nil || cfg.seed != "http://"+letters {
+					if err != nil || cfg.Seed != "http://"+letters {
 						t.Errorf("parseArgs(%q) = %v; want the seed http://%s, as a browser reads it", args, err, letters)
 					}
 					return
