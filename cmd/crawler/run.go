@@ -6,9 +6,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"net"
-	"net/http"
-	"net/url"
 	"strings"
 	"syscall"
 	"time"
@@ -18,7 +15,6 @@ import (
 	"tse-crawler/internal/job"
 	"tse-crawler/internal/pagedir"
 	"tse-crawler/internal/pagefetch"
-	"tse-crawler/internal/scope"
 	"tse-crawler/internal/stats"
 	"tse-crawler/internal/warc"
 )
@@ -70,7 +66,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, getenv fu
 	if res.MaxPagesReached && err == nil {
 		fmt.Fprintf(con, "crawler: %s\n", limitSummary(cfg.MaxPages, res))
 	}
-	code = finish(cfg, resumeCommand(argv0, cfg, getenv), res, err, ferr, j.Proxy, con)
+	code = finish(cfg, resumeCommand(argv0, cfg, getenv), res, err, ferr, j.OutageHint, con)
 	return sumUp(cfg, j, res, code, err == nil, con)
 }
 
@@ -176,9 +172,9 @@ func refused(err error, stderr io.Writer) int {
 
 // finish tells the user what came of the crawl: err, which Run gave, and
 // ferr, the error of emptying the marker of a crawl that ended; and how to
-// go on with resume, the command that finishes the crawl. It returns the
-// exit status.
-func finish(cfg *config, resume string, res crawler.Result, err, ferr error, proxy func(*http.Request) (*url.URL, error), stderr io.Writer) int {
+// go on with resume, the command that finishes the crawl, and outageHint,
+// what most likely cut the crawl off. It returns the exit status.
+func finish(cfg *config, resume string, res crawler.Result, err, ferr error, outageHint func(*pagefetch.UnreachableError, string) string, stderr io.Writer) int {
 	if err == nil || errors.Is(err, crawler.ErrSeedFailed) {
 		// Done, one way or the other: the marker went back to empty.
 		if ferr != nil {
@@ -214,7 +210,7 @@ func finish(cfg *config, resume string, res crawler.Result, err, ferr error, pro
 		fmt.Fprintf(stderr, "crawler: stopped before the next request, with %d pages saved in %s; no page was marked FAILED for this.\n", res.Saved, cfg.Dir)
 		var ue *pagefetch.UnreachableError
 		if errors.As(err, &ue) {
-			fmt.Fprintf(stderr, "%s\n", outageHint(ue, res.Current, proxy))
+			fmt.Fprintf(stderr, "%s\n", outageHint(ue, res.Current))
 		}
 		once := "the network is back"
 		if isType[*pagefetch.ProxyRefusedError](err) {
@@ -308,36 +304,4 @@ func shellQuote(s string, always bool) string {
 		return s
 	}
 	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
-}
-
-// outageHint says what most likely cut the crawl off from a host, and what
-// to do about it. pageURL is the page it was fetching.
-func outageHint(ue *pagefetch.UnreachableError, pageURL string, proxy func(*http.Request) (*url.URL, error)) string {
-	// The variable that names the proxy for the page's scheme.
-	envName, scheme := "HTTP_PROXY", "http"
-	if strings.HasPrefix(pageURL, "https:") {
-		envName, scheme = "HTTPS_PROXY", "https"
-	}
-	if pr, ok := errors.AsType[*pagefetch.ProxyRefusedError](ue); ok {
-		if pr.Code == http.StatusProxyAuthRequired {
-			return fmt.Sprintf("The proxy asks for credentials (%s): give them in %s, as http://user:password@host:port.", pr.Status, envName)
-		}
-		return fmt.Sprintf("The proxy answered %s: it is the proxy's refusal, not the site's. Give %s a proxy that opens tunnels to https sites, or unset it to reach them directly; the playground's proxy serves http only.", pr.Status, envName)
-	}
-	if req, err := http.NewRequest(http.MethodGet, pageURL, nil); err == nil {
-		if p, err := proxy(req); err == nil && p != nil {
-			return fmt.Sprintf("Is the proxy %s, which %s names, running? Every %s request goes through it.", p.Redacted(), envName, scheme)
-		}
-	}
-	name, _, err := net.SplitHostPort(ue.Host)
-	if err != nil {
-		name = ue.Host
-	}
-	switch {
-	case ue.DNS() && "http://"+name+"/tse/" == scope.CS50Prefix:
-		return fmt.Sprintf("Is this machine offline? The name %s could not be looked up. To crawl the offline copy of the CS50 site instead, serve it with the playground and set HTTP_PROXY (README: \"Crawling the offline playground\").", name)
-	case ue.DNS():
-		return fmt.Sprintf("Is this machine offline, or is the name %s misspelled? It could not be looked up.", name)
-	}
-	return fmt.Sprintf("Is %s down, or this machine offline? If this machine reaches the web through a proxy, set %s.", ue.Host, envName)
 }

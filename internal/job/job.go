@@ -97,9 +97,11 @@ func (j *Job) Close() {
 	j.out.graph.discard()
 }
 
-// Proxy returns the proxy the crawl sends r through, as the environment
-// chose it, or nil for none.
-func (j *Job) Proxy(r *http.Request) (*url.URL, error) { return j.proxy(r) }
+// OutageHint says what most likely cut the crawl off from a host, as ue
+// tells, and what to do about it; pageURL is the page it was fetching.
+func (j *Job) OutageHint(ue *pagefetch.UnreachableError, pageURL string) string {
+	return outageHint(ue, pageURL, j.proxy)
+}
 
 // newCrawler builds the crawler and its collaborators from the command
 // line.

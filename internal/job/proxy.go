@@ -1,13 +1,18 @@
 package job
 
 import (
+	"errors"
 	"fmt"
+	"net"
 	"net/http"
 	"net/url"
 	"strconv"
 	"strings"
 
 	"golang.org/x/net/http/httpproxy"
+
+	"tse-crawler/internal/pagefetch"
+	"tse-crawler/internal/scope"
 )
 
 // proxyFunc chooses a proxy from HTTP_PROXY, HTTPS_PROXY and NO_PROXY, or
@@ -96,4 +101,36 @@ func proxyURL(v string) bool {
 		return true
 	}
 	return false
+}
+
+// outageHint says what most likely cut the crawl off from a host, and what
+// to do about it. pageURL is the page it was fetching.
+func outageHint(ue *pagefetch.UnreachableError, pageURL string, proxy func(*http.Request) (*url.URL, error)) string {
+	// The variable that names the proxy for the page's scheme.
+	envName, scheme := "HTTP_PROXY", "http"
+	if strings.HasPrefix(pageURL, "https:") {
+		envName, scheme = "HTTPS_PROXY", "https"
+	}
+	if pr, ok := errors.AsType[*pagefetch.ProxyRefusedError](ue); ok {
+		if pr.Code == http.StatusProxyAuthRequired {
+			return fmt.Sprintf("The proxy asks for credentials (%s): give them in %s, as http://user:password@host:port.", pr.Status, envName)
+		}
+		return fmt.Sprintf("The proxy answered %s: it is the proxy's refusal, not the site's. Give %s a proxy that opens tunnels to https sites, or unset it to reach them directly; the playground's proxy serves http only.", pr.Status, envName)
+	}
+	if req, err := http.NewRequest(http.MethodGet, pageURL, nil); err == nil {
+		if p, err := proxy(req); err == nil && p != nil {
+			return fmt.Sprintf("Is the proxy %s, which %s names, running? Every %s request goes through it.", p.Redacted(), envName, scheme)
+		}
+	}
+	name, _, err := net.SplitHostPort(ue.Host)
+	if err != nil {
+		name = ue.Host
+	}
+	switch {
+	case ue.DNS() && "http://"+name+"/tse/" == scope.CS50Prefix:
+		return fmt.Sprintf("Is this machine offline? The name %s could not be looked up. To crawl the offline copy of the CS50 site instead, serve it with the playground and set HTTP_PROXY (README: \"Crawling the offline playground\").", name)
+	case ue.DNS():
+		return fmt.Sprintf("Is this machine offline, or is the name %s misspelled? It could not be looked up.", name)
+	}
+	return fmt.Sprintf("Is %s down, or this machine offline? If this machine reaches the web through a proxy, set %s.", ue.Host, envName)
 }
