@@ -15,7 +15,6 @@ import (
 	"tse-crawler/internal/job"
 	"tse-crawler/internal/pagedir"
 	"tse-crawler/internal/pagefetch"
-	"tse-crawler/internal/stats"
 	"tse-crawler/internal/warc"
 )
 
@@ -57,15 +56,6 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, getenv fu
 	defer j.Close() // unless the statistics and the graph were written
 	o, ferr := j.Run(ctx)
 	res, err := o.Result, o.Err
-
-	// Before finish's words, so that the command that resumes the crawl
-	// stays last. A seed that failed is finish's to tell.
-	if cfg.Quiet && res.Failed > 0 && !errors.Is(err, crawler.ErrSeedFailed) {
-		fmt.Fprintf(con, "crawler: %s\n", failureSummary(res))
-	}
-	if res.MaxPagesReached && err == nil {
-		fmt.Fprintf(con, "crawler: %s\n", limitSummary(cfg.MaxPages, res))
-	}
 	code = finish(cfg, resumeCommand(argv0, cfg, getenv), res, err, ferr, j.OutageHint, con)
 	return sumUp(cfg, j, res, code, err == nil, con)
 }
@@ -232,26 +222,6 @@ func finish(cfg *config, resume string, res crawler.Result, err, ferr error, out
 	}
 	fmt.Fprintf(stderr, "crawler: %v\nThe %d pages saved are whole. Once the problem is fixed: %s\n", err, res.Saved, strings.TrimPrefix(resume, "To finish the crawl, "))
 	return exitFailure
-}
-
-// limitSummary says that a crawl ended at -max-pages most, and how many
-// pages it left waiting.
-func limitSummary(most int, res crawler.Result) string {
-	pages := "pages"
-	if res.Saved == 1 {
-		pages = "page"
-	}
-	return fmt.Sprintf("-max-pages %d reached: %d %s saved, %d waiting", most, res.Saved, pages, res.Pending)
-}
-
-// failureSummary sums up the pages of a crawl that could not be fetched,
-// by reason, in one line: what -q prints instead of a line for each.
-func failureSummary(res crawler.Result) string {
-	pages := "pages"
-	if res.Failed == 1 {
-		pages = "page"
-	}
-	return fmt.Sprintf("%d %s could not be fetched: %s", res.Failed, pages, stats.Reasons(res.FailedBy))
 }
 
 // signalName is how the summary names the signal that stopped the crawl.

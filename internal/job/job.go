@@ -10,6 +10,7 @@ package job
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -55,10 +56,12 @@ type Outcome struct {
 	Err error
 }
 
-// Run crawls, closes the WARC file, writes the link graph, and closes the
-// page directory as the outcome requires: a crawl that ended, or whose seed
-// failed, empties its marker; any other keeps it, to be resumed. Its error
-// is that of emptying the marker, for a crawl that did not stop short.
+// Run crawls, closes the WARC file, writes the link graph, sums up on the
+// console the pages that failed under -q and a crawl that -max-pages ended,
+// and closes the page directory as the outcome requires: a crawl that
+// ended, or whose seed failed, empties its marker; any other keeps it, to
+// be resumed. Its error is that of emptying the marker, for a crawl that
+// did not stop short.
 func (j *Job) Run(ctx context.Context) (Outcome, error) {
 	cfg, con, out := j.cfg, j.con, j.out
 	j.began = time.Now()
@@ -73,6 +76,15 @@ func (j *Job) Run(ctx context.Context) (Outcome, error) {
 		err = out.writeGraph(c.Graph)
 	}
 	con.endCrawl()
+
+	// Before the command's words, so that the command that resumes the
+	// crawl stays last. A seed that failed is the command's to tell.
+	if c.QuietFailures && res.Failed > 0 && !errors.Is(err, crawler.ErrSeedFailed) {
+		fmt.Fprintf(con, "crawler: %s\n", failureSummary(res))
+	}
+	if res.MaxPagesReached && err == nil {
+		fmt.Fprintf(con, "crawler: %s\n", limitSummary(cfg.MaxPages, res))
+	}
 	j.c, j.fetcher = c, fetcher
 	return Outcome{res, err}, j.finish(err)
 }

@@ -55,6 +55,26 @@ func report(res crawler.Result, c *crawler.Crawler, fetcher *pagefetch.Fetcher, 
 	return r
 }
 
+// limitSummary says that a crawl ended at -max-pages most, and how many
+// pages it left waiting.
+func limitSummary(most int, res crawler.Result) string {
+	pages := "pages"
+	if res.Saved == 1 {
+		pages = "page"
+	}
+	return fmt.Sprintf("-max-pages %d reached: %d %s saved, %d waiting", most, res.Saved, pages, res.Pending)
+}
+
+// failureSummary sums up the pages of a crawl that could not be fetched,
+// by reason, in one line: what -q prints instead of a line for each.
+func failureSummary(res crawler.Result) string {
+	pages := "pages"
+	if res.Failed == 1 {
+		pages = "page"
+	}
+	return fmt.Sprintf("%d %s could not be fetched: %s", res.Failed, pages, stats.Reasons(res.FailedBy))
+}
+
 // writeStats prints the report on stderr (-stats) and writes it as JSON to
 // the -stats-json file, if there is one.
 func writeStats(cfg *Settings, r *stats.Report, out *outFile, stderr io.Writer) error {
