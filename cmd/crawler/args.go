@@ -3,7 +3,6 @@ package main
 import (
 	"errors"
 	"flag"
-	"fmt"
 	"strconv"
 	"strings"
 
@@ -41,17 +40,10 @@ var settingExit = map[job.Setting]int{job.Flags: exitUsage, job.SeedURL: exitSee
 // marker file. Its errors are *usageErrors, or flag.ErrHelp for -h.
 func parseArgs(args []string) (*config, error) {
 	cfg := new(config)
-	fs := cfg.flagSet()
-	if err := fs.Parse(args); err != nil {
+	if err := cfg.Parse(cfg.flagSet(), args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return nil, err
 		}
-		return nil, &usageError{exitUsage, err.Error()}
-	}
-	if msg := boolWithSpace(fs, args); msg != "" {
-		return nil, &usageError{exitUsage, msg}
-	}
-	if err := cfg.Check(fs.Args()); err != nil {
 		se := err.(*job.SettingError)
 		ue := usageError{settingExit[se.Setting], se.Error()}
 		if se.Fix == nil {
@@ -86,37 +78,4 @@ func wantsVersion(args []string) bool {
 		}
 	}
 	return false
-}
-
-// boolWithSpace finds a boolean flag given its value after a space, as in
-// "-robots false seedURL ...", which the flag package reads as -robots and
-// a first argument "false", and says how to write it; it returns "" if
-// there is none. Only true and false in words count: "-q 1" may well be a
-// mistake of another kind.
-func boolWithSpace(fs *flag.FlagSet, args []string) string {
-	for i := 0; i < len(args); i++ {
-		a := args[i]
-		if a == "--" || len(a) < 2 || a[0] != '-' {
-			return ""
-		}
-		name, _, hasValue := strings.Cut(strings.TrimPrefix(a[1:], "-"), "=")
-		f := fs.Lookup(name)
-		if f == nil {
-			return ""
-		}
-		if b, ok := f.Value.(interface{ IsBoolFlag() bool }); ok && b.IsBoolFlag() {
-			if !hasValue && i+1 < len(args) {
-				if v := args[i+1]; len(v) > 1 {
-					if _, err := strconv.ParseBool(v); err == nil {
-						return fmt.Sprintf("%s %s: a boolean flag takes its value after \"=\": write %s=%s", a, v, a, v)
-					}
-				}
-			}
-			continue
-		}
-		if !hasValue {
-			i++ // the flag's value
-		}
-	}
-	return ""
 }

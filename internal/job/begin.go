@@ -16,7 +16,7 @@ import (
 	"tse-crawler/internal/warc"
 )
 
-// Begin begins the crawl cfg asks for, once Check has checked it: it
+// Begin begins the crawl cfg asks for, once Parse has checked it: it
 // chooses the proxy from the environment, read through getenv, opens the
 // files the crawl writes besides its pages, then the page directory, and
 // begins the crawl in it, afresh or where its journal says. params names

@@ -71,7 +71,7 @@ func httpsProxyWarning(cfg *Settings, getenv func(string) string) string {
 	if httpVar == "" || set("HTTPS_PROXY") != "" {
 		return ""
 	}
-	prefixes, _ := cfg.prefixes() // Check checked them
+	prefixes, _ := cfg.prefixes() // Parse checked them
 	for _, p := range prefixes {
 		if strings.HasPrefix(strings.ToLower(p), "https:") {
 			return fmt.Sprintf("%s is set, but HTTPS_PROXY is not, and the scope holds https (%s): https requests go straight to the network, not through the proxy, since HTTP_PROXY covers http alone; set HTTPS_PROXY for them", httpVar, p)

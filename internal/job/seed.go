@@ -34,7 +34,7 @@ func (cfg *Settings) schemeHint(raw string) string {
 		// takes it in over http, as https.
 		prefix, verb := scope.CS50Prefix, "give"
 		if len(cfg.Scopes) > 0 {
-			prefixes, _ := cfg.prefixes() // Check checked them
+			prefixes, _ := cfg.prefixes() // Parse checked them
 			for _, p := range prefixes {
 				if sc, err := scope.Parse([]string{p}); err == nil && sc.Contains(u) {
 					prefix, verb = p, "add"

@@ -2,6 +2,7 @@ package job
 
 import (
 	"errors"
+	"flag"
 	"fmt"
 	"regexp"
 	"slices"
@@ -18,9 +19,9 @@ import (
 )
 
 // Settings are what a crawl is asked to do: what the command line asks
-// for. The command sets the exported fields, each flag's to its value or
-// its default, then Check checks them, sets the three arguments and builds
-// what they name.
+// for. The command binds each of its flags to an exported field, with the
+// flag.Values of this package, and Parse sets them, checks them, sets the
+// three arguments and builds what they name.
 type Settings struct {
 	Seed      string // normalized
 	RawSeed   string // as given, for the command that resumes the crawl
@@ -65,11 +66,11 @@ type Settings struct {
 	frontier bag.Bag          // -order, empty
 }
 
-// Mode returns the mode links are read in, once Check has chosen it:
+// Mode returns the mode links are read in, once Parse has chosen it:
 // reference or html.
 func (cfg *Settings) Mode() string { return cfg.mode }
 
-// Scope returns the crawl's scope, once Check has made it: the -scope
+// Scope returns the crawl's scope, once Parse has made it: the -scope
 // prefixes as the crawl matches them, or the CS50 site's.
 func (cfg *Settings) Scope() *scope.Scope { return cfg.scope }
 
@@ -105,11 +106,28 @@ func refuse(s Setting, msg string) error {
 	return &SettingError{Setting: s, Err: errors.New(msg)}
 }
 
-// Check checks the settings the command has set, all but pageDirectory,
+// Parse sets cfg from a command line, args, after the command's name:
+// fs, whose flags the command has bound to the fields of cfg, parses the
+// flags, and check checks them and the arguments after them. Its errors
+// are *SettingErrors, or flag.ErrHelp for -h.
+func (cfg *Settings) Parse(fs *flag.FlagSet, args []string) error {
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return err
+		}
+		return refuse(Flags, err.Error())
+	}
+	if msg := boolWithSpace(fs, args); msg != "" {
+		return refuse(Flags, msg)
+	}
+	return cfg.check(fs.Args())
+}
+
+// check checks the settings the flags have set, all but pageDirectory,
 // which pagedir.Open checks as it creates the marker file, then sets the
 // arguments after the flags, rest, and builds the scanner, the bag and the
 // scope. Its errors are *SettingErrors.
-func (cfg *Settings) Check(rest []string) error {
+func (cfg *Settings) check(rest []string) error {
 	if err := cfg.checkFlags(); err != nil {
 		return err
 	}

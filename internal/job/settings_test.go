@@ -8,7 +8,7 @@ import (
 )
 
 // checked returns the settings of a crawl of seed, the flags at the
-// command's defaults but for those set changes, once Check has checked
+// command's defaults but for those set changes, once check has checked
 // them.
 func checked(t *testing.T, seed string, set func(*Settings)) *Settings {
 	t.Helper()
@@ -19,13 +19,13 @@ func checked(t *testing.T, seed string, set func(*Settings)) *Settings {
 	if set != nil {
 		set(cfg)
 	}
-	if err := cfg.Check([]string{seed, "DIR", "2"}); err != nil {
+	if err := cfg.check([]string{seed, "DIR", "2"}); err != nil {
 		t.Fatal(err)
 	}
 	return cfg
 }
 
-// TestScanner: the scanner Check builds reads links in the mode it
+// TestScanner: the scanner check builds reads links in the mode it
 // chooses: -links auto, the default, is the reference's for a crawl of the
 // CS50 site and a browser's once -scope is given, and -links reference or
 // html forces it.

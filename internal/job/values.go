@@ -2,6 +2,8 @@ package job
 
 import (
 	"errors"
+	"flag"
+	"fmt"
 	"math"
 	"strconv"
 	"strings"
@@ -139,4 +141,37 @@ func formatSize(n int64) string {
 		}
 	}
 	return strconv.FormatInt(n, 10)
+}
+
+// boolWithSpace finds a boolean flag given its value after a space, as in
+// "-robots false seedURL ...", which the flag package reads as -robots and
+// a first argument "false", and says how to write it; it returns "" if
+// there is none. Only true and false in words count: "-q 1" may well be a
+// mistake of another kind.
+func boolWithSpace(fs *flag.FlagSet, args []string) string {
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if a == "--" || len(a) < 2 || a[0] != '-' {
+			return ""
+		}
+		name, _, hasValue := strings.Cut(strings.TrimPrefix(a[1:], "-"), "=")
+		f := fs.Lookup(name)
+		if f == nil {
+			return ""
+		}
+		if b, ok := f.Value.(interface{ IsBoolFlag() bool }); ok && b.IsBoolFlag() {
+			if !hasValue && i+1 < len(args) {
+				if v := args[i+1]; len(v) > 1 {
+					if _, err := strconv.ParseBool(v); err == nil {
+						return fmt.Sprintf("%s %s: a boolean flag takes its value after \"=\": write %s=%s", a, v, a, v)
+					}
+				}
+			}
+			continue
+		}
+		if !hasValue {
+			i++ // the flag's value
+		}
+	}
+	return ""
 }
