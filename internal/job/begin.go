@@ -24,10 +24,10 @@ import (
 // resumes with -links auto takes the mode the journal says it began in.
 // Warnings and notes go to con.
 //
-// If the crawl cannot begin, Begin leaves nothing it made, and returns a
-// *SettingError for a proxy variable, a file to write or a seed the crawl
-// cannot begin with, and otherwise the page directory's error (package
-// pagedir), a *pagedir.FinishedError for a crawl with nothing left to do.
+// If the crawl cannot begin, Begin returns why: a *SettingError for a
+// proxy variable, a file to write or a seed the crawl cannot begin with,
+// and otherwise the page directory's error (package pagedir), a
+// *pagedir.FinishedError for a crawl with nothing left to do.
 func Begin(cfg *Settings, params func() journal.Params, getenv func(string) string, con *Console) (*Job, error) {
 	proxy, err := proxyFunc(getenv, cfg.WARC != "")
 	if err != nil {

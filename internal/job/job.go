@@ -3,9 +3,10 @@
 // besides its pages, begins the crawl in its page directory or resumes it,
 // builds the fetcher and the crawler, runs them, writes the link graph,
 // closes the page directory as the crawl's outcome requires, and reports
-// the statistics. It prints notes and warnings on the run's Console, but
-// leaves the words for each outcome, and the exit statuses, to the command:
-// its errors are typed, for the command to tell apart.
+// the statistics. It writes the crawl's log, notes and warnings on the
+// run's Console, but leaves the words for each outcome, and the exit
+// statuses, to the command: its errors are typed, for the command to tell
+// apart.
 package job
 
 import (
