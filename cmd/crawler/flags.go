@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"tse-crawler/internal/buildinfo"
+	"tse-crawler/internal/job"
 	"tse-crawler/internal/journal"
 	"tse-crawler/internal/scope"
 )
@@ -70,7 +71,7 @@ var flags = []flagDef{
 			"such as `1.5s` or `500ms`. Below `1s` only when every connection goes to a loopback address: " +
 			"the check is made on each connection, after DNS and through any proxy, and breaking it stops the crawl. " +
 			"robots.txt's `Crawl-delay` or `Request-rate` can lengthen it.",
-		value: func(cfg *config) flag.Value { return durationValue{&cfg.delay} },
+		value: func(cfg *config) flag.Value { return job.DurationValue{D: &cfg.Delay} },
 	},
 	{
 		name: "links", arg: "auto|reference|html", def: "auto", rule: mustMatch,
@@ -83,10 +84,10 @@ var flags = []flagDef{
 			"`auto` is `reference` for a crawl of the CS50 site, so that it is the reference's byte for byte, and `html` once `-scope` is given; " +
 			"a crawl resumed with `auto` goes on in the mode it began in. " +
 			"See [How html mode reads links](#how-html-mode-reads-links).",
-		value: func(cfg *config) flag.Value { return stringValue{&cfg.links} },
+		value: func(cfg *config) flag.Value { return job.StringValue{S: &cfg.Links} },
 		// The mode the crawl reads links in, never auto, so that a resume
 		// knows which it began in.
-		journal: func(cfg *config) (string, bool) { return cfg.mode, true },
+		journal: func(cfg *config) (string, bool) { return cfg.Mode(), true },
 	},
 	{
 		name: "order", arg: "lifo|bfs|priority", def: "lifo", rule: mustMatch,
@@ -96,7 +97,7 @@ var flags = []flagDef{
 			"`priority` crawls first the page whose name carries the largest number " +
 			"(the last run of digits in the last path segment: `05678.html` is 5678); " +
 			"pages with no number come last, and ties go to the page found first.",
-		value: func(cfg *config) flag.Value { return stringValue{&cfg.order} },
+		value: func(cfg *config) flag.Value { return job.StringValue{S: &cfg.Order} },
 	},
 	{
 		name: "scope", arg: "PREFIX", def: scope.CS50Prefix, rule: mustMatch,
@@ -105,17 +106,17 @@ var flags = []flagDef{
 			"Repeat it for several prefixes. A host label `*` stands for one or more labels: " +
 			"`http://*.inf.ed.ac.uk/` takes in `ir.inf.ed.ac.uk` and `www.inf.ed.ac.uk`, but not `inf.ed.ac.uk` itself. " +
 			"The seed must be in scope.",
-		value: func(cfg *config) flag.Value { return &listValue{&cfg.scopes} },
+		value: func(cfg *config) flag.Value { return &job.ListValue{List: &cfg.Scopes} },
 		// The prefixes as the crawl matches them, in html mode as a
 		// browser parses them, and the default if none is given.
-		journal: func(cfg *config) (string, bool) { return cfg.scope.String(), true },
+		journal: func(cfg *config) (string, bool) { return cfg.Scope().String(), true },
 	},
 	{
 		name: "links-from", arg: "M", rule: mustMatch,
 		short: "follow only the links after the marker *M* in a page",
 		text: "follow only the links after the first *M* in a page, such as `<!-- CONTENT -->`. " +
 			"A page without *M* is saved, but none of its links are followed. Works with both scanners.",
-		value: func(cfg *config) flag.Value { return stringValue{&cfg.from} },
+		value: func(cfg *config) flag.Value { return job.StringValue{S: &cfg.From} },
 	},
 	{
 		name: "links-until", arg: "M", rule: mustMatch,
@@ -123,7 +124,7 @@ var flags = []flagDef{
 		text: "follow only the links before the first *M* after the `-links-from` marker " +
 			"(or after the top of the page), such as `<!-- /CONTENT -->`. " +
 			"A page without it is saved, but none of its links are followed.",
-		value: func(cfg *config) flag.Value { return stringValue{&cfg.until} },
+		value: func(cfg *config) flag.Value { return job.StringValue{S: &cfg.Until} },
 	},
 	{
 		name: "exclude", arg: "REGEX", rule: mustMatch,
@@ -134,7 +135,7 @@ var flags = []flagDef{
 			"anywhere in it, as grep does: `^` and `$` anchor it. " +
 			"Repeat it for several; a URL any of them matches is excluded. " +
 			"A bad expression is refused, with where it goes wrong (exit 2), and so is a *seedURL* one matches (exit 3).",
-		value: func(cfg *config) flag.Value { return &listValue{&cfg.excludes} },
+		value: func(cfg *config) flag.Value { return &job.ListValue{List: &cfg.Excludes} },
 		// Only when given, so that a journal from before -exclude, or of
 		// a crawl without it, still names the crawl it did.
 		journal: excludesJournaled,
@@ -150,7 +151,7 @@ var flags = []flagDef{
 			"for a crawl of several hosts, each host's requests and mean pause, and the most memory that pages fetched ahead took; " +
 			"and the broken links: each page that failed and that pages link to, with its status, how many pages link to it and the first three " +
 			"(to count them, pages at *maxDepth* are scanned too, which a crawl at `-delay 0` pays for).",
-		value: func(cfg *config) flag.Value { return boolValue{&cfg.stats} },
+		value: func(cfg *config) flag.Value { return job.BoolValue{B: &cfg.Stats} },
 	},
 	{
 		name: "stats-json", arg: "FILE", rule: mayChange,
@@ -162,7 +163,7 @@ var flags = []flagDef{
 			"`max_pages_reached` says whether the crawl ended at `-max-pages`, and `waiting` how many pages it left in the bag then, or when it stopped early; " +
 			"with `-warc`, `requisites` counts the requisites `fetched`, `failed` (and `failed_by`), `redirects`, `disallowed`, their `bytes` and `hosts`; " +
 			"`broken_links` lists each page that failed and that pages link to: its `url`, `status`, the number of `pages` that link to it, and the first three `from`.",
-		value: func(cfg *config) flag.Value { return stringValue{&cfg.statsJSON} },
+		value: func(cfg *config) flag.Value { return job.StringValue{S: &cfg.StatsJSON} },
 	},
 	{
 		name: "graph", arg: "FILE", rule: mustMatch,
@@ -177,10 +178,10 @@ var flags = []flagDef{
 			"`from_docid` and `to_docid` are the pages' numbers in *pageDirectory*, or empty. " +
 			"*FILE* is written once the crawl has ended, under a temporary name then renamed, so a crawl stopped and resumed writes the file an uninterrupted one would. " +
 			"Without `-resume`, *FILE* must not exist (exit 2), and it must not be in *pageDirectory*.",
-		value: func(cfg *config) flag.Value { return stringValue{&cfg.graph} },
+		value: func(cfg *config) flag.Value { return job.StringValue{S: &cfg.Graph} },
 		// Only when given, so that a journal from before -graph, or of a
 		// crawl without it, still names the crawl it did.
-		journal: func(cfg *config) (string, bool) { return cfg.graph, cfg.graph != "" },
+		journal: func(cfg *config) (string, bool) { return cfg.Graph, cfg.Graph != "" },
 	},
 	{
 		name: "warc", arg: "FILE", rule: mustMatch,
@@ -193,10 +194,10 @@ var flags = []flagDef{
 			"Requests ask for no content coding, so that each saved page is the payload of its `200` record. " +
 			"Without `-resume`, *FILE* must not exist, and its directory must (exit 2, checked before anything is written); `-resume` cuts it back to the last page or requisite journaled and appends. " +
 			"A full disk stops the crawl, as a page that cannot be saved does (exit 1).",
-		value: func(cfg *config) flag.Value { return stringValue{&cfg.warc} },
+		value: func(cfg *config) flag.Value { return job.StringValue{S: &cfg.WARC} },
 		// Only when given, so that a journal from before -warc, or of a
 		// crawl without it, still names the crawl it did.
-		journal: func(cfg *config) (string, bool) { return cfg.warc, cfg.warc != "" },
+		journal: func(cfg *config) (string, bool) { return cfg.WARC, cfg.WARC != "" },
 	},
 	{
 		name: "requisites", arg: "all|scope|none", def: "all", rule: mustMatch,
@@ -213,12 +214,12 @@ var flags = []flagDef{
 			"Each host still has one request at a time, its pause, robots.txt, retries and the loopback rule, pages and requisites alike; " +
 			"with `-parallel` above 1, as many workers again fetch requisites from other hosts while a page's host pauses. " +
 			"Without `-warc`, nothing more is fetched.",
-		value: func(cfg *config) flag.Value { return stringValue{&cfg.requisites} },
+		value: func(cfg *config) flag.Value { return job.StringValue{S: &cfg.Requisites} },
 		// Only with -warc, which it shapes, so that a journal of a crawl
 		// without -warc still names the crawl it did; and only when not
 		// all, so that a crawl with -warc begun by a release that fetched
 		// no requisites resumes, with its saved pages' requisites fetched.
-		journal: func(cfg *config) (string, bool) { return cfg.requisites, cfg.warc != "" && cfg.requisites != "all" },
+		journal: func(cfg *config) (string, bool) { return cfg.Requisites, cfg.WARC != "" && cfg.Requisites != "all" },
 	},
 	{
 		name: "robots", def: "true", rule: mustMatch,
@@ -231,7 +232,7 @@ var flags = []flagDef{
 			"a server that cannot be connected to at all is an outage or a dead host (see exit status 8). " +
 			"Rules and URLs are compared after RFC 9309's percent-encoding, " +
 			"and a robots.txt over 500 KiB keeps every whole line within that limit.",
-		value: func(cfg *config) flag.Value { return boolValue{&cfg.robots} },
+		value: func(cfg *config) flag.Value { return job.BoolValue{B: &cfg.Robots} },
 	},
 	{
 		name: "retries", arg: "N", def: "2", rule: mayChange,
@@ -239,7 +240,9 @@ var flags = []flagDef{
 		text: "how many times, at most 10, to retry a connection error, a timeout, 408, 429 or 5xx. " +
 			"Backoff starts at the pause (at least 100 ms) and doubles, or follows the server's `Retry-After` " +
 			"(seconds or a date), at most 60 s; the pause still applies. Other 4xx are never retried.",
-		value: func(cfg *config) flag.Value { return countValue{&cfg.retries, "a number such as 2, or 0 for none"} },
+		value: func(cfg *config) flag.Value {
+			return job.CountValue{N: &cfg.Retries, Want: "a number such as 2, or 0 for none"}
+		},
 	},
 	{
 		name: "timeout", arg: "D", def: "30s", rule: mayChange,
@@ -247,7 +250,7 @@ var flags = []flagDef{
 		text: "limit on one request, from connecting to the last byte of the body, whatever the status " +
 			"(a `101 Switching Protocols` that holds the connection open included), so no server can hang the crawl. " +
 			"Ctrl-C ends a request at once too.",
-		value: func(cfg *config) flag.Value { return durationValue{&cfg.timeout} },
+		value: func(cfg *config) flag.Value { return job.DurationValue{D: &cfg.Timeout} },
 	},
 	{
 		name: "max-size", arg: "SIZE", def: "10MiB", rule: mustMatch,
@@ -255,9 +258,9 @@ var flags = []flagDef{
 		text: "the largest page saved, in bytes or with `KiB`, `MiB` or `GiB`, such as `512KiB`. " +
 			"A larger page fails and is not saved at all: a page is never cut short. " +
 			"A larger requisite (see `-requisites`) fails too, recorded as far as it was read.",
-		value: func(cfg *config) flag.Value { return sizeValue{&cfg.maxSize} },
+		value: func(cfg *config) flag.Value { return job.SizeValue{N: &cfg.MaxSize} },
 		// In bytes, as journals have always had it.
-		journal: func(cfg *config) (string, bool) { return strconv.FormatInt(cfg.maxSize, 10), true },
+		journal: func(cfg *config) (string, bool) { return strconv.FormatInt(cfg.MaxSize, 10), true },
 	},
 	{
 		name: "max-pages", arg: "N", rule: mustMatch,
@@ -269,17 +272,19 @@ var flags = []flagDef{
 			"Pages are fetched ahead of their turn only if the crawl is sure to take them: " +
 			"with `-order bfs`, those near enough the front of the queue that fewer than *N* pages would be saved before them " +
 			"even if every page before them still to crawl were; in the other orders none: pages are fetched one at a time.",
-		value: func(cfg *config) flag.Value { return limitValue{&cfg.maxPages, "a whole number of pages from 1"} },
+		value: func(cfg *config) flag.Value {
+			return job.LimitValue{N: &cfg.MaxPages, Want: "a whole number of pages from 1"}
+		},
 		// Only when given, so that a journal from before -max-pages, or of
 		// a crawl without it, still names the crawl it did.
-		journal: func(cfg *config) (string, bool) { return strconv.Itoa(cfg.maxPages), cfg.maxPages > 0 },
+		journal: func(cfg *config) (string, bool) { return strconv.Itoa(cfg.MaxPages), cfg.MaxPages > 0 },
 	},
 	{
 		name: "user-agent", arg: "S", def: "tse-crawler/" + buildinfo.Version, rule: mayChange,
 		short: "the User-Agent header, whose product token picks the robots.txt group",
 		text: "the User-Agent header. " +
 			"Its product token (the part before `/`) picks the robots.txt group that applies.",
-		value: func(cfg *config) flag.Value { return stringValue{&cfg.userAgent} },
+		value: func(cfg *config) flag.Value { return job.StringValue{S: &cfg.UserAgent} },
 	},
 	{
 		name: "parallel", arg: "N", def: "4", rule: mayChange,
@@ -293,7 +298,7 @@ var flags = []flagDef{
 			"`1` fetches one page at a time, as it comes out of the bag; a crawl of one host does too, whatever *N*. " +
 			"A crawl may be resumed with another *N*.",
 		value: func(cfg *config) flag.Value {
-			return countValue{&cfg.parallel, fmt.Sprintf("a number of hosts from 1 to %d", maxParallel)}
+			return job.CountValue{N: &cfg.Parallel, Want: fmt.Sprintf("a number of hosts from 1 to %d", job.MaxParallel)}
 		},
 	},
 	{
@@ -302,7 +307,7 @@ var flags = []flagDef{
 		text: "how much of the pages fetched ahead may wait in memory for their turn, " +
 			"in bytes or with `KiB`, `MiB` or `GiB`. Past it, only the page the crawl is waiting for is fetched, " +
 			"though a fetch already under way on each other host may still add a page.",
-		value: func(cfg *config) flag.Value { return sizeValue{&cfg.aheadMemory} },
+		value: func(cfg *config) flag.Value { return job.SizeValue{N: &cfg.AheadMemory} },
 	},
 	{
 		name: "resume", def: "false", rule: notCarried,
@@ -312,7 +317,7 @@ var flags = []flagDef{
 			"The result is the same as if the crawl had never stopped, and no page already saved is fetched again. " +
 			"Resuming a finished crawl changes nothing; resuming in an empty directory is a fresh crawl. " +
 			"See [Interrupting and resuming](#interrupting-and-resuming).",
-		value: func(cfg *config) flag.Value { return boolValue{&cfg.resume} },
+		value: func(cfg *config) flag.Value { return job.BoolValue{B: &cfg.Resume} },
 	},
 	{
 		name: "q", def: "false", rule: mayChange,
@@ -320,7 +325,7 @@ var flags = []flagDef{
 		text: "no progress log, and no line for each page that could not be fetched: " +
 			"one line at the end sums them up by reason (`crawler: 2 pages could not be fetched: 2 HTTP 404`). " +
 			"Other errors still print.",
-		value: func(cfg *config) flag.Value { return boolValue{&cfg.quiet} },
+		value: func(cfg *config) flag.Value { return job.BoolValue{B: &cfg.Quiet} },
 	},
 	{
 		name: "version", rule: notCarried,
@@ -329,7 +334,7 @@ var flags = []flagDef{
 			"whatever else the command line holds.",
 		// run answers -version before parsing; the flag is here so that
 		// -version=false parses too.
-		value: func(*config) flag.Value { return boolValue{new(bool)} },
+		value: func(*config) flag.Value { return job.BoolValue{B: new(bool)} },
 	},
 	{
 		name: "h", rule: notCarried,
@@ -394,7 +399,7 @@ func (cfg *config) flagSet() *flag.FlagSet {
 			continue
 		}
 		v := f.value(cfg)
-		if _, many := v.(*listValue); f.def != "" && !many {
+		if _, many := v.(*job.ListValue); f.def != "" && !many {
 			if err := v.Set(f.def); err != nil {
 				// A mistake in the table, which every test that parses
 				// a command line finds.
@@ -409,7 +414,7 @@ func (cfg *config) flagSet() *flag.FlagSet {
 // params names the crawl for its journal: the seed, the depth, and the
 // flags that must match.
 func (cfg *config) params() journal.Params {
-	p := journal.Params{Seed: cfg.seed, MaxDepth: cfg.maxDepth}
+	p := journal.Params{Seed: cfg.Seed, MaxDepth: cfg.MaxDepth}
 	for _, f := range flags {
 		if f.rule != mustMatch {
 			continue
@@ -438,7 +443,7 @@ func resumeArgs(cfg *config) []string {
 			args = append(args, f.words(cfg)...)
 		}
 	}
-	return append(args, "-resume", cfg.rawSeed, cfg.dir, strconv.Itoa(cfg.maxDepth))
+	return append(args, "-resume", cfg.RawSeed, cfg.Dir, strconv.Itoa(cfg.MaxDepth))
 }
 
 // words returns the flag as the resume command gives it: nothing if cfg
@@ -446,9 +451,9 @@ func resumeArgs(cfg *config) []string {
 // "-name=value" otherwise, once for each value of a flag given many times.
 func (f *flagDef) words(cfg *config) []string {
 	v := f.value(cfg)
-	if l, ok := v.(*listValue); ok {
-		words := make([]string, len(*l.list))
-		for i, s := range *l.list {
+	if l, ok := v.(*job.ListValue); ok {
+		words := make([]string, len(*l.List))
+		for i, s := range *l.List {
 			words[i] = "-" + f.name + "=" + s
 		}
 		return words
@@ -461,4 +466,14 @@ func (f *flagDef) words(cfg *config) []string {
 	default:
 		return []string{"-" + f.name + "=" + s}
 	}
+}
+
+// excludesJournaled is -exclude in the journal's header: each expression
+// quoted, so that no two lists read alike whatever they hold.
+func excludesJournaled(cfg *config) (string, bool) {
+	quoted := make([]string, len(cfg.Excludes))
+	for i, expr := range cfg.Excludes {
+		quoted[i] = strconv.Quote(expr)
+	}
+	return strings.Join(quoted, " "), len(quoted) > 0
 }

@@ -69,8 +69,8 @@ func TestHTMLModeArgs(t *testing.T) {
 			if err != nil {
 				t.Fatalf("parseArgs: %v", err)
 			}
-			if cfg.seed != tt.want || cfg.scope.String() != tt.scope {
-				t.Errorf("seed %q, scope %q, want %q, %q", cfg.seed, cfg.scope, tt.want, tt.scope)
+			if cfg.Seed != tt.want || cfg.Scope().String() != tt.scope {
+				t.Errorf("seed %q, scope %q, want %q, %q", cfg.Seed, cfg.Scope(), tt.want, tt.scope)
 			}
 		})
 	}

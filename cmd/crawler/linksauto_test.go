@@ -6,8 +6,6 @@ import (
 	"strings"
 	"syscall"
 	"testing"
-
-	"tse-crawler/internal/pagescan"
 )
 
 // TestLinksAuto checks the mode each command line reads links in: -links
@@ -40,17 +38,8 @@ func TestLinksAuto(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if cfg.mode != tt.mode {
-				t.Errorf("mode %q, want %q", cfg.mode, tt.mode)
-			}
-			scanner := cfg.scanner
-			if r, ok := scanner.(*pagescan.Region); ok {
-				scanner = r.Scanner
-			}
-			_, html := scanner.(*pagescan.HTML)
-			_, ref := scanner.(*pagescan.Reference)
-			if html != (tt.mode == "html") || ref != (tt.mode == "reference") {
-				t.Errorf("scanner %T for mode %s", scanner, tt.mode)
+			if cfg.Mode() != tt.mode {
+				t.Errorf("mode %q, want %q", cfg.Mode(), tt.mode)
 			}
 			var journaled []string
 			for _, o := range cfg.params().Options {

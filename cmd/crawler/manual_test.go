@@ -236,7 +236,7 @@ func TestDefaults(t *testing.T) {
 func parsedDefault(cfg *config, f flagDef) string {
 	v := f.value(cfg).String()
 	if f.name == "scope" {
-		v = cfg.scope.String() // with no -scope, parseArgs gives the default
+		v = cfg.Scope().String() // with no -scope, parseArgs gives the default
 	}
 	switch {
 	case f.arg == "" && v == "true":

@@ -6,12 +6,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"io/fs"
-	"net"
-	"net/http"
-	"net/url"
-	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"syscall"
@@ -19,13 +13,9 @@ import (
 
 	"tse-crawler/internal/buildinfo"
 	"tse-crawler/internal/crawler"
-	"tse-crawler/internal/linkgraph"
-	"tse-crawler/internal/pace"
+	"tse-crawler/internal/job"
 	"tse-crawler/internal/pagedir"
 	"tse-crawler/internal/pagefetch"
-	"tse-crawler/internal/pagescan"
-	"tse-crawler/internal/scope"
-	"tse-crawler/internal/stats"
 	"tse-crawler/internal/warc"
 )
 
@@ -53,75 +43,36 @@ func (s stopSignal) Error() string { return s.sig.String() }
 // in, so that tests can call it: args is the whole command line, the
 // command's name as typed first. It returns the exit status.
 func run(ctx context.Context, args []string, stdout, stderr io.Writer, getenv func(string) string) int {
-	con := newConsole(stdout, stderr)
-	defer con.flush()
+	con := job.NewConsole(stdout, stderr)
+	defer con.Flush()
 	argv0, args := commandName(args)
 	cfg, code := parseCommandLine(argv0, args, stdout, con)
 	if cfg == nil {
 		return code
 	}
-	proxy, err := proxyFunc(getenv, cfg.warc != "")
+	j, err := job.Begin(&cfg.Settings, cfg.params, getenv, con)
 	if err != nil {
-		fmt.Fprintf(con, "crawler: %v\n", err)
-		return exitUsage
+		return refused(err, con)
 	}
-	if msg := httpsProxyWarning(cfg, getenv); msg != "" {
-		fmt.Fprintf(con, "crawler: warning: %s\n", msg)
-	}
-	out, err := openOutputs(cfg)
-	if err != nil {
-		fmt.Fprintf(con, "crawler: %v\n", err)
-		return exitUsage
-	}
-	defer out.stats.discard() // unless the statistics were written
-	defer out.graph.discard() // unless the graph was written
-	dir, replay, code := beginCrawl(cfg, out, con)
-	if dir == nil {
-		return code
-	}
-
-	began := time.Now()
-	con.startLine(cfg.quiet)
-	c, fetcher := newCrawler(cfg, dir, proxy, con)
-	con.show(c, fetcher.Pacer, cfg.quiet)
-	if replay != nil {
-		c.History = replay.History(dir)
-		fmt.Fprintf(con, "crawler: resuming the crawl in %s: replaying what came of its first %d pages, %d of them saved\n", cfg.dir, len(replay.Entries), replay.Saved)
-	}
-	c.Sink = &pagedir.Recorder{Dir: dir, Archive: out.archive}
-	res, err := c.Crawl(ctx, cfg.seed)
-	err = out.closeArchive(err)
-	if err == nil {
-		err = out.writeGraph(c.Graph)
-	}
-	con.endCrawl()
-
-	// Before finish's words, so that the command that resumes the crawl
-	// stays last. A seed that failed is finish's to tell.
-	if c.QuietFailures && res.Failed > 0 && !errors.Is(err, crawler.ErrSeedFailed) {
-		fmt.Fprintf(con, "crawler: %s\n", failureSummary(res))
-	}
-	if res.MaxPagesReached && err == nil {
-		fmt.Fprintf(con, "crawler: %s\n", limitSummary(cfg.maxPages, res))
-	}
-	code = finish(dir, cfg, resumeCommand(argv0, cfg, getenv), res, err, proxy, con)
-	r := report(res, c, fetcher, cfg.mode, time.Since(began))
-	return sumUp(cfg, r, out, code, err == nil, con)
+	defer j.Close() // unless the statistics and the graph were written
+	o, ferr := j.Run(ctx)
+	res, err := o.Result, o.Err
+	code = finish(cfg, resumeCommand(argv0, cfg, getenv), res, err, ferr, j.OutageHint, con)
+	return sumUp(cfg, j, res, code, err == nil, con)
 }
 
 // sumUp writes the crawl's statistics, if asked for, and on a terminal
 // the line that sums up a crawl that finished, as wget does; redirected,
 // stderr stays as it was, and -q silent. It returns the exit status: code,
 // which finish gave, or worse if the statistics cannot be written.
-func sumUp(cfg *config, r *stats.Report, out *outputs, code int, finished bool, con *console) int {
-	if cfg.stats || out.stats != nil {
-		if err := writeStats(cfg, r, out.stats, con); err != nil {
-			fmt.Fprintf(con, "crawler: %v\n", err)
-			code = max(code, exitFailure)
-		}
+func sumUp(cfg *config, j *job.Job, res crawler.Result, code int, finished bool, con *job.Console) int {
+	r, err := j.Stats(res)
+	if err != nil {
+		fmt.Fprintf(con, "crawler: %v\n", err)
+		code = max(code, exitFailure)
 	}
-	if code == exitOK && finished && !cfg.quiet && con.onTerminal() {
-		fmt.Fprintf(con, "crawler: %s\n", r.Summary(cfg.dir))
+	if code == exitOK && finished && !cfg.Quiet && con.OnTerminal() {
+		fmt.Fprintf(con, "crawler: %s\n", r.Summary(cfg.Dir))
 	}
 	return code
 }
@@ -167,219 +118,75 @@ func parseCommandLine(argv0 string, args []string, stdout, stderr io.Writer) (*c
 	return cfg, exitOK
 }
 
-// The outputs are the files a crawl writes besides its pages. They are
-// opened before the page directory, so that a path that cannot be written
-// is found before the crawl, with nothing written in the directory.
-type outputs struct {
-	stats *outFile // -stats-json, or nil
-	graph *outFile // -graph, or nil
-	// archive is -warc: a new crawl's, made by openOutputs, or one that
-	// resumes, opened by beginCrawl once the page directory says where
-	// the file is cut back.
-	archive *warc.Writer
+// config is what the command line asks for: a crawl's settings, to which
+// the table of flags binds each flag.
+type config struct {
+	job.Settings
 }
 
-// openOutputs checks that the files of -stats-json, -graph and -warc lie
-// outside the page directory and opens them, but for a crawl that resumes,
-// whose WARC file waits for the page directory. Its errors are usage
-// errors.
-func openOutputs(cfg *config) (*outputs, error) {
-	if err := outsideDir(cfg.dir, map[string]string{"stats-json": cfg.statsJSON, "graph": cfg.graph, "warc": cfg.warc}); err != nil {
-		return nil, err
-	}
-	out := new(outputs)
-	if cfg.statsJSON != "" {
-		f, err := createOut(cfg.statsJSON)
-		if err != nil {
-			return nil, fmt.Errorf("-stats-json: %w: give a file in a directory you can write to", err)
-		}
-		out.stats = f
-	}
-	if cfg.graph != "" {
-		f, err := openGraph(cfg)
-		if err != nil {
-			out.stats.discard()
+// A usageError is a bad command line; code is the exit status it calls for.
+type usageError struct {
+	code int
+	msg  string
+}
+
+func (e *usageError) Error() string { return e.msg }
+
+// A fixableError is a bad command line that another would mend: fix are
+// its arguments, for run to print after the command's name.
+type fixableError struct {
+	usageError
+	fix []string
+}
+
+func (e *fixableError) Unwrap() error { return &e.usageError }
+
+// settingExit is the exit status of each setting the job can refuse.
+var settingExit = map[job.Setting]int{job.Flags: exitUsage, job.SeedURL: exitSeedURL, job.MaxDepth: exitMaxDepth}
+
+// parseArgs parses and checks the command line after the command's name,
+// all but pageDirectory, which pagedir.Open checks as it creates the
+// marker file. Its errors are *usageErrors, or flag.ErrHelp for -h.
+func parseArgs(args []string) (*config, error) {
+	cfg := new(config)
+	if err := cfg.Parse(cfg.flagSet(), args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
 			return nil, err
 		}
-		out.graph = f
-	}
-	// A new crawl's WARC file is made before the page directory is
-	// marked, so that a name already taken, or a directory that cannot be
-	// written, is told with nothing written in either.
-	if cfg.warc != "" && !cfg.resume {
-		err := checkNewWARC(cfg.warc)
-		if err == nil {
-			out.archive, err = warc.Create(cfg.warc, cfg.warcInfo())
+		se := err.(*job.SettingError)
+		ue := usageError{settingExit[se.Setting], se.Error()}
+		if se.Fix == nil {
+			return nil, &ue
 		}
-		if err != nil {
-			out.stats.discard()
-			out.graph.discard()
-			return nil, warcError(err)
+		// The command that crawls the seed: the flags given, then the fix.
+		var fix []string
+		for _, f := range flags {
+			if f.rule != notCarried {
+				fix = append(fix, f.words(cfg)...)
+			}
 		}
+		return nil, &fixableError{ue, append(fix, se.Fix...)}
 	}
-	return out, nil
+	return cfg, nil
 }
 
-// openGraph opens the -graph file: a new one, unless the crawl resumes,
-// whose graph may be there already, made by the run before.
-func openGraph(cfg *config) (*outFile, error) {
-	if !cfg.resume {
-		if _, err := os.Lstat(cfg.graph); err == nil {
-			return nil, fmt.Errorf("-graph %s exists: give the name of a new file (a crawl never writes over a file it did not make), or -resume to finish the crawl that made it", cfg.graph)
+// wantsVersion reports whether the command line asks for -version, which
+// is answered whatever else the line holds, so that any command line, even
+// a broken one, can say what built the crawler.
+func wantsVersion(args []string) bool {
+	for _, a := range args {
+		if a == "--" {
+			break
 		}
-	}
-	f, err := createOut(cfg.graph)
-	if err != nil {
-		return nil, fmt.Errorf("-graph: %w: give a file in a directory you can write to", err)
-	}
-	return f, nil
-}
-
-// writeGraph writes the link graph, if there is a -graph file, once the
-// crawl is done: before the page directory is marked finished, so that a
-// crawl killed before the file is whole can still be resumed to write it.
-func (out *outputs) writeGraph(g *linkgraph.Graph) error {
-	if out.graph == nil {
-		return nil
-	}
-	if err := out.graph.writeFrom(g.WriteCSV); err != nil {
-		return fmt.Errorf("-graph: %w", err)
-	}
-	return nil
-}
-
-// unmake removes the WARC file openOutputs made, for a crawl that could
-// not begin: it is this run's, and holds nothing of a crawl.
-func (out *outputs) unmake(cfg *config) {
-	if out.archive != nil && !cfg.resume {
-		out.archive.Close()
-		os.Remove(cfg.warc)
-	}
-}
-
-// closeArchive closes the WARC file, if there is one, once the crawl has
-// ended with err, and returns err, or if it is nil the error of closing.
-func (out *outputs) closeArchive(err error) error {
-	if out.archive != nil {
-		if cerr := out.archive.Close(); err == nil {
-			err = cerr
+		name, v, hasValue := strings.Cut(a, "=")
+		if name != "-version" && name != "--version" {
+			continue
+		}
+		if on, err := strconv.ParseBool(v); !hasValue || err == nil && on {
+			return true
 		}
 	}
-	return err
-}
-
-// beginCrawl opens the page directory and begins the crawl in it, which
-// for a crawl that resumes opens its WARC file as the directory decides.
-// If the crawl cannot begin, it says why, removes the WARC file a new
-// crawl made, and returns a nil Dir and the exit status.
-func beginCrawl(cfg *config, out *outputs, stderr io.Writer) (*pagedir.Dir, *pagedir.Replay, int) {
-	dir, err := pagedir.Open(cfg.dir, cfg.resume)
-	if err != nil {
-		out.unmake(cfg)
-		return nil, nil, refused(err, stderr)
-	}
-	adopted := false
-	if p, ok := dir.Recorded(); ok {
-		if adopted, err = cfg.adopt(p); err != nil {
-			dir.Close()
-			fmt.Fprintf(stderr, "crawler: %v (read as links were when this crawl began)\n", err)
-			return nil, nil, err.(*usageError).code
-		}
-	}
-	replay, err := dir.Begin(cfg.params())
-	if err != nil {
-		dir.Close()
-		out.unmake(cfg)
-		return nil, nil, refused(err, stderr)
-	}
-	if cfg.warc != "" && cfg.resume {
-		if out.archive, err = dir.ResumeWARC(cfg.warc, replay, cfg.warcInfo()); err != nil {
-			dir.Close()
-			return nil, nil, warcRefused(err, stderr)
-		}
-	}
-	if note := cfg.modeNote(adopted); note != "" && !cfg.quiet {
-		fmt.Fprintf(stderr, "crawler: %s\n", note)
-	}
-	return dir, replay, exitOK
-}
-
-// modeNote says how links are read when -links auto chose it for a crawl
-// other than the CS50 reference's, whose log and stderr stay the
-// reference's; adopted is whether the mode is the one the crawl resumed
-// began in.
-func (cfg *config) modeNote(adopted bool) string {
-	switch {
-	case cfg.links != "auto":
-		return ""
-	case adopted && cfg.mode == "reference":
-		return "links are read as the CS50 reference does (-links reference), as when this crawl began"
-	case adopted:
-		return "links are read as a browser does (-links html), as when this crawl began"
-	case cfg.mode == "html":
-		return "links are read as a browser does (-links html), as in any crawl with -scope; -links reference reads them as the CS50 reference does"
-	}
-	return ""
-}
-
-// warcInfo describes the crawl for the warcinfo record that begins each
-// run's part of its WARC file: the software, the robots policy, the
-// options that shape the crawl, the seed and maxDepth.
-func (cfg *config) warcInfo() warc.Info {
-	robots := "ignore"
-	if cfg.robots {
-		robots = "obey"
-	}
-	info := warc.Info{Software: "tse-crawler/" + buildinfo.Version, Fields: [][2]string{{"robots", robots}}}
-	for _, o := range cfg.params().Options {
-		info.Fields = append(info.Fields, [2]string{o[0], o[1]})
-	}
-	info.Fields = append(info.Fields, [2]string{"seed", cfg.seed}, [2]string{"maxDepth", strconv.Itoa(cfg.maxDepth)})
-	return info
-}
-
-// checkNewWARC finds what would make [warc.Create] refuse path, as far as
-// it can be known before the file is made: a name already taken, even by a
-// dangling symbolic link, or a directory that is not there.
-func checkNewWARC(path string) error {
-	if _, err := os.Lstat(path); err == nil {
-		return &warc.ExistsError{Path: path}
-	}
-	if d := filepath.Dir(path); !isDir(d) {
-		return fmt.Errorf("%s, where WARC file %s would go, is not a directory: create it first (mkdir -p %s), or give a file in a directory that exists", d, path, d)
-	}
-	return nil
-}
-
-func isDir(path string) bool {
-	fi, err := os.Stat(path)
-	return err == nil && fi.IsDir()
-}
-
-// warcError adds to an error opening the WARC file the flag and what to
-// do about it.
-func warcError(err error) error {
-	advice := ""
-	switch {
-	case isType[*warc.ExistsError](err):
-		advice = ": give the name of a new file (a crawl never writes into a file it did not make), or -resume to finish the crawl that wrote it"
-	case errors.Is(err, fs.ErrNotExist):
-		advice = ": give a file in a directory that exists"
-	case errors.Is(err, fs.ErrPermission):
-		advice = ": give a file in a directory you can write to"
-	}
-	return fmt.Errorf("-warc: %w%s", err, advice)
-}
-
-// warcRefused tells why the WARC file of a crawl that resumes cannot be
-// opened, and returns the exit status: a file that is not the crawl's, or
-// is gone, does not match the crawl.
-func warcRefused(err error, stderr io.Writer) int {
-	fmt.Fprintf(stderr, "crawler: %v\n", warcError(err))
-	if isType[*warc.NotWARCError](err) || isType[*pagedir.MissingWARCError](err) {
-		return exitResume
-	}
-	return exitUsage
+	return false
 }
 
 // isType reports whether err's tree holds an error of type E.
@@ -388,11 +195,19 @@ func isType[E error](err error) bool {
 	return ok
 }
 
-// refused tells why the crawl cannot begin in its page directory, with
-// the advice about flags that package pagedir leaves to the command, and
-// returns the exit status. A finished crawl is no failure: there is simply
-// nothing left to do.
+// refused tells why the crawl cannot begin: a setting, or its page
+// directory, with the advice about flags that package pagedir leaves to
+// the command, and returns the exit status. A WARC file that is not the
+// crawl's, or is gone, does not match the crawl that resumes. A finished
+// crawl is no failure: there is simply nothing left to do.
 func refused(err error, stderr io.Writer) int {
+	if se, ok := errors.AsType[*job.SettingError](err); ok {
+		fmt.Fprintf(stderr, "crawler: %v\n", err)
+		if isType[*warc.NotWARCError](err) || isType[*pagedir.MissingWARCError](err) {
+			return exitResume
+		}
+		return settingExit[se.Setting]
+	}
 	if _, ok := errors.AsType[*pagedir.FinishedError](err); ok {
 		fmt.Fprintf(stderr, "crawler: %v\n", err)
 		return exitOK
@@ -417,85 +232,33 @@ func refused(err error, stderr io.Writer) int {
 	return exitPageDir
 }
 
-// newCrawler builds the crawler and its collaborators from the command
-// line.
-func newCrawler(cfg *config, dir *pagedir.Dir, proxy func(*http.Request) (*url.URL, error), stderr io.Writer) (*crawler.Crawler, *pagefetch.Fetcher) {
-	fetcher := &pagefetch.Fetcher{
-		Client: pagefetch.NewClient(pagefetch.ClientOptions{
-			Proxy:        proxy,
-			LoopbackOnly: cfg.delay < time.Second,
-			Timeout:      cfg.timeout,
-			Capture:      cfg.warc != "",
-		}),
-		Pacer:     pace.New(cfg.delay, nil),
-		UserAgent: cfg.userAgent,
-		Robots:    cfg.robots,
-		Retries:   cfg.retries,
-		MaxSize:   cfg.maxSize,
-		Warn:      func(msg string) { fmt.Fprintf(stderr, "crawler: warning: %s\n", msg) },
-		Record:    cfg.warc != "",
-		// html mode's keys are WHATWG serializations, sent as they are.
-		WHATWG: cfg.mode == "html",
-	}
-	if cfg.warc != "" {
-		// Large responses wait for their records beside the file they
-		// go to, rather than in memory or in a small /tmp.
-		fetcher.SpoolDir = filepath.Dir(cfg.warc)
-	}
-	c := &crawler.Crawler{
-		Fetch:     fetcher.FetchPage,
-		Scanner:   cfg.scanner,
-		Normalize: cfg.normalizer(),
-		Internal:  cfg.scope.Contains,
-		Exclude:   cfg.excluder(),
-		Bag:       cfg.frontier,
-		MaxDepth:  cfg.maxDepth,
-		MaxPages:  cfg.maxPages,
-		Errors:    stderr,
-		Reach:     fetcher.Reach,
-
-		Parallel:    cfg.parallel,
-		AheadMemory: cfg.aheadMemory,
-		Next:        fetcher.Pacer.Next,
-	}
-	if cfg.warc != "" && cfg.requisites != "none" {
-		c.FetchRequisite, c.Requisites, c.StyleRequisites = fetcher.FetchRequisite, pagescan.Requisites, pagescan.StyleRequisites
-		c.RequisiteScope = cfg.requisiteScope()
-	}
-	// -stats and -stats-json list the broken links, which takes the graph.
-	if cfg.graph != "" || cfg.stats || cfg.statsJSON != "" {
-		c.Graph = linkgraph.New(cfg.graph != "")
-	}
-	return c, fetcher
-}
-
-// finish closes the page directory as the crawl's outcome requires, tells
-// the user what happened, and how to go on with resume, the command that
-// finishes the crawl, and returns the exit status.
-func finish(dir *pagedir.Dir, cfg *config, resume string, res crawler.Result, err error, proxy func(*http.Request) (*url.URL, error), stderr io.Writer) int {
+// finish tells the user what came of the crawl: err, which Run gave, and
+// ferr, the error of emptying the marker of a crawl that ended; and how to
+// go on with resume, the command that finishes the crawl, and outageHint,
+// what most likely cut the crawl off. It returns the exit status.
+func finish(cfg *config, resume string, res crawler.Result, err, ferr error, outageHint func(*pagefetch.UnreachableError, string) string, stderr io.Writer) int {
 	if err == nil || errors.Is(err, crawler.ErrSeedFailed) {
-		// Done, one way or the other: the marker goes back to empty.
-		if ferr := dir.Finish(); ferr != nil {
+		// Done, one way or the other: the marker went back to empty.
+		if ferr != nil {
 			fmt.Fprintf(stderr, "crawler: %v\n", ferr)
 			return exitFailure
 		}
 		if err != nil {
 			fmt.Fprintf(stderr, "crawler: %v\n", err)
-			if cfg.timeout < time.Second {
+			if cfg.Timeout < time.Second {
 				// Too short to tell a server that is down from one that
 				// is far away; 1ns never even tries to connect.
-				fmt.Fprintf(stderr, "crawler: is -timeout %v too short? Give a server at least a second, such as -timeout 10s.\n", cfg.timeout)
+				fmt.Fprintf(stderr, "crawler: is -timeout %v too short? Give a server at least a second, such as -timeout 10s.\n", cfg.Timeout)
 			}
 			return exitSeedFetch
 		}
 		return exitOK
 	}
-	dir.Close() // keep the journal, to resume from
 	resume = "To finish the crawl, run: " + resume
 	var sig stopSignal
 	switch {
 	case errors.As(err, &sig):
-		fmt.Fprintf(stderr, "crawler: stopped by %v after saving %d pages in %s", signalName(sig.sig), res.Saved, cfg.dir)
+		fmt.Fprintf(stderr, "crawler: stopped by %v after saving %d pages in %s", signalName(sig.sig), res.Saved, cfg.Dir)
 		if res.Last != "" {
 			fmt.Fprintf(stderr, " (the last, page %d, is %s)", res.Saved, res.Last)
 		}
@@ -506,10 +269,10 @@ func finish(dir *pagedir.Dir, cfg *config, resume string, res crawler.Result, er
 		return 128 + int(sig.sig)
 	case errors.Is(err, crawler.ErrOutage):
 		fmt.Fprintf(stderr, "crawler: %v\n", err)
-		fmt.Fprintf(stderr, "crawler: stopped before the next request, with %d pages saved in %s; no page was marked FAILED for this.\n", res.Saved, cfg.dir)
+		fmt.Fprintf(stderr, "crawler: stopped before the next request, with %d pages saved in %s; no page was marked FAILED for this.\n", res.Saved, cfg.Dir)
 		var ue *pagefetch.UnreachableError
 		if errors.As(err, &ue) {
-			fmt.Fprintf(stderr, "%s\n", outageHint(ue, res.Current, proxy))
+			fmt.Fprintf(stderr, "%s\n", outageHint(ue, res.Current))
 		}
 		once := "the network is back"
 		if isType[*pagefetch.ProxyRefusedError](err) {
@@ -521,8 +284,8 @@ func finish(dir *pagedir.Dir, cfg *config, resume string, res crawler.Result, er
 		fmt.Fprintf(stderr, "crawler: cannot resume: %v: resume with the flags the crawl was started with, or start a new crawl in an empty directory\n", err)
 		return exitResume
 	case errors.Is(err, pagefetch.ErrNotLoopback):
-		fmt.Fprintf(stderr, "crawler: %v: -delay %v is below 1s, which is allowed only when every connection is to a loopback address; use -delay 1s or more for a real server", err, cfg.delay)
-		if cfg.warc != "" && cfg.requisites == "all" {
+		fmt.Fprintf(stderr, "crawler: %v: -delay %v is below 1s, which is allowed only when every connection is to a loopback address; use -delay 1s or more for a real server", err, cfg.Delay)
+		if cfg.WARC != "" && cfg.Requisites == "all" {
 			// A page's stylesheet or font on a CDN is the likely cause.
 			fmt.Fprint(stderr, ", or -requisites scope to fetch only the requisites inside the crawl's scope")
 		}
@@ -583,36 +346,4 @@ func shellQuote(s string, always bool) string {
 		return s
 	}
 	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
-}
-
-// outageHint says what most likely cut the crawl off from a host, and what
-// to do about it. pageURL is the page it was fetching.
-func outageHint(ue *pagefetch.UnreachableError, pageURL string, proxy func(*http.Request) (*url.URL, error)) string {
-	// The variable that names the proxy for the page's scheme.
-	envName, scheme := "HTTP_PROXY", "http"
-	if strings.HasPrefix(pageURL, "https:") {
-		envName, scheme = "HTTPS_PROXY", "https"
-	}
-	if pr, ok := errors.AsType[*pagefetch.ProxyRefusedError](ue); ok {
-		if pr.Code == http.StatusProxyAuthRequired {
-			return fmt.Sprintf("The proxy asks for credentials (%s): give them in %s, as http://user:password@host:port.", pr.Status, envName)
-		}
-		return fmt.Sprintf("The proxy answered %s: it is the proxy's refusal, not the site's. Give %s a proxy that opens tunnels to https sites, or unset it to reach them directly; the playground's proxy serves http only.", pr.Status, envName)
-	}
-	if req, err := http.NewRequest(http.MethodGet, pageURL, nil); err == nil {
-		if p, err := proxy(req); err == nil && p != nil {
-			return fmt.Sprintf("Is the proxy %s, which %s names, running? Every %s request goes through it.", p.Redacted(), envName, scheme)
-		}
-	}
-	name, _, err := net.SplitHostPort(ue.Host)
-	if err != nil {
-		name = ue.Host
-	}
-	switch {
-	case ue.DNS() && "http://"+name+"/tse/" == scope.CS50Prefix:
-		return fmt.Sprintf("Is this machine offline? The name %s could not be looked up. To crawl the offline copy of the CS50 site instead, serve it with the playground and set HTTP_PROXY (README: \"Crawling the offline playground\").", name)
-	case ue.DNS():
-		return fmt.Sprintf("Is this machine offline, or is the name %s misspelled? It could not be looked up.", name)
-	}
-	return fmt.Sprintf("Is %s down, or this machine offline? If this machine reaches the web through a proxy, set %s.", ue.Host, envName)
 }

@@ -284,23 +284,6 @@ func TestPageDirectoryRefused(t *testing.T) {
 	})
 }
 
-func TestParseSize(t *testing.T) {
-	tests := []struct {
-		in   string
-		want int64 // 0 for an error
-	}{
-		{"1", 1}, {"1000", 1000}, {"1B", 1}, {"512KiB", 512 << 10}, {"10MiB", 10 << 20}, {"2GiB", 2 << 30},
-		{"", 0}, {"0", 0}, {"-5", 0}, {"10MB", 0}, {"10mib", 0}, {"1.5MiB", 0}, {"MiB", 0}, {" 10", 0},
-		{"99999999999GiB", 0}, {"99999999999999999999", 0},
-	}
-	for _, tt := range tests {
-		got, err := parseSize(tt.in)
-		if (err != nil) != (tt.want == 0) || got != tt.want {
-			t.Errorf("parseSize(%q) = %d, %v; want %d", tt.in, got, err, tt.want)
-		}
-	}
-}
-
 func TestHelp(t *testing.T) {
 	code, stdout, stderr := crawl(t.Context(), func(string) string { return "" }, "-h")
 	if code != exitOK || stderr != "" {
@@ -595,7 +578,7 @@ func TestResumeArgsEveryFlag(t *testing.T) {
 			if err != nil {
 				t.Fatalf("resumeArgs gives %q, which does not parse: %v", args, err)
 			}
-			cfg.resume = true
+			cfg.Resume = true
 			if !reflect.DeepEqual(again, cfg) {
 				t.Errorf("resumeArgs gives %q, which parses to\n%+v, want\n%+v", args, again, cfg)
 			}
@@ -883,7 +866,7 @@ func TestSeedSchemeHints(t *testing.T) {
 				args = append(args, t.TempDir(), "2")
 				cfg, err := parseArgs(args)
 				if mode == "html" && browserReads[tt.name] {
-					if err != nil || cfg.seed != "http://"+letters {
+					if err != nil || cfg.Seed != "http://"+letters {
 						t.Errorf("parseArgs(%q) = %v; want the seed http://%s, as a browser reads it", args, err, letters)
 					}
 					return

@@ -1,4 +1,4 @@
-package main
+package job
 
 import (
 	"bufio"
@@ -77,8 +77,8 @@ func failureSummary(res crawler.Result) string {
 
 // writeStats prints the report on stderr (-stats) and writes it as JSON to
 // the -stats-json file, if there is one.
-func writeStats(cfg *config, r *stats.Report, out *outFile, stderr io.Writer) error {
-	if cfg.stats {
+func writeStats(cfg *Settings, r *stats.Report, out *outFile, stderr io.Writer) error {
+	if cfg.Stats {
 		if err := r.WriteText(stderr); err != nil {
 			return err
 		}

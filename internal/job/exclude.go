@@ -1,11 +1,10 @@
-package main
+package job
 
 import (
 	"errors"
 	"fmt"
 	"regexp"
 	"regexp/syntax"
-	"strconv"
 	"strings"
 )
 
@@ -13,9 +12,9 @@ import (
 // that is not one, saying where it goes wrong: Go's message names the
 // fault and a piece of the expression, which in a long expression, or one
 // that repeats the piece, does not say where it is.
-func (cfg *config) compileExcludes() error {
+func (cfg *Settings) compileExcludes() error {
 	cfg.exclude = nil
-	for _, expr := range cfg.excludes {
+	for _, expr := range cfg.Excludes {
 		re, err := regexp.Compile(expr)
 		if err != nil {
 			what := err.Error()
@@ -25,7 +24,7 @@ func (cfg *config) compileExcludes() error {
 					what += fmt.Sprintf(": at position %d, counting from 0", at)
 				}
 			}
-			return &usageError{exitUsage, fmt.Sprintf("-exclude %q: %s: give a regular expression in Go's syntax (RE2), such as /private/ or \\.pdf$", expr, what)}
+			return refuse(Flags, fmt.Sprintf("-exclude %q: %s: give a regular expression in Go's syntax (RE2), such as /private/ or \\.pdf$", expr, what))
 		}
 		cfg.exclude = append(cfg.exclude, re)
 	}
@@ -62,7 +61,7 @@ func errorOffset(expr string, se *syntax.Error) int {
 
 // exclusion returns the -exclude expression that matches url, a key of
 // the crawl, or nil if none does.
-func (cfg *config) exclusion(url string) *regexp.Regexp {
+func (cfg *Settings) exclusion(url string) *regexp.Regexp {
 	for _, re := range cfg.exclude {
 		if re.MatchString(url) {
 			return re
@@ -73,7 +72,7 @@ func (cfg *config) exclusion(url string) *regexp.Regexp {
 
 // excluder returns what crawler.Crawler.Exclude is for the -exclude
 // expressions: nil if there are none.
-func (cfg *config) excluder() func(url string) bool {
+func (cfg *Settings) excluder() func(url string) bool {
 	if len(cfg.exclude) == 0 {
 		return nil
 	}
@@ -84,23 +83,13 @@ func (cfg *config) excluder() func(url string) bool {
 // key: with -requisites scope only those in the crawl's scope, else any,
 // and none that an -exclude matches, since an excluded URL is never
 // requested. Nil takes any.
-func (cfg *config) requisiteScope() func(key string) bool {
+func (cfg *Settings) requisiteScope() func(key string) bool {
 	var in func(string) bool
-	if cfg.requisites == "scope" {
+	if cfg.Requisites == "scope" {
 		in = cfg.scope.Contains
 	}
 	if len(cfg.exclude) == 0 {
 		return in
 	}
 	return func(key string) bool { return (in == nil || in(key)) && cfg.exclusion(key) == nil }
-}
-
-// excludesJournaled is -exclude in the journal's header: each expression
-// quoted, so that no two lists read alike whatever they hold.
-func excludesJournaled(cfg *config) (string, bool) {
-	quoted := make([]string, len(cfg.excludes))
-	for i, expr := range cfg.excludes {
-		quoted[i] = strconv.Quote(expr)
-	}
-	return strings.Join(quoted, " "), len(quoted) > 0
 }

@@ -1,4 +1,4 @@
-package main
+package job
 
 import (
 	"io"
@@ -12,7 +12,7 @@ import (
 	"tse-crawler/internal/termsafe"
 )
 
-// A console is where a run writes: its messages, which go to stderr, and
+// A Console is where a run writes: its messages, which go to stderr, and
 // the crawl's progress log and live status line.
 //
 // Messages quote URLs, status lines and robots.txt text that servers
@@ -20,27 +20,28 @@ import (
 // written to the console itself, which passes them on to stderr, or, while
 // the status line is drawn, through the line, so that it is never drawn
 // over. startLine is the one place where that changes.
-type console struct {
+type Console struct {
 	stdout, stderr io.Writer        // as run was given them
 	msgs           *termsafe.Writer // where messages go now
 	line           *progress.Line   // the status line, or nil
 	log            *termsafe.Writer // the escaped log on a terminal, or nil
 }
 
-func newConsole(stdout, stderr io.Writer) *console {
-	return &console{stdout: stdout, stderr: stderr, msgs: termsafe.NewWriter(stderr)}
+// NewConsole returns the console of a run given stdout and stderr.
+func NewConsole(stdout, stderr io.Writer) *Console {
+	return &Console{stdout: stdout, stderr: stderr, msgs: termsafe.NewWriter(stderr)}
 }
 
 // Write writes a message. It is safe for concurrent use once the crawl
 // has begun.
-func (con *console) Write(p []byte) (int, error) { return con.msgs.Write(p) }
+func (con *Console) Write(p []byte) (int, error) { return con.msgs.Write(p) }
 
-// flush writes out what the escaping holds back, as the run ends.
-func (con *console) flush() { con.msgs.Flush() }
+// Flush writes out what the escaping holds back, as the run ends.
+func (con *Console) Flush() { con.msgs.Flush() }
 
 // startLine draws the status line, on a terminal that the log does not
 // already fill, and sends the messages through it from then on.
-func (con *console) startLine(quiet bool) {
+func (con *Console) startLine(quiet bool) {
 	con.line = statusLine(con.stdout, con.stderr, quiet)
 	if con.line != nil {
 		con.msgs.Flush()
@@ -51,7 +52,7 @@ func (con *console) startLine(quiet bool) {
 // show makes the crawl show itself on the console: its progress log,
 // unless quiet, and the status line, with the pause that pacer keeps
 // before each host.
-func (con *console) show(c *crawler.Crawler, pacer *pace.Pacer, quiet bool) {
+func (con *Console) show(c *crawler.Crawler, pacer *pace.Pacer, quiet bool) {
 	if !quiet {
 		c.Log = con.stdout
 		// On a terminal the log is escaped too; redirected, it keeps the
@@ -77,7 +78,7 @@ func (con *console) show(c *crawler.Crawler, pacer *pace.Pacer, quiet bool) {
 // endCrawl ends what the crawl showed: the log is written out and the
 // status line erased. Messages still go through the line, which passes
 // them on.
-func (con *console) endCrawl() {
+func (con *Console) endCrawl() {
 	if con.log != nil {
 		con.log.Flush()
 	}
@@ -86,8 +87,8 @@ func (con *console) endCrawl() {
 	}
 }
 
-// onTerminal reports whether stderr is a terminal.
-func (con *console) onTerminal() bool {
+// OnTerminal reports whether stderr is a terminal.
+func (con *Console) OnTerminal() bool {
 	f, ok := con.stderr.(*os.File)
 	return ok && progress.IsTerminal(f)
 }

@@ -1,0 +1,308 @@
+package job
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strconv"
+
+	"tse-crawler/internal/buildinfo"
+	"tse-crawler/internal/crawler"
+	"tse-crawler/internal/journal"
+	"tse-crawler/internal/linkgraph"
+	"tse-crawler/internal/pagedir"
+	"tse-crawler/internal/warc"
+)
+
+// Begin begins the crawl cfg asks for, once Parse has checked it: it
+// chooses the proxy from the environment, read through getenv, opens the
+// files the crawl writes besides its pages, then the page directory, and
+// begins the crawl in it, afresh or where its journal says. params names
+// the crawl for its journal, as cfg is when it is called: a crawl that
+// resumes with -links auto takes the mode the journal says it began in.
+// Warnings and notes go to con.
+//
+// If the crawl cannot begin, Begin returns why: a *SettingError for a
+// proxy variable, a file to write or a seed the crawl cannot begin with,
+// and otherwise the page directory's error (package pagedir), a
+// *pagedir.FinishedError for a crawl with nothing left to do.
+func Begin(cfg *Settings, params func() journal.Params, getenv func(string) string, con *Console) (*Job, error) {
+	proxy, err := proxyFunc(getenv, cfg.WARC != "")
+	if err != nil {
+		return nil, &SettingError{Setting: Flags, Err: err}
+	}
+	if msg := httpsProxyWarning(cfg, getenv); msg != "" {
+		fmt.Fprintf(con, "crawler: warning: %s\n", msg)
+	}
+	j := &Job{cfg: cfg, params: params, con: con, proxy: proxy}
+	if j.out, err = j.openOutputs(); err != nil {
+		return nil, &SettingError{Setting: Flags, Err: err}
+	}
+	if err := j.begin(); err != nil {
+		j.Close()
+		return nil, err
+	}
+	return j, nil
+}
+
+// The outputs are the files a crawl writes besides its pages. They are
+// opened before the page directory, so that a path that cannot be written
+// is found before the crawl, with nothing written in the directory.
+type outputs struct {
+	stats *outFile // -stats-json, or nil
+	graph *outFile // -graph, or nil
+	// archive is -warc: a new crawl's, made by openOutputs, or one that
+	// resumes, opened by begin once the page directory says where
+	// the file is cut back.
+	archive *warc.Writer
+}
+
+// openOutputs checks that the files of -stats-json, -graph and -warc lie
+// outside the page directory and opens them, but for a crawl that resumes,
+// whose WARC file waits for the page directory. Its errors are usage
+// errors.
+func (j *Job) openOutputs() (*outputs, error) {
+	cfg := j.cfg
+	if err := outsideDir(cfg.Dir, map[string]string{"stats-json": cfg.StatsJSON, "graph": cfg.Graph, "warc": cfg.WARC}); err != nil {
+		return nil, err
+	}
+	out := new(outputs)
+	if cfg.StatsJSON != "" {
+		f, err := createOut(cfg.StatsJSON)
+		if err != nil {
+			return nil, fmt.Errorf("-stats-json: %w: give a file in a directory you can write to", err)
+		}
+		out.stats = f
+	}
+	if cfg.Graph != "" {
+		f, err := openGraph(cfg)
+		if err != nil {
+			out.stats.discard()
+			return nil, err
+		}
+		out.graph = f
+	}
+	// A new crawl's WARC file is made before the page directory is
+	// marked, so that a name already taken, or a directory that cannot be
+	// written, is told with nothing written in either.
+	if cfg.WARC != "" && !cfg.Resume {
+		err := checkNewWARC(cfg.WARC)
+		if err == nil {
+			out.archive, err = warc.Create(cfg.WARC, j.warcInfo())
+		}
+		if err != nil {
+			out.stats.discard()
+			out.graph.discard()
+			return nil, warcError(err)
+		}
+	}
+	return out, nil
+}
+
+// openGraph opens the -graph file: a new one, unless the crawl resumes,
+// whose graph may be there already, made by the run before.
+func openGraph(cfg *Settings) (*outFile, error) {
+	if !cfg.Resume {
+		if _, err := os.Lstat(cfg.Graph); err == nil {
+			return nil, fmt.Errorf("-graph %s exists: give the name of a new file (a crawl never writes over a file it did not make), or -resume to finish the crawl that made it", cfg.Graph)
+		}
+	}
+	f, err := createOut(cfg.Graph)
+	if err != nil {
+		return nil, fmt.Errorf("-graph: %w: give a file in a directory you can write to", err)
+	}
+	return f, nil
+}
+
+// writeGraph writes the link graph, if there is a -graph file, once the
+// crawl is done: before the page directory is marked finished, so that a
+// crawl killed before the file is whole can still be resumed to write it.
+func (out *outputs) writeGraph(g *linkgraph.Graph) error {
+	if out.graph == nil {
+		return nil
+	}
+	if err := out.graph.writeFrom(g.WriteCSV); err != nil {
+		return fmt.Errorf("-graph: %w", err)
+	}
+	return nil
+}
+
+// unmake removes the WARC file openOutputs made, for a crawl that could
+// not begin: it is this run's, and holds nothing of a crawl.
+func (out *outputs) unmake(cfg *Settings) {
+	if out.archive != nil && !cfg.Resume {
+		out.archive.Close()
+		os.Remove(cfg.WARC)
+	}
+}
+
+// closeArchive closes the WARC file, if there is one, once the crawl has
+// ended with err, and returns err, or if it is nil the error of closing.
+func (out *outputs) closeArchive(err error) error {
+	if out.archive != nil {
+		if cerr := out.archive.Close(); err == nil {
+			err = cerr
+		}
+	}
+	return err
+}
+
+// begin opens the page directory and begins the crawl in it, which for a
+// crawl that resumes opens its WARC file as the directory decides. If the
+// crawl cannot begin, it removes the WARC file a new crawl made, and
+// returns why.
+func (j *Job) begin() error {
+	cfg, out := j.cfg, j.out
+	dir, err := pagedir.Open(cfg.Dir, cfg.Resume)
+	if err != nil {
+		out.unmake(cfg)
+		return err
+	}
+	adopted := false
+	if p, ok := dir.Recorded(); ok {
+		if adopted, err = cfg.adopt(p); err != nil {
+			dir.Close()
+			return fmt.Errorf("%w (read as links were when this crawl began)", err)
+		}
+	}
+	replay, err := dir.Begin(j.params())
+	if err != nil {
+		dir.Close()
+		out.unmake(cfg)
+		return err
+	}
+	if cfg.WARC != "" && cfg.Resume {
+		if out.archive, err = dir.ResumeWARC(cfg.WARC, replay, j.warcInfo()); err != nil {
+			dir.Close()
+			return &SettingError{Setting: Flags, Err: warcError(err)}
+		}
+	}
+	if note := cfg.modeNote(adopted); note != "" && !cfg.Quiet {
+		fmt.Fprintf(j.con, "crawler: %s\n", note)
+	}
+	j.dir, j.replay = dir, replay
+	return nil
+}
+
+// resume hands the crawler, for a crawl that resumes, what came of the
+// pages of the run before, and says so.
+func (j *Job) resume(c *crawler.Crawler) {
+	if replay := j.replay; replay != nil {
+		c.History = replay.History(j.dir)
+		fmt.Fprintf(j.con, "crawler: resuming the crawl in %s: replaying what came of its first %d pages, %d of them saved\n", j.cfg.Dir, len(replay.Entries), replay.Saved)
+	}
+}
+
+// finish closes the page directory as the crawl's outcome, err, requires,
+// and returns the error of emptying the marker.
+func (j *Job) finish(err error) error {
+	if err == nil || errors.Is(err, crawler.ErrSeedFailed) {
+		// Done, one way or the other: the marker goes back to empty.
+		return j.dir.Finish()
+	}
+	j.dir.Close() // keep the journal, to resume from
+	return nil
+}
+
+// modeNote says how links are read when -links auto chose it for a crawl
+// other than the CS50 reference's, whose log and stderr stay the
+// reference's; adopted is whether the mode is the one the crawl resumed
+// began in.
+func (cfg *Settings) modeNote(adopted bool) string {
+	switch {
+	case cfg.Links != "auto":
+		return ""
+	case adopted && cfg.mode == "reference":
+		return "links are read as the CS50 reference does (-links reference), as when this crawl began"
+	case adopted:
+		return "links are read as a browser does (-links html), as when this crawl began"
+	case cfg.mode == "html":
+		return "links are read as a browser does (-links html), as in any crawl with -scope; -links reference reads them as the CS50 reference does"
+	}
+	return ""
+}
+
+// adopt makes a crawl that resumes with -links auto read links in the
+// mode the journal says the crawl began in, p being the journal's
+// parameters: a crawl begun with a -scope before auto was the default
+// went on in reference mode. It reports whether it changed the mode; its
+// errors, a seed or a -scope that mode cannot read, are *SettingErrors.
+func (cfg *Settings) adopt(p journal.Params) (bool, error) {
+	var was string
+	for _, o := range p.Options {
+		if o[0] == "links" {
+			was = o[1]
+		}
+	}
+	if cfg.Links != "auto" || was == cfg.mode || was != "reference" && was != "html" {
+		return false, nil
+	}
+	cfg.mode = was
+	if err := cfg.buildMode(); err != nil {
+		return false, err
+	}
+	seed, err := cfg.checkSeed(cfg.RawSeed)
+	if err != nil {
+		return false, err
+	}
+	cfg.Seed = seed
+	return true, nil
+}
+
+// warcInfo describes the crawl for the warcinfo record that begins each
+// run's part of its WARC file: the software, the robots policy, the
+// options that shape the crawl, the seed and maxDepth.
+func (j *Job) warcInfo() warc.Info {
+	cfg := j.cfg
+	robots := "ignore"
+	if cfg.Robots {
+		robots = "obey"
+	}
+	info := warc.Info{Software: "tse-crawler/" + buildinfo.Version, Fields: [][2]string{{"robots", robots}}}
+	for _, o := range j.params().Options {
+		info.Fields = append(info.Fields, [2]string{o[0], o[1]})
+	}
+	info.Fields = append(info.Fields, [2]string{"seed", cfg.Seed}, [2]string{"maxDepth", strconv.Itoa(cfg.MaxDepth)})
+	return info
+}
+
+// checkNewWARC finds what would make [warc.Create] refuse path, as far as
+// it can be known before the file is made: a name already taken, even by a
+// dangling symbolic link, or a directory that is not there.
+func checkNewWARC(path string) error {
+	if _, err := os.Lstat(path); err == nil {
+		return &warc.ExistsError{Path: path}
+	}
+	if d := filepath.Dir(path); !isDir(d) {
+		return fmt.Errorf("%s, where WARC file %s would go, is not a directory: create it first (mkdir -p %s), or give a file in a directory that exists", d, path, d)
+	}
+	return nil
+}
+
+func isDir(path string) bool {
+	fi, err := os.Stat(path)
+	return err == nil && fi.IsDir()
+}
+
+// warcError adds to an error opening the WARC file the flag and what to
+// do about it.
+func warcError(err error) error {
+	advice := ""
+	switch {
+	case isType[*warc.ExistsError](err):
+		advice = ": give the name of a new file (a crawl never writes into a file it did not make), or -resume to finish the crawl that wrote it"
+	case errors.Is(err, fs.ErrNotExist):
+		advice = ": give a file in a directory that exists"
+	case errors.Is(err, fs.ErrPermission):
+		advice = ": give a file in a directory you can write to"
+	}
+	return fmt.Errorf("-warc: %w%s", err, advice)
+}
+
+// isType reports whether err's tree holds an error of type E.
+func isType[E error](err error) bool {
+	_, ok := errors.AsType[E](err)
+	return ok
+}

@@ -1,0 +1,169 @@
+// Package job runs one crawl from start to end, as a command line asks
+// for it: it checks the crawl's Settings, opens the files the crawl writes
+// besides its pages, begins the crawl in its page directory or resumes it,
+// builds the fetcher and the crawler, runs them, writes the link graph,
+// closes the page directory as the crawl's outcome requires, and reports
+// the statistics. It writes the crawl's log, notes and warnings on the
+// run's Console, but leaves the words for each outcome, and the exit
+// statuses, to the command: its errors are typed, for the command to tell
+// apart.
+package job
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"path/filepath"
+	"time"
+
+	"tse-crawler/internal/crawler"
+	"tse-crawler/internal/journal"
+	"tse-crawler/internal/linkgraph"
+	"tse-crawler/internal/pace"
+	"tse-crawler/internal/pagedir"
+	"tse-crawler/internal/pagefetch"
+	"tse-crawler/internal/pagescan"
+	"tse-crawler/internal/stats"
+)
+
+// A Job is one crawl: Begin begins it, Run runs it to its end, and Stats
+// then reports it. A Job is not safe for concurrent use.
+type Job struct {
+	cfg    *Settings
+	params func() journal.Params // names the crawl for its journal
+	con    *Console
+	proxy  func(*http.Request) (*url.URL, error)
+	out    *outputs
+	dir    *pagedir.Dir
+	replay *pagedir.Replay // what came of the pages of the run before, or nil
+
+	// Set by Run, for Stats.
+	began   time.Time
+	c       *crawler.Crawler
+	fetcher *pagefetch.Fetcher
+}
+
+// An Outcome is what came of a crawl that Run ran.
+type Outcome struct {
+	crawler.Result
+	// Err is why the crawl stopped before its end, or nil: an error
+	// wrapping crawler.ErrSeedFailed for a crawl whose seed failed, which
+	// ended too, or one that leaves the crawl to be resumed (the cause of
+	// the context for a signal, crawler.ErrOutage, crawler.ErrDiverged,
+	// pagefetch.ErrNotLoopback, a page that could not be saved).
+	Err error
+}
+
+// Run crawls, closes the WARC file, writes the link graph, sums up on the
+// console the pages that failed under -q and a crawl that -max-pages ended,
+// and closes the page directory as the outcome requires: a crawl that
+// ended, or whose seed failed, empties its marker; any other keeps it, to
+// be resumed. Its error is that of emptying the marker, for a crawl that
+// did not stop short.
+func (j *Job) Run(ctx context.Context) (Outcome, error) {
+	cfg, con, out := j.cfg, j.con, j.out
+	j.began = time.Now()
+	con.startLine(cfg.Quiet)
+	c, fetcher := newCrawler(cfg, j.proxy, con)
+	con.show(c, fetcher.Pacer, cfg.Quiet)
+	j.resume(c)
+	c.Sink = &pagedir.Recorder{Dir: j.dir, Archive: out.archive}
+	res, err := c.Crawl(ctx, cfg.Seed)
+	err = out.closeArchive(err)
+	if err == nil {
+		err = out.writeGraph(c.Graph)
+	}
+	con.endCrawl()
+
+	// Before the command's words, so that the command that resumes the
+	// crawl stays last. A seed that failed is the command's to tell.
+	if c.QuietFailures && res.Failed > 0 && !errors.Is(err, crawler.ErrSeedFailed) {
+		fmt.Fprintf(con, "crawler: %s\n", failureSummary(res))
+	}
+	if res.MaxPagesReached && err == nil {
+		fmt.Fprintf(con, "crawler: %s\n", limitSummary(cfg.MaxPages, res))
+	}
+	j.c, j.fetcher = c, fetcher
+	return Outcome{res, err}, j.finish(err)
+}
+
+// Stats gathers the figures of the crawl, which came to res once Run has
+// run it, and writes them where the settings ask: as text on the console
+// (-stats), and as JSON to the -stats-json file. It returns them, for the
+// line that sums the crawl up, and the error of writing them.
+func (j *Job) Stats(res crawler.Result) (*stats.Report, error) {
+	r := report(res, j.c, j.fetcher, j.cfg.mode, time.Since(j.began))
+	if j.cfg.Stats || j.out.stats != nil {
+		return r, writeStats(j.cfg, r, j.out.stats, j.con)
+	}
+	return r, nil
+}
+
+// Close closes the files of -stats-json and -graph if they were never
+// written, and removes them if the job made them: a run that ends before
+// its crawl leaves no empty file behind.
+func (j *Job) Close() {
+	j.out.stats.discard()
+	j.out.graph.discard()
+}
+
+// OutageHint says what most likely cut the crawl off from a host, as ue
+// tells, and what to do about it; pageURL is the page it was fetching.
+func (j *Job) OutageHint(ue *pagefetch.UnreachableError, pageURL string) string {
+	return outageHint(ue, pageURL, j.proxy)
+}
+
+// newCrawler builds the crawler and its collaborators from the command
+// line.
+func newCrawler(cfg *Settings, proxy func(*http.Request) (*url.URL, error), stderr io.Writer) (*crawler.Crawler, *pagefetch.Fetcher) {
+	fetcher := &pagefetch.Fetcher{
+		Client: pagefetch.NewClient(pagefetch.ClientOptions{
+			Proxy:        proxy,
+			LoopbackOnly: cfg.Delay < time.Second,
+			Timeout:      cfg.Timeout,
+			Capture:      cfg.WARC != "",
+		}),
+		Pacer:     pace.New(cfg.Delay, nil),
+		UserAgent: cfg.UserAgent,
+		Robots:    cfg.Robots,
+		Retries:   cfg.Retries,
+		MaxSize:   cfg.MaxSize,
+		Warn:      func(msg string) { fmt.Fprintf(stderr, "crawler: warning: %s\n", msg) },
+		Record:    cfg.WARC != "",
+		// html mode's keys are WHATWG serializations, sent as they are.
+		WHATWG: cfg.mode == "html",
+	}
+	if cfg.WARC != "" {
+		// Large responses wait for their records beside the file they
+		// go to, rather than in memory or in a small /tmp.
+		fetcher.SpoolDir = filepath.Dir(cfg.WARC)
+	}
+	c := &crawler.Crawler{
+		Fetch:     fetcher.FetchPage,
+		Scanner:   cfg.scanner,
+		Normalize: cfg.normalizer(),
+		Internal:  cfg.scope.Contains,
+		Exclude:   cfg.excluder(),
+		Bag:       cfg.frontier,
+		MaxDepth:  cfg.MaxDepth,
+		MaxPages:  cfg.MaxPages,
+		Errors:    stderr,
+		Reach:     fetcher.Reach,
+
+		Parallel:    cfg.Parallel,
+		AheadMemory: cfg.AheadMemory,
+		Next:        fetcher.Pacer.Next,
+	}
+	if cfg.WARC != "" && cfg.Requisites != "none" {
+		c.FetchRequisite, c.Requisites, c.StyleRequisites = fetcher.FetchRequisite, pagescan.Requisites, pagescan.StyleRequisites
+		c.RequisiteScope = cfg.requisiteScope()
+	}
+	// -stats and -stats-json list the broken links, which takes the graph.
+	if cfg.Graph != "" || cfg.Stats || cfg.StatsJSON != "" {
+		c.Graph = linkgraph.New(cfg.Graph != "")
+	}
+	return c, fetcher
+}

@@ -1,0 +1,177 @@
+package job
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// The flag.Values of the command's flags. Each is bound to a field of a
+// Settings, reads a value as the manual writes it, and writes it back in the
+// same form, for the resume command and the manual's defaults. Their
+// errors say what to give, where the flag package's own would say only
+// "parse error".
+
+// A DurationValue is a flag that holds a time.Duration.
+type DurationValue struct{ D *time.Duration }
+
+func (v DurationValue) String() string { return v.D.String() }
+
+func (v DurationValue) Set(s string) error {
+	d, err := time.ParseDuration(s)
+	if err != nil {
+		return errors.New("give a duration such as 1s, 1.5s or 500ms")
+	}
+	*v.D = d
+	return nil
+}
+
+// A CountValue is a flag that holds a whole number; Want says what to give.
+type CountValue struct {
+	N    *int
+	Want string
+}
+
+func (v CountValue) String() string { return strconv.Itoa(*v.N) }
+
+func (v CountValue) Set(s string) error {
+	n, err := strconv.Atoi(s)
+	if err != nil {
+		return errors.New("give " + v.Want)
+	}
+	*v.N = n
+	return nil
+}
+
+// A LimitValue is a flag that holds a whole number from 1, or 0, written
+// "", while it is not given.
+type LimitValue struct {
+	N    *int
+	Want string
+}
+
+func (v LimitValue) String() string {
+	if *v.N == 0 {
+		return ""
+	}
+	return strconv.Itoa(*v.N)
+}
+
+func (v LimitValue) Set(s string) error {
+	n, err := strconv.Atoi(s)
+	if err != nil || n < 1 {
+		return errors.New("give " + v.Want)
+	}
+	*v.N = n
+	return nil
+}
+
+// A SizeValue is a flag that holds a size in bytes, written as parseSize
+// reads it.
+type SizeValue struct{ N *int64 }
+
+func (v SizeValue) String() string { return formatSize(*v.N) }
+
+func (v SizeValue) Set(s string) error {
+	n, err := parseSize(s)
+	*v.N = n
+	return err
+}
+
+// A StringValue is a flag that holds a string, whatever it is.
+type StringValue struct{ S *string }
+
+func (v StringValue) String() string     { return *v.S }
+func (v StringValue) Set(s string) error { *v.S = s; return nil }
+
+// A BoolValue is a boolean flag: given alone, as -q, it is true.
+type BoolValue struct{ B *bool }
+
+func (v BoolValue) String() string   { return strconv.FormatBool(*v.B) }
+func (v BoolValue) IsBoolFlag() bool { return true }
+
+func (v BoolValue) Set(s string) error {
+	b, err := strconv.ParseBool(s)
+	if err != nil {
+		// The flag package's own words, which it puts after "invalid
+		// boolean value".
+		return errors.New("parse error")
+	}
+	*v.B = b
+	return nil
+}
+
+// A ListValue is a flag that may be given many times, each value added to
+// the list.
+type ListValue struct{ List *[]string }
+
+func (v *ListValue) String() string     { return strings.Join(*v.List, " ") }
+func (v *ListValue) Set(s string) error { *v.List = append(*v.List, s); return nil }
+
+// parseSize reads a size in bytes, KiB, MiB or GiB: "500000", "512KiB",
+// "10MiB". Units are binary, as their names say.
+func parseSize(s string) (int64, error) {
+	bad := errors.New("give a size such as 10MiB, 512KiB or 1000000 (bytes)")
+	num, unit := s, ""
+	if i := strings.IndexFunc(s, func(r rune) bool { return r < '0' || r > '9' }); i >= 0 {
+		num, unit = s[:i], s[i:]
+	}
+	shift := map[string]uint{"": 0, "B": 0, "KiB": 10, "MiB": 20, "GiB": 30}
+	sh, ok := shift[unit]
+	n, err := strconv.ParseInt(num, 10, 64)
+	if !ok || err != nil || n <= 0 || n > math.MaxInt64>>sh {
+		return 0, bad
+	}
+	return n << sh, nil
+}
+
+// formatSize writes n bytes as parseSize reads them, in the largest unit
+// that holds it exactly.
+func formatSize(n int64) string {
+	for _, u := range []struct {
+		name  string
+		shift uint
+	}{{"GiB", 30}, {"MiB", 20}, {"KiB", 10}} {
+		if n%(1<<u.shift) == 0 {
+			return strconv.FormatInt(n>>u.shift, 10) + u.name
+		}
+	}
+	return strconv.FormatInt(n, 10)
+}
+
+// boolWithSpace finds a boolean flag given its value after a space, as in
+// "-robots false seedURL ...", which the flag package reads as -robots and
+// a first argument "false", and says how to write it; it returns "" if
+// there is none. Only true and false in words count: "-q 1" may well be a
+// mistake of another kind.
+func boolWithSpace(fs *flag.FlagSet, args []string) string {
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if a == "--" || len(a) < 2 || a[0] != '-' {
+			return ""
+		}
+		name, _, hasValue := strings.Cut(strings.TrimPrefix(a[1:], "-"), "=")
+		f := fs.Lookup(name)
+		if f == nil {
+			return ""
+		}
+		if b, ok := f.Value.(interface{ IsBoolFlag() bool }); ok && b.IsBoolFlag() {
+			if !hasValue && i+1 < len(args) {
+				if v := args[i+1]; len(v) > 1 {
+					if _, err := strconv.ParseBool(v); err == nil {
+						return fmt.Sprintf("%s %s: a boolean flag takes its value after \"=\": write %s=%s", a, v, a, v)
+					}
+				}
+			}
+			continue
+		}
+		if !hasValue {
+			i++ // the flag's value
+		}
+	}
+	return ""
+}
