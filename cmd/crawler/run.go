@@ -435,6 +435,9 @@ func newCrawler(cfg *config, dir *pagedir.Dir, proxy func(*http.Request) (*url.U
 		Warn:      func(msg string) { fmt.Fprintf(stderr, "crawler: warning: %s\n", msg) },
 		// html mode's keys are WHATWG serializations, sent as they are.
 		WHATWG: cfg.mode == "html",
+		// A body too large to grow in memory waits beside the pages, the
+		// one place a crawl writes besides its output files.
+		Scratch: dir.Scratch,
 	}
 	if cfg.warc != "" {
 		// Large responses wait for their records beside the file they
