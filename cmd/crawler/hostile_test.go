@@ -2,9 +2,12 @@ package main
 
 import (
 	"bytes"
+	"compress/gzip"
 	"context"
 	"errors"
 	"fmt"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -222,6 +225,81 @@ func TestHostileRedirectLoop(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestHostileGzipBomb crawls pages that inflate past the 8 MiB that a
+// body of unknown length grows to in memory before it spills to a file:
+// one of exactly -max-size is saved whole, byte for byte, one a byte
+// larger fails, and nothing else is left in the page directory, with or
+// without -warc.
+func TestHostileGzipBomb(t *testing.T) {
+	t.Parallel()
+	const limit = 9 << 20
+	page := func(n int) []byte {
+		head, tail := "<html><body>", "</body></html>\n"
+		b := bytes.Repeat([]byte("<p>All work and no play.</p>\n"), n/29+1)
+		return slices.Concat([]byte(head), b[:n-len(head)-len(tail)], []byte(tail))
+	}
+	fits := page(limit)
+	zipped := map[string][]byte{
+		"/tse/index.html": gzipped(t, []byte(`<a href="fits.html">f</a> <a href="over.html">o</a>`)),
+		"/tse/fits.html":  gzipped(t, fits),
+		"/tse/over.html":  gzipped(t, page(limit+1)),
+	}
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		z, ok := zipped[r.URL.Path]
+		if !ok {
+			http.NotFound(w, r)
+			return
+		}
+		w.Header().Set("Content-Type", "text/html")
+		w.Header().Set("Content-Encoding", "gzip")
+		w.Write(z)
+	}))
+	t.Cleanup(srv.Close)
+	for _, warc := range []bool{false, true} {
+		t.Run(fmt.Sprint("warc ", warc), func(t *testing.T) {
+			t.Parallel()
+			dir := t.TempDir()
+			args := []string{"-q", "-delay", "0", "-max-size", "9MiB"}
+			if warc {
+				args = append(args, "-warc", filepath.Join(t.TempDir(), "x.warc"), "-requisites", "none")
+			}
+			args = append(args, "http://cs50tse.cs.dartmouth.edu/tse/index.html", dir, "1")
+			if code, _, stderr := crawl(t.Context(), proxyEnv(srv.URL), args...); code != exitOK {
+				t.Fatalf("exit %d: %s", code, stderr)
+			}
+			entries, err := os.ReadDir(dir)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var names []string
+			for _, e := range entries {
+				names = append(names, e.Name())
+			}
+			if want := []string{pagedir.Marker, "1", "2"}; !slices.Equal(names, want) {
+				t.Errorf("the page directory holds %q, want %q", names, want)
+			}
+			want := slices.Concat([]byte("http://cs50tse.cs.dartmouth.edu/tse/fits.html\n1\n"), fits, []byte("\n"))
+			if got, err := os.ReadFile(filepath.Join(dir, "2")); err != nil || !bytes.Equal(got, want) {
+				t.Errorf("page 2 is %d bytes (%v), want fits.html's %d, whole", len(got), err, len(want))
+			}
+		})
+	}
+}
+
+// gzipped returns b, gzipped as fast as gzip can.
+func gzipped(t *testing.T, b []byte) []byte {
+	t.Helper()
+	var buf bytes.Buffer
+	w, _ := gzip.NewWriterLevel(&buf, gzip.BestSpeed)
+	if _, err := w.Write(b); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return buf.Bytes()
 }
 
 // TestHostileDotSegments crawls links whose percent-encoded dot segments

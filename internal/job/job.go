@@ -67,7 +67,7 @@ func (j *Job) Run(ctx context.Context) (Outcome, error) {
 	cfg, con, out := j.cfg, j.con, j.out
 	j.began = time.Now()
 	con.startLine(cfg.Quiet)
-	c, fetcher := newCrawler(cfg, j.proxy, con)
+	c, fetcher := newCrawler(cfg, j.dir, j.proxy, con)
 	con.show(c, fetcher.Pacer, cfg.Quiet)
 	j.resume(c)
 	c.Sink = &pagedir.Recorder{Dir: j.dir, Archive: out.archive}
@@ -118,7 +118,7 @@ func (j *Job) OutageHint(ue *pagefetch.UnreachableError, pageURL string) string 
 
 // newCrawler builds the crawler and its collaborators from the command
 // line.
-func newCrawler(cfg *Settings, proxy func(*http.Request) (*url.URL, error), stderr io.Writer) (*crawler.Crawler, *pagefetch.Fetcher) {
+func newCrawler(cfg *Settings, dir *pagedir.Dir, proxy func(*http.Request) (*url.URL, error), stderr io.Writer) (*crawler.Crawler, *pagefetch.Fetcher) {
 	fetcher := &pagefetch.Fetcher{
 		Client: pagefetch.NewClient(pagefetch.ClientOptions{
 			Proxy:        proxy,
@@ -135,6 +135,9 @@ func newCrawler(cfg *Settings, proxy func(*http.Request) (*url.URL, error), stde
 		Record:    cfg.WARC != "",
 		// html mode's keys are WHATWG serializations, sent as they are.
 		WHATWG: cfg.mode == "html",
+		// A body too large to grow in memory waits beside the pages, the
+		// one place a crawl writes besides its output files.
+		Scratch: dir.Scratch,
 	}
 	if cfg.WARC != "" {
 		// Large responses wait for their records beside the file they

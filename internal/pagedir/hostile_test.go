@@ -3,12 +3,15 @@
 package pagedir_test
 
 import (
+	"bytes"
 	"errors"
+	"fmt"
 	"net"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -278,6 +281,67 @@ func TestDirectoryMoved(t *testing.T) {
 	}
 }
 
+// TestScratch: a scratch file reads back what was written to it and has
+// no name, made while pages are saved from another goroutine, and it is
+// made in the Dir's own directory, after that was renamed and another put
+// in its place.
+func TestScratch(t *testing.T) {
+	parent := t.TempDir()
+	dir, moved := filepath.Join(parent, "data"), filepath.Join(parent, "moved")
+	if err := os.Mkdir(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	d, err := pagedir.Open(dir, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	if _, err := d.Begin(params); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Rename(dir, moved); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Mkdir(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	const n = 20
+	var wg sync.WaitGroup
+	wg.Go(func() {
+		for id := 1; id <= n; id++ {
+			if err := d.Save(id, "http://x/", 0, []byte("<p>")); err != nil {
+				t.Error(err)
+			}
+		}
+	})
+	want := []byte("held until the end is known")
+	for range n {
+		f, err := d.Scratch()
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := make([]byte, len(want))
+		if _, err := f.Write(want); err != nil {
+			t.Error(err)
+		} else if _, err := f.ReadAt(got, 0); err != nil || !bytes.Equal(got, want) {
+			t.Errorf("scratch file read back %q, %v; want %q", got, err, want)
+		}
+		// Linux names an open file's path, deleted, in /proc.
+		if where, err := os.Readlink(fmt.Sprint("/proc/self/fd/", f.Fd())); err == nil &&
+			(filepath.Dir(where) != moved || !strings.HasSuffix(where, " (deleted)")) {
+			t.Errorf("scratch file at %q, want one deleted from %s", where, moved)
+		}
+		f.Close()
+	}
+	wg.Wait()
+	if got := names(t, dir); len(got) != 0 {
+		t.Errorf("the directory put in the old one's place holds %q, want nothing", got)
+	}
+	if got := names(t, moved); len(got) != n+1 {
+		t.Errorf("the directory holds %q, want the marker and %d pages alone", got, n)
+	}
+}
+
 // TestLoadRefusesLink: on -resume, a page file that is a symbolic link is
 // not one the crawler saved, wherever it leads.
 func TestLoadRefusesLink(t *testing.T) {
@@ -362,6 +426,9 @@ func TestClosedDir(t *testing.T) {
 	}
 	if _, err := d.Count(); err == nil {
 		t.Error("Count after Close succeeded")
+	}
+	if _, err := d.Scratch(); err == nil {
+		t.Error("Scratch after Close succeeded")
 	}
 	if err := d.Close(); !errors.Is(err, os.ErrClosed) {
 		t.Errorf("second Close = %v, want os.ErrClosed", err)

@@ -25,7 +25,7 @@ const tempPrefix = ".page-"
 var newline = []byte{'\n'}
 
 // A Dir is an open page directory. Its methods are not safe for concurrent
-// use.
+// use, but for [Dir.Scratch].
 type Dir struct {
 	path   string   // as given to Open, for messages: the directory may have moved since
 	root   *root    // the directory itself, in which every name is looked up
@@ -191,12 +191,22 @@ func refusal(path string, mode fs.FileMode) error {
 // newTemp creates a new temporary file. Unlike os.CreateTemp it gives the
 // file the permissions of any file the crawler creates (0666 less the
 // umask, as C's fopen in the reference and os.WriteFile do), so no chmod is
-// needed before the file becomes a page. The exclusive create fails on any
-// name that exists, a link included, so it never writes through one.
+// needed before the file becomes a page.
 func (d *Dir) newTemp() (tempFile, string, error) {
+	f, name, err := d.openTemp(os.O_WRONLY, 0o666)
+	if err != nil {
+		return nil, "", err
+	}
+	return f, name, nil
+}
+
+// openTemp creates a new temporary file, opened with flag (O_WRONLY or
+// O_RDWR), and returns it and its name. The exclusive create fails on any
+// name that exists, a link included, so it never writes through one.
+func (d *Dir) openTemp(flag int, perm fs.FileMode) (*os.File, string, error) {
 	for range 100 {
 		name := tempPrefix + strconv.FormatUint(rand.Uint64(), 36)
-		f, err := d.root.openFile(name, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o666)
+		f, err := d.root.openFile(name, flag|os.O_CREATE|os.O_EXCL, perm)
 		if errors.Is(err, fs.ErrExist) {
 			continue
 		}
@@ -206,6 +216,25 @@ func (d *Dir) newTemp() (tempFile, string, error) {
 		return f, name, nil
 	}
 	return nil, "", fmt.Errorf("cannot find a free temporary name in %s", d.path)
+}
+
+// Scratch returns a new, empty file in the directory, open for reading and
+// writing, that has no name: it is made as a page's temporary file is, and
+// its name removed at once, so that what it holds is gone once it is
+// closed, or the crawler killed ([Open] removes a file a kill left between
+// the two). The caller closes it. Unlike the other methods, Scratch may be
+// called from any goroutine, while they run too, until the Dir is closed.
+func (d *Dir) Scratch() (*os.File, error) {
+	f, name, err := d.openTemp(os.O_RDWR, 0o600)
+	if err == nil {
+		if err = d.root.remove(name); err != nil {
+			f.Close()
+		}
+	}
+	if err != nil {
+		return nil, fmt.Errorf("making a scratch file: %w", err)
+	}
+	return f, nil
 }
 
 // DocID returns the docID that a file name stands for, if it is one: a

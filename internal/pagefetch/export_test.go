@@ -16,3 +16,7 @@ func (f *Fetcher) FetchRecorded(ctx context.Context, rawURL string) ([]byte, Rec
 	p, err := f.FetchPage(ctx, rawURL)
 	return p.HTML, p.Recording, err
 }
+
+// SetSpillAt sets how large a body's buffer grows before the body spills
+// to f.Scratch, so that tests spill bodies of a few KiB.
+func (f *Fetcher) SetSpillAt(n int) { f.spillAt = n }

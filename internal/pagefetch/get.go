@@ -229,12 +229,12 @@ func (f *Fetcher) read(ctx, reqCtx context.Context, res *http.Response, k kind) 
 		// limit cuts is whole after all. Truncate then keeps every whole
 		// line within the limit, whatever ends them, and never a line
 		// cut short, which could mean more or less than the file says.
-		resp.body, err = readBody(res, robotsMax, false)
+		resp.body, err = f.readBody(res, robotsMax, false)
 		resp.body = robots.Truncate(resp.body, robotsMax)
 	case requisite:
 		// Read whole, whatever the status, so that its record is: a
 		// browser reads an error page's body too.
-		resp.body, err = readBody(res, f.MaxSize, true)
+		resp.body, err = f.readBody(res, f.MaxSize, true)
 		resp.ctype = res.Header.Get("Content-Type")
 		resp.charset = charsetOf(resp.ctype)
 	}
@@ -335,7 +335,7 @@ func (f *Fetcher) readPage(res *http.Response) ([]byte, error) {
 	if ctype != "" && !htmlType(ctype) {
 		return nil, bodyErrorf("not HTML", "not HTML: Content-Type %s", ctype)
 	}
-	body, err := readBody(res, f.MaxSize, true)
+	body, err := f.readBody(res, f.MaxSize, true)
 	if err != nil {
 		return nil, err
 	}
@@ -382,7 +382,13 @@ func charsetOf(ctype string) string {
 // past the limit and returns those limit+1 bytes, so that the caller can
 // tell a body of exactly limit bytes from a longer one, and see what
 // follows the limit.
-func readBody(res *http.Response, limit int64, strict bool) ([]byte, error) {
+//
+// A body that fills a buffer of spillAt bytes or more goes on in a file
+// from f.Scratch, if there is one, rather than into a larger buffer; once
+// its end is known, it is read back into an array of exactly its size,
+// and the file closed. If no file can be made or written, the body stays
+// in memory: it is held whole all the same.
+func (f *Fetcher) readBody(res *http.Response, limit int64, strict bool) ([]byte, error) {
 	coding := strings.ToLower(strings.TrimSpace(res.Header.Get("Content-Encoding")))
 	if strict && limit > 0 && res.ContentLength > limit && (coding == "" || coding == "identity") {
 		return nil, bodyErrorf("too large", "body of %d bytes is larger than the limit of %d", res.ContentLength, limit)
@@ -404,16 +410,41 @@ func readBody(res *http.Response, limit int64, strict bool) ([]byte, error) {
 		}
 		b = make([]byte, 0, min(n, most)+bytes.MinRead)
 	}
+	at := spillAt
+	if f.spillAt > 0 {
+		at = f.spillAt
+	}
+	scratch := f.Scratch
+	var sp spill
+	defer sp.close()
 	for {
 		if len(b) == cap(b) {
-			b = append(b, 0)[:len(b)] // grow, as append does
+			if sp.f == nil && scratch != nil && cap(b) >= at {
+				if sp.f, err = scratch(); err != nil {
+					scratch = nil // the body stays in memory
+				}
+			}
+			switch {
+			case sp.f == nil:
+				b = append(b, 0)[:len(b)] // grow, as append does
+			case sp.write(b) == nil:
+				b = b[:0] // in the file: the buffer takes what follows
+			default:
+				// The file takes no more: the body comes back into
+				// memory, with room to grow, and stays there.
+				if b, err = sp.gather(b, 2*(sp.size+int64(len(b)))); err != nil {
+					return nil, err
+				}
+				scratch = nil
+			}
 		}
 		end := cap(b)
 		if limit > 0 {
-			if int64(len(b)) > limit {
+			held := sp.size + int64(len(b))
+			if held > limit {
 				break
 			}
-			end = int(min(int64(end), limit+1)) // never read far past the limit
+			end = len(b) + int(min(int64(end-len(b)), limit+1-held)) // never read far past the limit
 		}
 		n, err := r.Read(b[len(b):end])
 		b = b[:len(b)+n]
@@ -424,8 +455,12 @@ func readBody(res *http.Response, limit int64, strict bool) ([]byte, error) {
 			return nil, fmt.Errorf("reading the body: %w", err)
 		}
 	}
-	if strict && limit > 0 && int64(len(b)) > limit {
+	size := sp.size + int64(len(b))
+	if strict && limit > 0 && size > limit {
 		return nil, bodyErrorf("too large", "body is larger than the limit of %d bytes", limit)
+	}
+	if sp.f != nil {
+		return sp.gather(b, size)
 	}
 	return b, nil
 }

@@ -22,6 +22,7 @@ import (
 	"net"
 	"net/http"
 	"net/url"
+	"os"
 	"strconv"
 	"sync"
 	"sync/atomic"
@@ -129,6 +130,15 @@ type Fetcher struct {
 	// is written and the response closed: the WARC file's directory, say.
 	// "" keeps every response in memory.
 	SpoolDir string
+	// Scratch, if set, makes a new file that has no name, for a body
+	// whose length is not known until it ends (one that inflates, or
+	// comes without a Content-Length) once it outgrows 8 MiB: the rest is
+	// read into the file, and the whole then into memory of its exact
+	// size, so that the body is never held twice while a buffer grows.
+	// The fetcher closes the file. Without Scratch, bodies grow in memory.
+	Scratch func() (*os.File, error)
+
+	spillAt int // the buffer's size from which a body spills to Scratch, if positive, else the constant spillAt: tests set less
 
 	mu     sync.Mutex
 	robots map[string]*robotsEntry  // by scheme://host[:port]
