@@ -13,7 +13,7 @@ import (
 	"sync"
 	"testing"
 
-	"tse-crawler/internal/journal"
+	"tse-crawler/internal/pagedir"
 	"tse-crawler/internal/playground"
 )
 
@@ -38,7 +38,7 @@ func TestExcludeParsed(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			header := string(journal.Header(cfg.params()))
+			header := string(pagedir.JournalHeader(cfg.params()))
 			if got := strings.Contains(header, "option exclude"); got != (tt.option != "") || tt.option != "" && !strings.Contains(header, tt.option+"\n") {
 				t.Errorf("journal header:\n%s\nwant %q", header, tt.option)
 			}

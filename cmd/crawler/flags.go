@@ -9,7 +9,7 @@ import (
 
 	"tse-crawler/internal/buildinfo"
 	"tse-crawler/internal/job"
-	"tse-crawler/internal/journal"
+	"tse-crawler/internal/pagedir"
 	"tse-crawler/internal/scope"
 )
 
@@ -413,8 +413,8 @@ func (cfg *config) flagSet() *flag.FlagSet {
 
 // params names the crawl for its journal: the seed, the depth, and the
 // flags that must match.
-func (cfg *config) params() journal.Params {
-	p := journal.Params{Seed: cfg.Seed, MaxDepth: cfg.MaxDepth}
+func (cfg *config) params() pagedir.Params {
+	p := pagedir.Params{Seed: cfg.Seed, MaxDepth: cfg.MaxDepth}
 	for _, f := range flags {
 		if f.rule != mustMatch {
 			continue

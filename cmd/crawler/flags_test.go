@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"tse-crawler/internal/journal"
+	"tse-crawler/internal/pagedir"
 )
 
 // otherValues give each flag a resume carries a value other than its
@@ -67,7 +67,7 @@ func TestRequisitesJournaled(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		header := string(journal.Header(cfg.params()))
+		header := string(pagedir.JournalHeader(cfg.params()))
 		if got := strings.Contains(header, "option requisites"); got != (tt.want != "") || tt.want != "" && !strings.Contains(header, tt.want+"\n") {
 			t.Errorf("%q: header\n%s\nwant %q", tt.args, header, tt.want)
 		}
@@ -119,7 +119,7 @@ option warc "x.warc"
 			t.Fatal(err)
 		}
 		header := "tse-crawler journal 1\n" + seed + tt.options + "begin\n"
-		was, _, err := journal.Read(strings.NewReader(header))
+		was, _, err := pagedir.ReadJournal(strings.NewReader(header))
 		if err != nil {
 			t.Fatal(err)
 		}

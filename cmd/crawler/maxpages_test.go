@@ -13,7 +13,6 @@ import (
 	"syscall"
 	"testing"
 
-	"tse-crawler/internal/journal"
 	"tse-crawler/internal/pagedir"
 )
 
@@ -51,7 +50,7 @@ func TestMaxPagesJournaled(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		header := string(journal.Header(cfg.params()))
+		header := string(pagedir.JournalHeader(cfg.params()))
 		if got := strings.Contains(header, "option max-pages"); got != (tt.want != "") || tt.want != "" && !strings.Contains(header, tt.want+"\n") {
 			t.Errorf("%q: header\n%s\nwant %q", tt.args, header, tt.want)
 		}

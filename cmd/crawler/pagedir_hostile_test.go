@@ -11,7 +11,6 @@ import (
 	"testing"
 	"time"
 
-	"tse-crawler/internal/journal"
 	"tse-crawler/internal/pagedir"
 )
 
@@ -90,13 +89,13 @@ func TestPageDirResumeTornTwice(t *testing.T) {
 			if err := os.Truncate(filepath.Join(dir, pagedir.Marker), int64(cut)); err != nil {
 				t.Fatal(err)
 			}
-			_, before, _ := journal.Read(bytes.NewReader(data[:cut]))
+			_, before, _ := pagedir.ReadJournal(bytes.NewReader(data[:cut]))
 			stopAfter(t, p, 3, withDir(resume, dir)...)
 			j, err := os.ReadFile(filepath.Join(dir, pagedir.Marker))
 			if err != nil {
 				t.Fatal(err)
 			}
-			if _, after, err := journal.Read(bytes.NewReader(j)); err != nil {
+			if _, after, err := pagedir.ReadJournal(bytes.NewReader(j)); err != nil {
 				t.Errorf("after a resume stopped in its turn, the journal does not read: %v", err)
 			} else if len(after) <= len(before) {
 				t.Fatalf("the stopped resume recorded nothing (%d entries, as before): stop it later", len(after))

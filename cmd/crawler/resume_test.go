@@ -20,7 +20,6 @@ import (
 	"testing"
 	"time"
 
-	"tse-crawler/internal/journal"
 	"tse-crawler/internal/pagedir"
 	"tse-crawler/internal/playground"
 )
@@ -233,7 +232,7 @@ func tearJournal(t *testing.T, dir string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, entries, err := journal.Read(bytes.NewReader(data))
+	_, entries, err := pagedir.ReadJournal(bytes.NewReader(data))
 	if err == nil && len(entries) > 0 && entries[len(entries)-1].Charset != "" {
 		if err := os.Remove(filepath.Join(dir, strconv.Itoa(entries[len(entries)-1].DocID))); err != nil {
 			t.Fatal(err)
@@ -358,7 +357,7 @@ func TestResumeFinished(t *testing.T) {
 	// The crawl's parameters outlive its journal where the file system
 	// keeps extended attributes.
 	if d, err := pagedir.Open(dir, true); err == nil {
-		_, err := d.Begin(journal.Params{Seed: seed})
+		_, err := d.Begin(pagedir.Params{Seed: seed})
 		d.Close()
 		if _, ok := errors.AsType[*pagedir.MismatchError](err); !ok {
 			t.Skip("skipping the rest: this file system keeps no extended attributes")

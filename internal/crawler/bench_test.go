@@ -105,8 +105,8 @@ func BenchmarkReplay(b *testing.B) {
 		})
 		c.History = &pastRuns{recs: entries, load: load}
 		res, err := c.Crawl(b.Context(), benchSeed)
-		if err != nil || res.Replayed != len(entries) {
-			b.Fatalf("Crawl = %d replayed, %v; want %d", res.Replayed, err, len(entries))
+		if err != nil || res.Recalled != len(entries) {
+			b.Fatalf("Crawl = %d replayed, %v; want %d", res.Recalled, err, len(entries))
 		}
 	}
 	b.ReportMetric(float64(len(entries)), "entries")

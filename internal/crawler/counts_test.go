@@ -168,8 +168,8 @@ func TestCountsAgreeWithLog(t *testing.T) {
 					t.Fatal(err)
 				}
 				checkCounts(t, got, q.log.String())
-				if got.Saved != res.Saved || got.Replayed != n {
-					t.Errorf("Saved %d, Replayed %d, want %d and %d", got.Saved, got.Replayed, res.Saved, n)
+				if got.Saved != res.Saved || got.Recalled != n {
+					t.Errorf("Saved %d, Replayed %d, want %d and %d", got.Saved, got.Recalled, res.Saved, n)
 				}
 				// Resumed with lanes fetching ahead from both hosts, it
 				// goes on the same way: they start once the replay and the

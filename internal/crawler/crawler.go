@@ -383,7 +383,7 @@ func (r *run) outcome(ctx context.Context, page bag.Item, hop int) (source, outc
 			if !told {
 				return fromDisk, out, nil
 			}
-			r.res.Replayed++
+			r.res.Recalled++
 			if rec.Kind == Saved || rec.Kind == Redirected {
 				r.answered(page.URL) // as it did when the outcome was decided
 			}
@@ -540,8 +540,8 @@ func (r *run) record(src source, page bag.Item, out outcome) error {
 // end says how a crawl whose bag is empty ended.
 func (r *run) end() error {
 	if r.history != nil {
-		if u := r.history.Unrecalled(); u != "" {
-			return fmt.Errorf("%w: the journal goes on after the crawl ends, at %s", ErrDiverged, u)
+		if err := r.history.Rest(); err != nil {
+			return err
 		}
 	}
 	if r.res.Saved == 0 {

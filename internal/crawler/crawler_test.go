@@ -671,11 +671,11 @@ func (h *pastRuns) page(page bag.Item, id int) ([]byte, error) {
 	return html, err
 }
 
-func (h *pastRuns) Unrecalled() string {
+func (h *pastRuns) Rest() error {
 	if len(h.recs) == 0 {
-		return ""
+		return nil
 	}
-	return h.recs[0].URL
+	return fmt.Errorf("%w: the records go on after the crawl ends, at %s", ErrDiverged, h.recs[0].URL)
 }
 
 func (h *pastRuns) Requisites() []Record { return h.reqs }

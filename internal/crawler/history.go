@@ -15,10 +15,10 @@ type History interface {
 	// history has nothing more to say, which it then never has. An error
 	// wrapping [ErrDiverged] says that the history is not this crawl's.
 	Recall(page bag.Item, saved int) (rec Record, told, ok bool, err error)
-	// Unrecalled returns the URL of the first outcome the crawl never
-	// asked about, or "". A crawl whose bag runs out before its history
-	// does has diverged from it.
-	Unrecalled() string
+	// Rest returns, once the crawl's bag is empty, an error wrapping
+	// [ErrDiverged] if the history has outcomes the crawl never asked
+	// about, or nil.
+	Rest() error
 	// Requisites are the requisites the earlier runs recorded, in order:
 	// none is fetched again.
 	Requisites() []Record

@@ -175,7 +175,7 @@ func TestRedirectHops(t *testing.T) {
 				return "", 0, nil, fs.ErrNotExist
 			}
 			run, err = fakeCrawl(t, w, "http://a.test/index.html", 1, entries, load)
-			if err != nil || len(w.fetched) != 0 || run.res.Replayed != len(entries) {
+			if err != nil || len(w.fetched) != 0 || run.res.Recalled != len(entries) {
 				t.Errorf("replay: %v, %d fetches, %+v", err, len(w.fetched), run.res)
 			}
 		})

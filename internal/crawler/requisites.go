@@ -98,16 +98,16 @@ func newRequisites(c *Crawler, sched *pagefetch.Schedule, s *scribe, stop contex
 		hosts:   make(map[string]bool),
 	}
 	if c.History != nil {
-		q.resume(c.History.Requisites())
+		q.recall(c.History.Requisites())
 	}
 	sched.Add(q)
 	return q
 }
 
-// resume takes up the requisites the runs before recorded: none is
+// recall takes up the requisites the runs before recorded: none is
 // fetched again, and what they need, and the targets of their redirects,
 // are queued unless they are recorded too.
-func (q *requisites) resume(recorded []Record) {
+func (q *requisites) recall(recorded []Record) {
 	hops := make(map[string]int)
 	for _, e := range recorded {
 		q.seen[e.URL] = true

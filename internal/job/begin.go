@@ -10,7 +10,6 @@ import (
 
 	"tse-crawler/internal/buildinfo"
 	"tse-crawler/internal/crawler"
-	"tse-crawler/internal/journal"
 	"tse-crawler/internal/linkgraph"
 	"tse-crawler/internal/pagedir"
 	"tse-crawler/internal/warc"
@@ -28,7 +27,7 @@ import (
 // proxy variable, a file to write or a seed the crawl cannot begin with,
 // and otherwise the page directory's error (package pagedir), a
 // *pagedir.FinishedError for a crawl with nothing left to do.
-func Begin(cfg *Settings, params func() journal.Params, getenv func(string) string, con *Console) (*Job, error) {
+func Begin(cfg *Settings, params func() pagedir.Params, getenv func(string) string, con *Console) (*Job, error) {
 	proxy, err := proxyFunc(getenv, cfg.WARC != "")
 	if err != nil {
 		return nil, &SettingError{Setting: Flags, Err: err}
@@ -186,13 +185,15 @@ func (j *Job) begin() error {
 	return nil
 }
 
-// resume hands the crawler, for a crawl that resumes, what came of the
-// pages of the run before, and says so.
-func (j *Job) resume(c *crawler.Crawler) {
-	if replay := j.replay; replay != nil {
-		c.History = replay.History(j.dir)
-		fmt.Fprintf(j.con, "crawler: resuming the crawl in %s: replaying what came of its first %d pages, %d of them saved\n", j.cfg.Dir, len(replay.Entries), replay.Saved)
+// history returns, for a crawl that resumes, what came of the pages of
+// the runs before, having said so; nil for a new crawl.
+func (j *Job) history() crawler.History {
+	replay := j.replay
+	if replay == nil {
+		return nil
 	}
+	fmt.Fprintf(j.con, "crawler: resuming the crawl in %s: replaying what came of its first %d pages, %d of them saved\n", j.cfg.Dir, len(replay.Entries), replay.Saved)
+	return replay.History(j.dir)
 }
 
 // finish closes the page directory as the crawl's outcome, err, requires,
@@ -229,7 +230,7 @@ func (cfg *Settings) modeNote(adopted bool) string {
 // parameters: a crawl begun with a -scope before auto was the default
 // went on in reference mode. It reports whether it changed the mode; its
 // errors, a seed or a -scope that mode cannot read, are *SettingErrors.
-func (cfg *Settings) adopt(p journal.Params) (bool, error) {
+func (cfg *Settings) adopt(p pagedir.Params) (bool, error) {
 	var was string
 	for _, o := range p.Options {
 		if o[0] == "links" {

@@ -20,7 +20,6 @@ import (
 	"time"
 
 	"tse-crawler/internal/crawler"
-	"tse-crawler/internal/journal"
 	"tse-crawler/internal/linkgraph"
 	"tse-crawler/internal/pace"
 	"tse-crawler/internal/pagedir"
@@ -33,7 +32,7 @@ import (
 // then reports it. A Job is not safe for concurrent use.
 type Job struct {
 	cfg    *Settings
-	params func() journal.Params // names the crawl for its journal
+	params func() pagedir.Params // names the crawl for its journal
 	con    *Console
 	proxy  func(*http.Request) (*url.URL, error)
 	out    *outputs
@@ -69,7 +68,7 @@ func (j *Job) Run(ctx context.Context) (Outcome, error) {
 	con.startLine(cfg.Quiet)
 	c, fetcher := newCrawler(cfg, j.dir, j.proxy, con)
 	con.show(c, fetcher.Pacer, cfg.Quiet)
-	j.resume(c)
+	c.History = j.history()
 	c.Sink = &pagedir.Recorder{Dir: j.dir, Archive: out.archive}
 	res, err := c.Crawl(ctx, cfg.Seed)
 	err = out.closeArchive(err)

@@ -7,7 +7,6 @@ import (
 	"strings"
 	"testing"
 
-	"tse-crawler/internal/journal"
 	"tse-crawler/internal/pagedir"
 )
 
@@ -20,11 +19,11 @@ func isType[E error](err error) bool {
 // TestBegin walks the rules for resuming, one case each: what the
 // directory holds, what Begin decides, and what it leaves in the marker.
 func TestBegin(t *testing.T) {
-	saved := journal.Entry{Kind: journal.Saved, URL: "http://x/1.html", DocID: 1}
-	failed := journal.Entry{Kind: journal.Failed, URL: "http://x/404.html"}
-	requisite := journal.Entry{Kind: journal.Requisite, URL: "http://x/a.png", WARC: 700}
-	sheet := journal.Entry{Kind: journal.Requisite, URL: "http://x/s.css", Needs: []string{"http://x/b.png"}, WARC: 900}
-	header := string(journal.Header(params))
+	saved := pagedir.Entry{Kind: pagedir.Saved, URL: "http://x/1.html", DocID: 1}
+	failed := pagedir.Entry{Kind: pagedir.Failed, URL: "http://x/404.html"}
+	requisite := pagedir.Entry{Kind: pagedir.Requisite, URL: "http://x/a.png", WARC: 700}
+	sheet := pagedir.Entry{Kind: pagedir.Requisite, URL: "http://x/s.css", Needs: []string{"http://x/b.png"}, WARC: 900}
+	header := string(pagedir.JournalHeader(params))
 	page1 := "http://x/1.html\n0\n<html>\n"
 	other := params
 	other.MaxDepth = 3
@@ -44,7 +43,7 @@ func TestBegin(t *testing.T) {
 		},
 		{
 			name:   "a new crawl over an old journal",
-			files:  map[string]string{pagedir.Marker: header + string(journal.Line(failed))},
+			files:  map[string]string{pagedir.Marker: header + string(pagedir.JournalLine(failed))},
 			check:  fresh,
 			marker: header,
 		},
@@ -71,9 +70,9 @@ func TestBegin(t *testing.T) {
 		{
 			name:   "resume",
 			resume: true,
-			files:  map[string]string{pagedir.Marker: header + string(journal.Line(saved)) + string(journal.Line(failed)), "1": page1},
+			files:  map[string]string{pagedir.Marker: header + string(pagedir.JournalLine(saved)) + string(pagedir.JournalLine(failed)), "1": page1},
 			check: func(t *testing.T, replay *pagedir.Replay, err error) {
-				if err != nil || replay == nil || !reflect.DeepEqual(replay.Entries, []journal.Entry{saved, failed}) || replay.Saved != 1 {
+				if err != nil || replay == nil || !reflect.DeepEqual(replay.Entries, []pagedir.Entry{saved, failed}) || replay.Saved != 1 {
 					t.Errorf("Begin = %+v, %v; want the 2 entries, 1 saved", replay, err)
 				}
 			},
@@ -81,10 +80,10 @@ func TestBegin(t *testing.T) {
 		{
 			name:   "resume a crawl that recorded requisites",
 			resume: true,
-			files:  map[string]string{pagedir.Marker: header + string(journal.Line(requisite)) + string(journal.Line(saved)) + string(journal.Line(sheet)) + string(journal.Line(failed)), "1": page1},
+			files:  map[string]string{pagedir.Marker: header + string(pagedir.JournalLine(requisite)) + string(pagedir.JournalLine(saved)) + string(pagedir.JournalLine(sheet)) + string(pagedir.JournalLine(failed)), "1": page1},
 			check: func(t *testing.T, replay *pagedir.Replay, err error) {
-				if err != nil || replay == nil || !reflect.DeepEqual(replay.Entries, []journal.Entry{saved, failed}) || replay.Saved != 1 ||
-					!reflect.DeepEqual(replay.Requisites, []journal.Entry{requisite, sheet}) {
+				if err != nil || replay == nil || !reflect.DeepEqual(replay.Entries, []pagedir.Entry{saved, failed}) || replay.Saved != 1 ||
+					!reflect.DeepEqual(replay.Requisites, []pagedir.Entry{requisite, sheet}) {
 					t.Errorf("Begin = %+v, %v; want the 2 pages' entries, 1 saved, and the 2 requisites apart", replay, err)
 				}
 			},
@@ -102,7 +101,7 @@ func TestBegin(t *testing.T) {
 		{
 			name:   "resume another crawl",
 			resume: true,
-			files:  map[string]string{pagedir.Marker: string(journal.Header(other)) + string(journal.Line(saved)), "1": page1},
+			files:  map[string]string{pagedir.Marker: string(pagedir.JournalHeader(other)) + string(pagedir.JournalLine(saved)), "1": page1},
 			check: func(t *testing.T, replay *pagedir.Replay, err error) {
 				me, ok := errors.AsType[*pagedir.MismatchError](err)
 				if !ok || !slices.Equal(me.Diffs, []string{"maxDepth 3, not 2"}) {
@@ -135,7 +134,7 @@ func TestBegin(t *testing.T) {
 			resume: true,
 			files:  map[string]string{pagedir.Marker: "notes\n", "1": page1},
 			check: func(t *testing.T, replay *pagedir.Replay, err error) {
-				if !isType[*pagedir.NotJournalError](err) || !errors.Is(err, journal.ErrNotJournal) {
+				if !isType[*pagedir.NotJournalError](err) || !errors.Is(err, pagedir.ErrNotJournal) {
 					t.Errorf("Begin = %v, %v; want a *NotJournalError", replay, err)
 				}
 			},
@@ -201,7 +200,7 @@ func TestBeginFinishedLabel(t *testing.T) {
 	other := params
 	other.Seed = "http://x/other.html"
 	for _, tt := range []struct {
-		p    journal.Params
+		p    pagedir.Params
 		want func(error) bool
 	}{
 		{other, isType[*pagedir.MismatchError]},
@@ -239,8 +238,8 @@ func TestOpenHoldsPages(t *testing.T) {
 func TestRecorded(t *testing.T) {
 	withLinks := params
 	withLinks.Options = [][2]string{{"links", "reference"}}
-	header := string(journal.Header(withLinks))
-	saved := string(journal.Line(journal.Entry{Kind: journal.Saved, URL: "http://x/1.html", DocID: 1}))
+	header := string(pagedir.JournalHeader(withLinks))
+	saved := string(pagedir.JournalLine(pagedir.Entry{Kind: pagedir.Saved, URL: "http://x/1.html", DocID: 1}))
 	for _, tt := range []struct {
 		name   string
 		resume bool

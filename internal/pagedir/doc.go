@@ -1,15 +1,18 @@
 // Package pagedir owns a crawl's page directory: the page files, the
 // .crawler marker, the journal the marker holds while a crawl runs, and the
 // label that outlives the journal. It checks the directory, saves and loads
-// pages, keeps the journal, and alone decides whether a crawl begins afresh
-// or resumes, and from what, down to where its WARC file is cut back
-// ([Dir.ResumeWARC]).
+// pages, and is the one home of resuming: it writes the journal and reads
+// it back (its format is in journal.go), alone decides whether a crawl
+// begins afresh or resumes, and from what, down to where its WARC file is
+// cut back ([Dir.ResumeWARC]), and gives a resumed crawl its [History];
+// its [Recorder] stores a crawl's records in the order that makes a resume
+// exact.
 //
 // # Layout
 //
 // A page is a file named by its docID, from 1, holding the page's URL, its
 // depth and its HTML, each followed by a newline. The [Marker] is a regular
-// file. While a crawl runs it holds the journal (package journal): a header
+// file. While a crawl runs it holds the journal: a header
 // naming the crawl, then one line for each page taken from the bag. When
 // the crawl ends it is emptied, leaving the reference's layout. On Linux,
 // where the file system allows, the header is also the label, an extended

@@ -16,7 +16,6 @@ import (
 	"testing"
 	"time"
 
-	"tse-crawler/internal/journal"
 	"tse-crawler/internal/pagedir"
 )
 
@@ -259,14 +258,14 @@ func TestDirectoryMoved(t *testing.T) {
 	if err := d.Save(2, "http://x/2.html", 1, []byte("two")); err != nil {
 		t.Fatalf("Save after the directory moved: %v", err)
 	}
-	line := journal.Entry{Kind: journal.Saved, URL: "http://x/2.html", DocID: 2}
+	line := pagedir.Entry{Kind: pagedir.Saved, URL: "http://x/2.html", DocID: 2}
 	if err := d.Record(line); err != nil {
 		t.Fatal(err)
 	}
 	if got, err := os.ReadFile(filepath.Join(moved, "2")); err != nil || string(got) != "http://x/2.html\n1\ntwo\n" {
 		t.Errorf("page 2 in the moved directory = %q, %v; want it saved there", got, err)
 	}
-	want := string(journal.Header(params)) + string(journal.Line(line))
+	want := string(pagedir.JournalHeader(params)) + string(pagedir.JournalLine(line))
 	if got, err := os.ReadFile(filepath.Join(moved, pagedir.Marker)); err != nil || string(got) != want {
 		t.Errorf("the moved directory's journal = %q, %v; want %q", got, err, want)
 	}

@@ -11,8 +11,6 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-
-	"tse-crawler/internal/journal"
 )
 
 // Marker is the name of the file that marks a directory as a crawler's.
@@ -375,12 +373,12 @@ func (d *Dir) readJournal() ([]byte, error) {
 
 // begin starts a new journal for crawl p in the marker, replacing
 // whatever was there, and labels the marker with its header.
-func (d *Dir) begin(p journal.Params) error {
+func (d *Dir) begin(p Params) error {
 	if err := d.marker.Truncate(0); err != nil {
 		return fmt.Errorf("writing the journal: %w", err)
 	}
 	d.tornTail = false
-	header := journal.Header(p)
+	header := JournalHeader(p)
 	if err := d.write(header); err != nil {
 		return err
 	}
@@ -395,8 +393,8 @@ func (d *Dir) begin(p journal.Params) error {
 // resumed crawl cuts a torn line off, for a line appended to it would run
 // into it and make an entry that the next resume could not read, and the
 // line of a page that Begin found never saved.
-func (d *Dir) Record(e journal.Entry) error {
-	return d.write(journal.Line(e))
+func (d *Dir) Record(e Entry) error {
+	return d.write(JournalLine(e))
 }
 
 // write appends to the journal.

@@ -13,12 +13,11 @@ import (
 	"strings"
 	"testing"
 
-	"tse-crawler/internal/journal"
 	"tse-crawler/internal/pagedir"
 )
 
 // params names the crawl that the tests begin.
-var params = journal.Params{Seed: "http://x/1.html", MaxDepth: 2}
+var params = pagedir.Params{Seed: "http://x/1.html", MaxDepth: 2}
 
 // readMarker returns what dir's marker holds.
 func readMarker(t *testing.T, dir string) string {
@@ -509,11 +508,11 @@ func TestOpenResume(t *testing.T) {
 		if got := readMarker(t, dir); got != "the journal\n" {
 			t.Errorf("after Open the marker holds %q, want the journal kept", got)
 		}
-		more := journal.Entry{Kind: journal.Failed, URL: "http://x/more.html"}
+		more := pagedir.Entry{Kind: pagedir.Failed, URL: "http://x/more.html"}
 		if err := d.Record(more); err != nil {
 			t.Fatal(err)
 		}
-		if got, want := readMarker(t, dir), "the journal\n"+string(journal.Line(more)); got != want {
+		if got, want := readMarker(t, dir), "the journal\n"+string(pagedir.JournalLine(more)); got != want {
 			t.Errorf("after Record the marker holds %q, want %q", got, want)
 		}
 		if err := d.Finish(); err != nil {
@@ -533,7 +532,7 @@ func TestOpenResume(t *testing.T) {
 		if replay, err := d.Begin(params); replay != nil || err != nil {
 			t.Fatalf("Begin = %v, %v; want a fresh start", replay, err)
 		}
-		if got, want := readMarker(t, dir), string(journal.Header(params)); got != want {
+		if got, want := readMarker(t, dir), string(pagedir.JournalHeader(params)); got != want {
 			t.Errorf("the marker holds %q, want only the new header %q", got, want)
 		}
 		d.Close()
@@ -604,7 +603,7 @@ func TestLabel(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer d.Close()
-	if got, ok := d.Label(); !ok || string(got) != string(journal.Header(params)) {
-		t.Errorf("Label() = %q, %v after Finish; want the header %q kept", got, ok, journal.Header(params))
+	if got, ok := d.Label(); !ok || string(got) != string(pagedir.JournalHeader(params)) {
+		t.Errorf("Label() = %q, %v after Finish; want the header %q kept", got, ok, pagedir.JournalHeader(params))
 	}
 }

@@ -8,7 +8,6 @@ import (
 
 	"tse-crawler/internal/bag"
 	"tse-crawler/internal/crawler"
-	"tse-crawler/internal/journal"
 	"tse-crawler/internal/pagefetch"
 	"tse-crawler/internal/warc"
 )
@@ -35,7 +34,7 @@ type Recorder struct {
 
 // Record stores rec.
 func (r *Recorder) Record(rec crawler.Record) error {
-	e := journal.Entry{Kind: kinds[rec.Kind], URL: rec.URL, DocID: rec.DocID, Target: rec.Target, Charset: rec.Charset, Needs: rec.Needs, Status: rec.Status}
+	e := Entry{Kind: kinds[rec.Kind], URL: rec.URL, DocID: rec.DocID, Target: rec.Target, Charset: rec.Charset, Needs: rec.Needs, Status: rec.Status}
 	if r.Archive != nil {
 		size, err := r.archive(rec.Recording)
 		if err != nil {
@@ -61,12 +60,12 @@ func (r *Recorder) Record(rec crawler.Record) error {
 }
 
 // kinds are the journal's kinds of the crawler's.
-var kinds = map[crawler.Kind]journal.Kind{
-	crawler.Saved:      journal.Saved,
-	crawler.Failed:     journal.Failed,
-	crawler.Disallowed: journal.Disallowed,
-	crawler.Redirected: journal.Redirected,
-	crawler.Requisite:  journal.Requisite,
+var kinds = map[crawler.Kind]Kind{
+	crawler.Saved:      Saved,
+	crawler.Failed:     Failed,
+	crawler.Disallowed: Disallowed,
+	crawler.Redirected: Redirected,
+	crawler.Requisite:  Requisite,
 }
 
 // archive writes the records of rec, if any, with those of its robots.txt
@@ -118,7 +117,7 @@ func closeAll(xs []warc.Exchange) {
 // crawl's next is an error wrapping [crawler.ErrDiverged].
 type History struct {
 	dir        *Dir
-	entries    []journal.Entry // still to replay
+	entries    []Entry // still to replay
 	requisites []crawler.Record
 	adopting   bool // a killed run may have saved the next page without journaling it
 }
@@ -142,7 +141,7 @@ func (h *History) Recall(page bag.Item, saved int) (rec crawler.Record, told, ok
 			return rec, false, false, fmt.Errorf("%w: the journal has %s where this crawl has %s", crawler.ErrDiverged, e.URL, page.URL)
 		}
 		rec = record(e)
-		if e.Kind == journal.Saved {
+		if e.Kind == Saved {
 			if e.DocID != next {
 				return rec, false, false, fmt.Errorf("%w: the journal saved %s as page %d, where this crawl is at page %d", crawler.ErrDiverged, e.URL, e.DocID, next)
 			}
@@ -181,23 +180,23 @@ func (h *History) load(page bag.Item, id int) ([]byte, error) {
 	return html, nil
 }
 
-// Unrecalled implements [crawler.History].
-func (h *History) Unrecalled() string {
+// Rest implements [crawler.History].
+func (h *History) Rest() error {
 	if len(h.entries) == 0 {
-		return ""
+		return nil
 	}
-	return h.entries[0].URL
+	return fmt.Errorf("%w: the journal goes on after the crawl ends, at %s", crawler.ErrDiverged, h.entries[0].URL)
 }
 
 // Requisites implements [crawler.History].
 func (h *History) Requisites() []crawler.Record { return h.requisites }
 
 // record returns a journal entry as the crawler's record.
-func record(e journal.Entry) crawler.Record {
+func record(e Entry) crawler.Record {
 	return crawler.Record{Kind: kindOf(e.Kind), URL: e.URL, DocID: e.DocID, Target: e.Target, Charset: e.Charset, Needs: e.Needs, Status: e.Status}
 }
 
-func kindOf(k journal.Kind) crawler.Kind {
+func kindOf(k Kind) crawler.Kind {
 	for ck, jk := range kinds {
 		if jk == k {
 			return ck

@@ -5,15 +5,13 @@ import (
 	"errors"
 	"fmt"
 	"strings"
-
-	"tse-crawler/internal/journal"
 )
 
 // A Replay is what a resumed crawl repeats before it goes on live.
 type Replay struct {
 	// Entries are the outcomes of the pages the stopped crawl took from
 	// the bag, in order.
-	Entries []journal.Entry
+	Entries []Entry
 	// Saved counts the Entries that are saved pages: pages 1 to Saved.
 	Saved int
 	// Pages counts the pages on disk: Saved, or one more that the stopped
@@ -21,7 +19,7 @@ type Replay struct {
 	Pages int
 	// Requisites are the requisites the stopped crawl recorded in its
 	// WARC file, in order: they are no pages, and not in Entries.
-	Requisites []journal.Entry
+	Requisites []Entry
 }
 
 // Begin begins crawl p in the directory, and decides, for a directory
@@ -35,7 +33,7 @@ type Replay struct {
 // [*PagesError] or [*NotJournalError] for a crawl that cannot be resumed,
 // or the failure to read or write the journal. After an error the
 // directory is as Open left it.
-func (d *Dir) Begin(p journal.Params) (*Replay, error) {
+func (d *Dir) Begin(p Params) (*Replay, error) {
 	if !d.resume {
 		return nil, d.begin(p)
 	}
@@ -47,18 +45,18 @@ func (d *Dir) Begin(p journal.Params) (*Replay, error) {
 	if err != nil {
 		return nil, err
 	}
-	was, entries, err := journal.Read(bytes.NewReader(data))
+	was, entries, err := ReadJournal(bytes.NewReader(data))
 	switch {
 	case len(data) == 0 && pages > 0:
 		if label, ok := d.label(); ok {
-			if was, _, err := journal.Read(bytes.NewReader(label)); err == nil {
+			if was, _, err := ReadJournal(bytes.NewReader(label)); err == nil {
 				if diffs := was.Diff(p); diffs != nil {
 					return nil, &MismatchError{Dir: d.path, Diffs: diffs}
 				}
 			}
 		}
 		return nil, &FinishedError{Dir: d.path, Pages: pages}
-	case len(data) == 0 || errors.Is(err, journal.ErrNotJournal) && pages == 0:
+	case len(data) == 0 || errors.Is(err, ErrNotJournal) && pages == 0:
 		return nil, d.begin(p)
 	case err != nil:
 		return nil, &NotJournalError{Dir: d.path, Err: err}
@@ -69,10 +67,10 @@ func (d *Dir) Begin(p journal.Params) (*Replay, error) {
 	r := &Replay{Pages: pages}
 	for _, e := range entries {
 		switch e.Kind {
-		case journal.Requisite:
+		case Requisite:
 			r.Requisites = append(r.Requisites, e)
 			continue
-		case journal.Saved:
+		case Saved:
 			r.Saved++
 		}
 		r.Entries = append(r.Entries, e)
@@ -80,7 +78,7 @@ func (d *Dir) Begin(p journal.Params) (*Replay, error) {
 	// A line with a charset goes before its page (see the package doc):
 	// as the last line, with its page not on disk, it was never saved.
 	if n := len(entries); n > 0 && r.Saved == pages+1 {
-		if last := entries[n-1]; last.Kind == journal.Saved && last.Charset != "" && last.DocID == r.Saved {
+		if last := entries[n-1]; last.Kind == Saved && last.Charset != "" && last.DocID == r.Saved {
 			r.Entries, r.Saved = r.Entries[:len(r.Entries)-1], pages
 			d.unsaved = true
 		}
@@ -93,24 +91,24 @@ func (d *Dir) Begin(p journal.Params) (*Replay, error) {
 // and false if neither does. It writes nothing: [Dir.Begin] still decides
 // whether the crawl goes on. A command whose flags leave a choice to the
 // crawl it resumes reads them here first.
-func (d *Dir) Recorded() (journal.Params, bool) {
+func (d *Dir) Recorded() (Params, bool) {
 	if !d.resume {
-		return journal.Params{}, false
+		return Params{}, false
 	}
 	data, err := d.readJournal()
 	if err != nil {
-		return journal.Params{}, false
+		return Params{}, false
 	}
 	if len(data) == 0 {
 		if data, _ = d.label(); data == nil {
-			return journal.Params{}, false
+			return Params{}, false
 		}
 	}
 	// The header alone: the entries are Begin's to read.
 	if end := bytes.Index(data, []byte("\nbegin\n")); end >= 0 {
 		data = data[:end+len("\nbegin\n")]
 	}
-	p, _, err := journal.Read(bytes.NewReader(data))
+	p, _, err := ReadJournal(bytes.NewReader(data))
 	return p, err == nil
 }
 
@@ -144,7 +142,7 @@ func (e *FinishedError) Error() string {
 type MismatchError struct {
 	Dir string
 	// Diffs say how the crawl in the directory differs, one phrase each,
-	// as [journal.Params.Diff] does.
+	// as [Params.Diff] does.
 	Diffs []string
 }
 
@@ -168,7 +166,7 @@ func (e *PagesError) Unwrap() error { return e.Err }
 // was under way, or one of its lines cannot be read.
 type NotJournalError struct {
 	Dir string
-	Err error // journal.Read's
+	Err error // ReadJournal's
 }
 
 func (e *NotJournalError) Error() string {

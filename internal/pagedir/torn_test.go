@@ -10,21 +10,20 @@ import (
 	"strings"
 	"testing"
 
-	"tse-crawler/internal/journal"
 	"tse-crawler/internal/pagedir"
 )
 
 // tornJournal is a journal whose last entry a test tears.
-func tornJournal() (data []byte, entries []journal.Entry) {
-	entries = []journal.Entry{
-		{Kind: journal.Saved, URL: "http://x/index.html", DocID: 1},
-		{Kind: journal.Failed, URL: "http://x/missing.html"},
-		{Kind: journal.Redirected, URL: "http://x/dir", Target: "http://x/dir/"},
-		{Kind: journal.Saved, URL: "http://x/dir/", DocID: 2},
+func tornJournal() (data []byte, entries []pagedir.Entry) {
+	entries = []pagedir.Entry{
+		{Kind: pagedir.Saved, URL: "http://x/index.html", DocID: 1},
+		{Kind: pagedir.Failed, URL: "http://x/missing.html"},
+		{Kind: pagedir.Redirected, URL: "http://x/dir", Target: "http://x/dir/"},
+		{Kind: pagedir.Saved, URL: "http://x/dir/", DocID: 2},
 	}
-	data = journal.Header(journal.Params{Seed: "http://x/index.html", MaxDepth: 2})
+	data = pagedir.JournalHeader(pagedir.Params{Seed: "http://x/index.html", MaxDepth: 2})
 	for _, e := range entries {
-		data = append(data, journal.Line(e)...)
+		data = append(data, pagedir.JournalLine(e)...)
 	}
 	return data, entries
 }
@@ -36,7 +35,7 @@ func tornJournal() (data []byte, entries []journal.Entry) {
 func TestResumeAfterTornLine(t *testing.T) {
 	full, entries := tornJournal()
 	last := bytes.LastIndexByte(full[:len(full)-1], '\n') + 1
-	next := journal.Entry{Kind: journal.Saved, URL: "http://x/next.html", DocID: 2}
+	next := pagedir.Entry{Kind: pagedir.Saved, URL: "http://x/next.html", DocID: 2}
 	for cut := last; cut < len(full); cut++ {
 		dir := t.TempDir()
 		writeFile(t, dir, pagedir.Marker, string(full[:cut]))
@@ -55,7 +54,7 @@ func TestResumeAfterTornLine(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		_, got, err := journal.Read(bytes.NewReader(data))
+		_, got, err := pagedir.ReadJournal(bytes.NewReader(data))
 		want := append(slices.Clone(entries[:len(entries)-1]), next)
 		if err != nil || !reflect.DeepEqual(got, want) {
 			t.Errorf("torn at byte %d of the last line %q, then resumed: Read = %v, %v; want %v", cut-last, full[last:], got, err, want)
@@ -75,7 +74,7 @@ func TestRefusedResumeKeepsTornLine(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := d.Begin(journal.Params{Seed: "http://x/other.html"}); !isType[*pagedir.MismatchError](err) {
+	if _, err := d.Begin(pagedir.Params{Seed: "http://x/other.html"}); !isType[*pagedir.MismatchError](err) {
 		t.Errorf("Begin of another crawl = %v, want a *MismatchError", err)
 	}
 	d.Close()
@@ -94,15 +93,15 @@ func TestBeginAfterTornLine(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer d.Close()
-	p := journal.Params{Seed: "http://x/index.html", MaxDepth: 2}
+	p := pagedir.Params{Seed: "http://x/index.html", MaxDepth: 2}
 	if replay, err := d.Begin(p); replay != nil || err != nil {
 		t.Fatalf("Begin = %v, %v; want a fresh start", replay, err)
 	}
-	line := journal.Entry{Kind: journal.Saved, URL: "http://x/index.html", DocID: 1}
+	line := pagedir.Entry{Kind: pagedir.Saved, URL: "http://x/index.html", DocID: 1}
 	if err := d.Record(line); err != nil {
 		t.Fatal(err)
 	}
-	want := string(journal.Header(p)) + string(journal.Line(line))
+	want := string(pagedir.JournalHeader(p)) + string(pagedir.JournalLine(line))
 	if got := readMarker(t, dir); got != want {
 		t.Errorf("the marker holds %q, want only the new lines %q", got, want)
 	}
@@ -115,32 +114,32 @@ func TestBeginAfterTornLine(t *testing.T) {
 // not. Any other line keeps its place, and a last line without a charset
 // whose page is missing is left for the crawler to find diverged.
 func TestResumeUnsavedCharset(t *testing.T) {
-	params := journal.Params{Seed: "http://x/index.html", MaxDepth: 2}
-	index := journal.Entry{Kind: journal.Saved, URL: "http://x/index.html", DocID: 1, WARC: 100}
-	sjis := journal.Entry{Kind: journal.Saved, URL: "http://x/sjis.html", DocID: 2, Charset: "shift_jis", WARC: 200}
-	failed := journal.Entry{Kind: journal.Failed, URL: "http://x/gone.html", WARC: 300}
-	plain := journal.Entry{Kind: journal.Saved, URL: "http://x/plain.html", DocID: 2, WARC: 200}
-	next := journal.Entry{Kind: journal.Saved, URL: "http://x/next.html", DocID: 2}
+	params := pagedir.Params{Seed: "http://x/index.html", MaxDepth: 2}
+	index := pagedir.Entry{Kind: pagedir.Saved, URL: "http://x/index.html", DocID: 1, WARC: 100}
+	sjis := pagedir.Entry{Kind: pagedir.Saved, URL: "http://x/sjis.html", DocID: 2, Charset: "shift_jis", WARC: 200}
+	failed := pagedir.Entry{Kind: pagedir.Failed, URL: "http://x/gone.html", WARC: 300}
+	plain := pagedir.Entry{Kind: pagedir.Saved, URL: "http://x/plain.html", DocID: 2, WARC: 200}
+	next := pagedir.Entry{Kind: pagedir.Saved, URL: "http://x/next.html", DocID: 2}
 	tests := []struct {
 		name    string
-		entries []journal.Entry
+		entries []pagedir.Entry
 		torn    string
 		pages   int
-		want    []journal.Entry // the replay's
+		want    []pagedir.Entry // the replay's
 		saved   int
 	}{
-		{"its page missing", []journal.Entry{index, sjis}, "", 1, []journal.Entry{index}, 1},
-		{"its page missing, then a torn line", []journal.Entry{index, sjis}, "F \"http://x/a", 1, []journal.Entry{index}, 1},
-		{"its page on disk", []journal.Entry{index, sjis}, "", 2, []journal.Entry{index, sjis}, 2},
-		{"not the last line", []journal.Entry{index, sjis, failed}, "", 1, []journal.Entry{index, sjis, failed}, 2},
-		{"no charset", []journal.Entry{index, plain}, "", 1, []journal.Entry{index, plain}, 2},
+		{"its page missing", []pagedir.Entry{index, sjis}, "", 1, []pagedir.Entry{index}, 1},
+		{"its page missing, then a torn line", []pagedir.Entry{index, sjis}, "F \"http://x/a", 1, []pagedir.Entry{index}, 1},
+		{"its page on disk", []pagedir.Entry{index, sjis}, "", 2, []pagedir.Entry{index, sjis}, 2},
+		{"not the last line", []pagedir.Entry{index, sjis, failed}, "", 1, []pagedir.Entry{index, sjis, failed}, 2},
+		{"no charset", []pagedir.Entry{index, plain}, "", 1, []pagedir.Entry{index, plain}, 2},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			dir := t.TempDir()
-			data := journal.Header(params)
+			data := pagedir.JournalHeader(params)
 			for _, e := range tt.entries {
-				data = append(data, journal.Line(e)...)
+				data = append(data, pagedir.JournalLine(e)...)
 			}
 			writeFile(t, dir, pagedir.Marker, string(data)+tt.torn)
 			for id := 1; id <= tt.pages; id++ {
@@ -161,7 +160,7 @@ func TestResumeUnsavedCharset(t *testing.T) {
 			if err := d.Record(next); err != nil {
 				t.Fatal(err)
 			}
-			_, got, err := journal.Read(strings.NewReader(readMarker(t, dir)))
+			_, got, err := pagedir.ReadJournal(strings.NewReader(readMarker(t, dir)))
 			if want := append(slices.Clone(tt.want), next); err != nil || !reflect.DeepEqual(got, want) {
 				t.Errorf("after a Record the journal reads %+v, %v; want %+v", got, err, want)
 			}

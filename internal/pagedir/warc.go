@@ -25,15 +25,15 @@ import (
 func (d *Dir) ResumeWARC(path string, r *Replay, info warc.Info) (*warc.Writer, error) {
 	switch {
 	case r == nil:
-		return warc.ResumeAt(path, 0, info)
+		return warc.ReopenAt(path, 0, info)
 	case (len(r.Entries) > 0 || len(r.Requisites) > 0 || r.Pages > 0) && missing(path):
 		// Made before the crawl began, so it was deleted or moved since:
 		// a new file would lack the records of the pages already saved.
 		return nil, &MissingWARCError{Path: path, Dir: d.path, Pages: r.Pages}
 	case r.Pages > r.Saved:
-		return warc.Resume(path, info)
+		return warc.Reopen(path, info)
 	}
-	return warc.ResumeAt(path, r.warcSize(), info)
+	return warc.ReopenAt(path, r.warcSize(), info)
 }
 
 // warcSize returns the size of the crawl's WARC file once the records of

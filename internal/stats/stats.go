@@ -105,7 +105,7 @@ type Pages struct {
 	Fetched   int            `json:"fetched"`
 	Tried     int            `json:"tried"`     // pages this run tried to fetch: fetched, failed or redirected
 	Saved     int            `json:"saved"`     // pages in the directory, and so the last docID
-	Replayed  int            `json:"replayed"`  // outcomes taken from an earlier run's journal
+	Recalled  int            `json:"replayed"`  // outcomes taken from an earlier run's journal
 	Failed    int            `json:"failed"`    // pages that could not be fetched
 	FailedBy  map[string]int `json:"failed_by"` // failures by reason, as pagefetch.Reason gives them
 	Redirects int            `json:"redirects"` // pages that redirected
@@ -137,8 +137,8 @@ func (r *Report) WriteText(w io.Writer) error {
 		failed += " (" + Reasons(r.Pages.FailedBy) + ")"
 	}
 	tried := fmt.Sprintf("%d tried", r.Pages.Tried)
-	if r.Pages.Replayed > 0 {
-		tried += fmt.Sprintf(", %d outcomes replayed from an earlier run", r.Pages.Replayed)
+	if r.Pages.Recalled > 0 {
+		tried += fmt.Sprintf(", %d outcomes replayed from an earlier run", r.Pages.Recalled)
 	}
 	_, err := fmt.Fprintf(w, `crawler: statistics
   pages:     %d fetched, %d saved, %s, %d redirected; %s

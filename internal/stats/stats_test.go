@@ -38,7 +38,7 @@ func TestWriteText(t *testing.T) {
 		t.Errorf("WriteText:\n%s\nwant:\n%s", &b, want)
 	}
 	r := sample()
-	r.Pages.Replayed = 7
+	r.Pages.Recalled = 7
 	b.Reset()
 	r.WriteText(&b)
 	if !strings.Contains(b.String(), "; 20 tried, 7 outcomes replayed from an earlier run\n") {

@@ -36,15 +36,15 @@
 // A response is given as a [Source], which may be a file it was spooled
 // to, and its record is streamed from it, not held in memory.
 //
-// # Crashes and resuming
+// # Crashes, and appending again
 //
 // A [Writer] writes the records of an exchange together, under a lock, so
 // a crash leaves at most one torn exchange, the last, and a failed write,
 // as on a full disk, cuts the file back to the last whole exchange.
-// [Resume] reads a file record by record (or gzip member by member) and
+// [Reopen] reads a file record by record (or gzip member by member) and
 // cuts it after the last whole exchange; anything else where a record
 // should begin is damage, or a file this package did not write, and is
-// left alone. [ResumeAt] cuts the file back to a size the caller recorded,
+// left alone. [ReopenAt] cuts the file back to a size the caller recorded,
 // where a record ends. A resumed run
 // begins with a warcinfo record of its own, as the standard allows, since
 // it is a run with its own start and perhaps its own software.

@@ -6,7 +6,7 @@ import "io/fs"
 
 // On these systems (Windows, Plan 9, js and wasip1) there is no flag to
 // refuse a symbolic link as a file is opened: Create's exclusive create
-// refuses one anyway, and Resume checks with Lstat before it opens.
+// refuses one anyway, and Reopen checks with Lstat before it opens.
 const (
 	oNoFollow = 0
 	oNonblock = 0

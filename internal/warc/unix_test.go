@@ -8,14 +8,14 @@ import (
 	"testing"
 )
 
-// TestResumeFIFO: Resume refuses a FIFO, without waiting for a writer to
+// TestResumeFIFO: Reopen refuses a FIFO, without waiting for a writer to
 // open it.
 func TestResumeFIFO(t *testing.T) {
 	fifo := filepath.Join(t.TempDir(), "fifo.warc")
 	if err := syscall.Mkfifo(fifo, 0o666); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := Resume(fifo, info); err == nil {
-		t.Error("Resume: no error")
+	if _, err := Reopen(fifo, info); err == nil {
+		t.Error("Reopen: no error")
 	}
 }

@@ -122,10 +122,10 @@ func (e *ExistsError) Error() string {
 	return fmt.Sprintf("WARC file %s already exists", e.Path)
 }
 
-// A NotWARCError is returned by [Resume] when the file holds, at Offset,
+// A NotWARCError is returned by [Reopen] when the file holds, at Offset,
 // something that is neither a whole WARC record nor the start of one that
 // a crash cut short: the file is not one that package warc wrote, or it
-// was damaged since. Resume leaves such a file as it found it.
+// was damaged since. Reopen leaves such a file as it found it.
 type NotWARCError struct {
 	Path   string
 	Offset int64 // in the file, so in the compressed data of a .warc.gz
@@ -133,7 +133,7 @@ type NotWARCError struct {
 }
 
 func (e *NotWARCError) Error() string {
-	return fmt.Sprintf("%s is not a WARC file to resume: at byte %d: %v", e.Path, e.Offset, e.Err)
+	return fmt.Sprintf("%s is not a WARC file this crawler can append to: at byte %d: %v", e.Path, e.Offset, e.Err)
 }
 
 func (e *NotWARCError) Unwrap() error { return e.Err }
@@ -166,11 +166,11 @@ func Create(path string, info Info) (*Writer, error) {
 	return w, nil
 }
 
-// Resume opens the WARC file at path to append to it, as [Create] would
+// Reopen opens the WARC file at path to append to it, as [Create] would
 // have made it, or creates it as Create does if there is none.
 //
 // A crawl killed in the middle of a write leaves a torn last record, and
-// perhaps a request record whose response was never written. Resume reads
+// perhaps a request record whose response was never written. Reopen reads
 // the file record by record, and cuts it off after the last whole
 // exchange, or the last whole record that is not a request. It then
 // writes a new warcinfo record for the resumed run, which the records
@@ -179,30 +179,30 @@ func Create(path string, info Info) (*Writer, error) {
 // ones ([*NotWARCError]), and anything at path but a regular file with
 // one name: a symbolic link, which it never follows, a directory, a device
 // or a file with other names, which a cut would change too.
-func Resume(path string, info Info) (*Writer, error) {
-	return resumeFile(path, info, -1)
+func Reopen(path string, info Info) (*Writer, error) {
+	return reopenFile(path, info, -1)
 }
 
-// ResumeAt is [Resume] for a caller that knows where its last whole
+// ReopenAt is [Reopen] for a caller that knows where its last whole
 // record ended: it cuts the file back to size, so that records written
-// after that point, whole or not, are dropped, and then appends as Resume
+// after that point, whole or not, are dropped, and then appends as Reopen
 // does. A crawl keeps that size in its journal, so that a page fetched
 // again after a crash is not recorded twice.
 //
 // The records before size must be whole, and size must be where one ends,
 // or where a file of none begins; otherwise it returns a [*NotWARCError]
 // and leaves the file as it found it. With size 0 the whole file must read
-// as Resume would read it, so that only a file a crawl wrote is emptied.
-// If there is no file, it creates one, as Resume does.
-func ResumeAt(path string, size int64, info Info) (*Writer, error) {
+// as Reopen would read it, so that only a file a crawl wrote is emptied.
+// If there is no file, it creates one, as Reopen does.
+func ReopenAt(path string, size int64, info Info) (*Writer, error) {
 	if size < 0 {
-		return nil, fmt.Errorf("resuming WARC file %s at byte %d", path, size)
+		return nil, fmt.Errorf("reopening WARC file %s at byte %d", path, size)
 	}
-	return resumeFile(path, info, size)
+	return reopenFile(path, info, size)
 }
 
-// resumeFile is Resume, or with at >= 0 ResumeAt.
-func resumeFile(path string, info Info, at int64) (*Writer, error) {
+// reopenFile is Reopen, or with at >= 0 ReopenAt.
+func reopenFile(path string, info Info, at int64) (*Writer, error) {
 	if err := info.check(); err != nil {
 		return nil, err
 	}
@@ -212,16 +212,16 @@ func resumeFile(path string, info Info, at int64) (*Writer, error) {
 		return Create(path, info)
 	}
 	if err != nil {
-		return nil, fmt.Errorf("resuming WARC file: %w", err)
+		return nil, fmt.Errorf("reopening WARC file: %w", err)
 	}
 	if err := checkRegular(path, fi); err != nil {
 		return nil, err
 	}
 	f, err := os.OpenFile(path, os.O_RDWR|os.O_APPEND|oNoFollow|oNonblock, 0)
 	if err != nil {
-		return nil, fmt.Errorf("resuming WARC file: %w", err)
+		return nil, fmt.Errorf("reopening WARC file: %w", err)
 	}
-	w, err := resume(path, f, info, at)
+	w, err := reopen(path, f, info, at)
 	if err != nil {
 		f.Close()
 		return nil, err
@@ -229,18 +229,18 @@ func resumeFile(path string, info Info, at int64) (*Writer, error) {
 	return w, nil
 }
 
-// resume is Resume once the file is open.
-func resume(path string, f *os.File, info Info, at int64) (*Writer, error) {
+// reopen is Reopen once the file is open.
+func reopen(path string, f *os.File, info Info, at int64) (*Writer, error) {
 	// Checked again on what was opened, in case the name changed hands.
 	fi, err := f.Stat()
 	if err != nil {
-		return nil, fmt.Errorf("resuming WARC file: %w", err)
+		return nil, fmt.Errorf("reopening WARC file: %w", err)
 	}
 	if err := checkRegular(path, fi); err != nil {
 		return nil, err
 	}
 	if n := links(fi); n > 1 {
-		return nil, fmt.Errorf("WARC file %s has %d hard links, and resuming would cut the file under its other names too", path, n)
+		return nil, fmt.Errorf("WARC file %s has %d hard links, and cutting it back would cut the file under its other names too", path, n)
 	}
 	scanned := fi.Size()
 	if at > 0 {
@@ -339,7 +339,7 @@ func (w *Writer) begin(info Info) error {
 // a full disk, the file is cut back to the end of the last whole
 // exchange, and that error is returned by this call and every later one:
 // the file ends with whole exchanges whatever happens, short of a crash,
-// which leaves a torn record that [Resume] cuts off.
+// which leaves a torn record that [Reopen] cuts off.
 func (w *Writer) WriteExchange(x Exchange) error {
 	if err := x.check(); err != nil {
 		return err
@@ -483,7 +483,7 @@ func (w *Writer) write(recs ...record) error {
 		err = w.out.Flush()
 	}
 	if err != nil {
-		// If the cut fails too, Resume makes it.
+		// If the cut fails too, Reopen makes it.
 		w.f.Truncate(w.size)
 		if pe, ok := errors.AsType[*fs.PathError](err); ok {
 			err = pe.Err // named below

@@ -301,7 +301,7 @@ func TestBadInput(t *testing.T) {
 	for _, tt := range infos {
 		t.Run(tt.name, func(t *testing.T) {
 			path := filepath.Join(dir, "x.warc")
-			for _, open := range []func(string, Info) (*Writer, error){Create, Resume} {
+			for _, open := range []func(string, Info) (*Writer, error){Create, Reopen} {
 				if _, err := open(path, tt.info); err == nil {
 					t.Fatalf("%+v: no error", tt.info)
 				}

@@ -1,26 +1,4 @@
-// Package journal is the format of a crawl's journal: what came of each
-// page of a crawl, written as the crawl goes, so that it can be resumed.
-//
-// A journal is a text file: a header that names the crawl (its seed, its
-// maximum depth and the options that shape it), then one line for each page
-// taken from the bag, saying what came of it: saved under a docID (with the
-// charset it was read in, if only its response said so), failed or
-// redirected (with its HTTP status, or why it failed), or disallowed by
-// robots.txt. A crawl that writes a WARC file
-// also journals each requisite it records, a resource a page needs to
-// render, with what it needs in turn: a stylesheet's imports and images, a
-// redirect's target.
-//
-// [Read] ignores a torn last line, the one a crawl killed in the middle of
-// a write leaves. A writer that goes on with such a journal must cut that
-// line off first, or the next line would run into it and make an entry
-// Read rejects.
-//
-// This package only reads and writes the format. Package pagedir keeps the
-// journal, in the page directory's marker, decides when a crawl may resume
-// from it, and states why a resumed crawl is the same as one never
-// stopped.
-package journal
+package pagedir
 
 import (
 	"bufio"
@@ -34,8 +12,22 @@ import (
 	"strings"
 )
 
-// magic starts every journal, with its format's version.
-const magic = "tse-crawler journal 1"
+// The journal is a text file: a header that names the crawl (its seed,
+// its maximum depth and the options that shape it), then one line for each
+// page taken from the bag, saying what came of it: saved under a docID
+// (with the charset it was read in, if only its response said so), failed
+// or redirected (with its HTTP status, or why it failed), or disallowed by
+// robots.txt. A crawl that writes a WARC file also journals each
+// requisite it records, a resource a page needs to render, with what it
+// needs in turn: a stylesheet's imports and images, a redirect's target.
+//
+// [ReadJournal] ignores a torn last line, the one a crawl killed in the
+// middle of a write leaves. A writer that goes on with such a journal must
+// cut that line off first, or the next line would run into it and make an
+// entry ReadJournal rejects.
+
+// journalMagic starts every journal, with its format's version.
+const journalMagic = "tse-crawler journal 1"
 
 // Params name a crawl: two crawls with equal Params crawl the same pages in
 // the same order, given the same server.
@@ -124,10 +116,10 @@ type Entry struct {
 	WARC int64
 }
 
-// Header returns the journal's first lines, for p.
-func Header(p Params) []byte {
+// JournalHeader returns the journal's first lines, for p.
+func JournalHeader(p Params) []byte {
 	var b bytes.Buffer
-	fmt.Fprintf(&b, "%s\nseed %s\nmaxDepth %d\n", magic, strconv.Quote(p.Seed), p.MaxDepth)
+	fmt.Fprintf(&b, "%s\nseed %s\nmaxDepth %d\n", journalMagic, strconv.Quote(p.Seed), p.MaxDepth)
 	for _, o := range p.Options {
 		fmt.Fprintf(&b, "option %s %s\n", o[0], strconv.Quote(o[1]))
 	}
@@ -135,8 +127,8 @@ func Header(p Params) []byte {
 	return b.Bytes()
 }
 
-// Line returns the journal line for e.
-func Line(e Entry) []byte {
+// JournalLine returns the journal line for e.
+func JournalLine(e Entry) []byte {
 	b := []byte{byte(e.Kind), ' '}
 	if e.Kind == Saved {
 		b = strconv.AppendInt(b, int64(e.DocID), 10)
@@ -183,12 +175,12 @@ func appendRequisite(b []byte, e Entry) []byte {
 	return b
 }
 
-// ErrNotJournal is returned by Read for content that is not a journal.
+// ErrNotJournal is returned by ReadJournal for content that is not a journal.
 var ErrNotJournal = errors.New("not a crawl journal")
 
-// Read reads a journal. A last line without its newline was torn by a
+// ReadJournal reads a journal. A last line without its newline was torn by a
 // crash and is ignored; any other line that cannot be read is an error.
-func Read(r io.Reader) (Params, []Entry, error) {
+func ReadJournal(r io.Reader) (Params, []Entry, error) {
 	var p Params
 	var entries []Entry
 	br := bufio.NewReader(r)
@@ -205,7 +197,7 @@ func Read(r io.Reader) (Params, []Entry, error) {
 		n++
 		line = strings.TrimSuffix(line, "\n")
 		if n == 1 {
-			if line != magic {
+			if line != journalMagic {
 				return p, nil, ErrNotJournal
 			}
 			continue

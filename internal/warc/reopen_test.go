@@ -34,7 +34,7 @@ func types(t *testing.T, recs []rec) string {
 }
 
 // TestTorn: a crawl killed in the middle of a write leaves the file cut
-// anywhere. Resume must cut it back to its last whole exchange, wherever
+// anywhere. Reopen must cut it back to its last whole exchange, wherever
 // the cut is, and what it appends after must be read back whole.
 func TestTorn(t *testing.T) {
 	for _, name := range fileNames {
@@ -44,7 +44,7 @@ func TestTorn(t *testing.T) {
 			whole := filepath.Join(dir, name)
 			// Three exchanges, the last with a chunked response.
 			write(t, whole, 0, 2)
-			w, err := Resume(whole, info)
+			w, err := Reopen(whole, info)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -96,7 +96,7 @@ func TestTorn(t *testing.T) {
 				if err := os.WriteFile(path, data[:cut], 0o666); err != nil {
 					t.Fatal(err)
 				}
-				w, err := Resume(path, info)
+				w, err := Reopen(path, info)
 				if err != nil {
 					t.Fatalf("cut at %d: %v", cut, err)
 				}
@@ -131,7 +131,7 @@ func TestTorn(t *testing.T) {
 	}
 }
 
-// TestNotWARC: Resume refuses a file in which something other than a torn
+// TestNotWARC: Reopen refuses a file in which something other than a torn
 // record follows the whole ones, and leaves it as it was.
 func TestNotWARC(t *testing.T) {
 	dir := t.TempDir()
@@ -182,20 +182,20 @@ func TestNotWARC(t *testing.T) {
 			if err := os.WriteFile(path, tt.data, 0o666); err != nil {
 				t.Fatal(err)
 			}
-			_, err := Resume(path, info)
+			_, err := Reopen(path, info)
 			if _, ok := errors.AsType[*NotWARCError](err); !ok {
-				t.Errorf("Resume: %v, want a NotWARCError", err)
+				t.Errorf("Reopen: %v, want a NotWARCError", err)
 			}
 			if got, _ := os.ReadFile(path); !bytes.Equal(got, tt.data) {
-				t.Errorf("Resume refused the file, but changed it")
+				t.Errorf("Reopen refused the file, but changed it")
 			}
 		})
 	}
 }
 
-// TestResumeAfresh: Resume makes the file if there is none, and begins an
+// TestReopenAfresh: Reopen makes the file if there is none, and begins an
 // empty one, which a crawl killed before it wrote anything leaves.
-func TestResumeAfresh(t *testing.T) {
+func TestReopenAfresh(t *testing.T) {
 	for _, name := range fileNames {
 		t.Run(name, func(t *testing.T) {
 			dir := t.TempDir()
@@ -205,7 +205,7 @@ func TestResumeAfresh(t *testing.T) {
 				t.Fatal(err)
 			}
 			for _, path := range []string{missing, empty} {
-				w, err := Resume(path, info)
+				w, err := Reopen(path, info)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -223,7 +223,7 @@ func TestResumeAfresh(t *testing.T) {
 	}
 }
 
-// TestRefused: Create makes a new file or none, and neither it nor Resume
+// TestRefused: Create makes a new file or none, and neither it nor Reopen
 // writes through a link or to anything but a regular file.
 func TestRefused(t *testing.T) {
 	dir := t.TempDir()
@@ -254,9 +254,9 @@ func TestRefused(t *testing.T) {
 		})
 	}
 	for _, path := range []string{dangling, link, sub} {
-		t.Run("Resume "+filepath.Base(path), func(t *testing.T) {
-			if _, err := Resume(path, info); err == nil {
-				t.Errorf("Resume: no error")
+		t.Run("Reopen "+filepath.Base(path), func(t *testing.T) {
+			if _, err := Reopen(path, info); err == nil {
+				t.Errorf("Reopen: no error")
 			}
 		})
 	}
@@ -267,7 +267,7 @@ func TestRefused(t *testing.T) {
 		t.Errorf("the existing file now holds %q", got)
 	}
 
-	t.Run("Resume hard link", func(t *testing.T) {
+	t.Run("Reopen hard link", func(t *testing.T) {
 		ours := filepath.Join(dir, "ours.warc")
 		write(t, ours, 0, 1)
 		other := filepath.Join(dir, "other.warc")
@@ -277,13 +277,13 @@ func TestRefused(t *testing.T) {
 		if runtime.GOOS == "windows" {
 			t.Skip("the number of links is not known here")
 		}
-		if _, err := Resume(ours, info); err == nil {
-			t.Error("Resume: no error")
+		if _, err := Reopen(ours, info); err == nil {
+			t.Error("Reopen: no error")
 		}
 	})
 	t.Run("missing directory", func(t *testing.T) {
 		path := filepath.Join(dir, "no such dir", "crawl.warc")
-		for _, open := range []func(string, Info) (*Writer, error){Create, Resume} {
+		for _, open := range []func(string, Info) (*Writer, error){Create, Reopen} {
 			_, err := open(path, info)
 			if _, ok := errors.AsType[*ExistsError](err); err == nil || ok {
 				t.Errorf("%v, want an error other than ExistsError", err)
@@ -299,7 +299,7 @@ func TestRefused(t *testing.T) {
 			t.Fatal(err)
 		}
 		path := filepath.Join(ro, "crawl.warc")
-		for _, open := range []func(string, Info) (*Writer, error){Create, Resume} {
+		for _, open := range []func(string, Info) (*Writer, error){Create, Reopen} {
 			_, err := open(path, info)
 			if !errors.Is(err, fs.ErrPermission) {
 				t.Errorf("%v, want a permission error", err)
@@ -411,7 +411,7 @@ func TestFullDisk(t *testing.T) {
 	}
 }
 
-// FuzzScan: what Resume keeps of any file, it keeps whole. If scan takes a
+// FuzzScan: what Reopen keeps of any file, it keeps whole. If scan takes a
 // file, the part before the cut is whole records, the last of them no
 // request, and the test reader reads them all.
 func FuzzScan(f *testing.F) {
@@ -476,10 +476,10 @@ func TestScanIOError(t *testing.T) {
 	}
 }
 
-// TestResumeAt: a crawl that knows where its last committed record ended
+// TestReopenAt: a crawl that knows where its last committed record ended
 // cuts the file back there, whole records after it included, and refuses
 // a size that is not the end of a record.
-func TestResumeAt(t *testing.T) {
+func TestReopenAt(t *testing.T) {
 	for _, name := range fileNames {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
@@ -502,14 +502,14 @@ func TestResumeAt(t *testing.T) {
 				t.Fatalf("file of %d bytes, the first exchange ending at %d", len(before), committed)
 			}
 			for _, bad := range []int64{committed - 1, committed + 1, int64(len(before)) + 1} {
-				if _, err := ResumeAt(path, bad, info); !errors.As(err, new(*NotWARCError)) {
-					t.Errorf("ResumeAt %d: error %v, want a NotWARCError", bad, err)
+				if _, err := ReopenAt(path, bad, info); !errors.As(err, new(*NotWARCError)) {
+					t.Errorf("ReopenAt %d: error %v, want a NotWARCError", bad, err)
 				}
 				if after, _ := os.ReadFile(path); !bytes.Equal(after, before) {
-					t.Fatalf("ResumeAt %d, refused, changed the file", bad)
+					t.Fatalf("ReopenAt %d, refused, changed the file", bad)
 				}
 			}
-			w, err = ResumeAt(path, committed, info)
+			w, err = ReopenAt(path, committed, info)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -517,13 +517,13 @@ func TestResumeAt(t *testing.T) {
 			if got, want := types(t, readFile(t, path)), "warcinfo request response warcinfo"; got != want {
 				t.Errorf("records %s, want %s", got, want)
 			}
-			w, err = ResumeAt(path, 0, info)
+			w, err = ReopenAt(path, 0, info)
 			if err != nil {
 				t.Fatal(err)
 			}
 			w.Close()
 			if got, want := types(t, readFile(t, path)), "warcinfo"; got != want {
-				t.Errorf("after ResumeAt 0: records %s, want %s", got, want)
+				t.Errorf("after ReopenAt 0: records %s, want %s", got, want)
 			}
 		})
 	}

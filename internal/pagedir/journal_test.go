@@ -1,4 +1,4 @@
-package journal
+package pagedir
 
 import (
 	"bytes"
@@ -49,15 +49,15 @@ func sameEntries(a, b []Entry) bool {
 }
 
 func journalBytes(p Params, es []Entry) []byte {
-	b := Header(p)
+	b := JournalHeader(p)
 	for _, e := range es {
-		b = append(b, Line(e)...)
+		b = append(b, JournalLine(e)...)
 	}
 	return b
 }
 
 func TestRoundTrip(t *testing.T) {
-	p, got, err := Read(bytes.NewReader(journalBytes(params, entries)))
+	p, got, err := ReadJournal(bytes.NewReader(journalBytes(params, entries)))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -70,9 +70,9 @@ func TestRoundTrip(t *testing.T) {
 // no newline, which is ignored, wherever it is cut.
 func TestTorn(t *testing.T) {
 	full := journalBytes(params, entries)
-	header := len(Header(params))
+	header := len(JournalHeader(params))
 	for cut := 1; cut < len(full); cut++ {
-		p, got, err := Read(bytes.NewReader(full[:cut]))
+		p, got, err := ReadJournal(bytes.NewReader(full[:cut]))
 		if cut < header {
 			if !errors.Is(err, ErrNotJournal) {
 				t.Errorf("cut at %d, in the header: error %v, want ErrNotJournal", cut, err)
@@ -134,8 +134,8 @@ func TestReadErrors(t *testing.T) {
 		"tse-crawler journal 1\nbegin\nD \"u\" status 404\n",
 		"tse-crawler journal 1\nbegin\nF \"u\" warc 5 status 404\n",
 	} {
-		if _, _, err := Read(strings.NewReader(in)); err == nil {
-			t.Errorf("Read(%q) succeeded, want an error", in)
+		if _, _, err := ReadJournal(strings.NewReader(in)); err == nil {
+			t.Errorf("ReadJournal(%q) succeeded, want an error", in)
 		}
 	}
 }
@@ -144,14 +144,14 @@ func TestReadErrors(t *testing.T) {
 // did, and its lines are written as they were.
 func TestOldJournal(t *testing.T) {
 	const old = "tse-crawler journal 1\nseed \"http://h/\"\nmaxDepth 1\nbegin\nS 1 \"http://h/\"\nS 2 \"http://h/a.html\" warc 512\nF \"http://h/b.html\"\n"
-	p, got, err := Read(strings.NewReader(old))
+	p, got, err := ReadJournal(strings.NewReader(old))
 	want := []Entry{
 		{Kind: Saved, URL: "http://h/", DocID: 1},
 		{Kind: Saved, URL: "http://h/a.html", DocID: 2, WARC: 512},
 		{Kind: Failed, URL: "http://h/b.html"},
 	}
 	if err != nil || !sameEntries(got, want) {
-		t.Fatalf("Read(%q) = %+v, %v, want %+v", old, got, err, want)
+		t.Fatalf("ReadJournal(%q) = %+v, %v, want %+v", old, got, err, want)
 	}
 	if again := string(journalBytes(p, got)); again != old {
 		t.Errorf("written again, the journal is\n%s\nwant\n%s", again, old)
@@ -174,16 +174,16 @@ func TestDiff(t *testing.T) {
 	}
 }
 
-func FuzzRead(f *testing.F) {
+func FuzzReadJournal(f *testing.F) {
 	f.Add(journalBytes(params, entries))
 	f.Add([]byte("tse-crawler journal 1\nbegin\nR \"a\" \"b\"\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		p, es, err := Read(bytes.NewReader(data))
+		p, es, err := ReadJournal(bytes.NewReader(data))
 		if err != nil {
 			return
 		}
 		// What Read accepts, written again, reads back the same.
-		p2, es2, err := Read(bytes.NewReader(journalBytes(p, es)))
+		p2, es2, err := ReadJournal(bytes.NewReader(journalBytes(p, es)))
 		if err != nil || p2.Diff(p) != nil || !sameEntries(es, es2) {
 			t.Fatalf("round trip of %q: %v", data, err)
 		}
