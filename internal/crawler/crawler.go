@@ -182,7 +182,7 @@ type Crawler struct {
 	// Graph, if set, is told every link of every page saved and every
 	// redirect followed, and what came of each URL they name (see
 	// graph.go). A page at maxDepth, which the crawl does not scan, is
-	// scanned for it alone.
+	// scanned for it alone. It is the crawl's seen-set too.
 	Graph *linkgraph.Graph
 }
 
@@ -286,7 +286,7 @@ type run struct {
 	reqs   *requisites // nil unless the crawl fetches its pages' requisites
 
 	res   Result
-	urls  seen
+	urls  urlSet
 	hops  map[string]int // for each page in the bag that a redirect put there, the redirects that led to it
 	hosts hostWatch
 
@@ -315,6 +315,9 @@ func (c *Crawler) crawl(ctx context.Context, seed string, log *logWriter) (Resul
 		urls:     make(seen),
 		replay:   c.Replay,
 		adopting: c.Load != nil,
+	}
+	if c.Graph != nil {
+		r.urls = graphSet{c.Graph}
 	}
 	if r.read.normalize == nil {
 		r.read.normalize = refurl.Normalize

@@ -37,6 +37,9 @@ const (
 
 // A Graph is the link graph of one crawl. It is not safe for concurrent
 // use: the crawl's own goroutine tells it everything.
+//
+// A graph keeps every URL the crawl puts in its bag, so it is the crawl's
+// seen-set too ([Graph.Queue]), and the crawl need not keep them twice.
 type Graph struct {
 	keepRows bool
 	index    map[string]int32 // into nodes, by URL
@@ -117,8 +120,20 @@ func (g *Graph) Decide(url, status string) {
 	}
 }
 
-// Queue notes that url was put in the bag.
-func (g *Graph) Queue(url string) { g.nodes[g.node(url)].queued = true }
+// Queue notes that url is put in the bag, and reports whether it is new
+// there: the crawl's seen-set.
+func (g *Graph) Queue(url string) bool {
+	n := &g.nodes[g.node(url)]
+	queued := n.queued
+	n.queued = true
+	return !queued
+}
+
+// Queued reports whether url was put in the bag.
+func (g *Graph) Queued(url string) bool {
+	i, ok := g.index[url]
+	return ok && g.nodes[i].queued
+}
 
 // Saved notes that url was saved as page docID.
 func (g *Graph) Saved(url string, docID int) {

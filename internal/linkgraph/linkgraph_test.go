@@ -167,6 +167,27 @@ func TestWithoutRows(t *testing.T) {
 	}
 }
 
+// TestQueue: a graph, with rows or without, is the crawl's seen-set. A URL
+// met only on a page at maxDepth is not in it.
+func TestQueue(t *testing.T) {
+	for _, keepRows := range []bool{true, false} {
+		g := New(keepRows)
+		g.Saved("a", 1)
+		g.Link("a", "b", "")
+		for _, url := range []string{"a", "b", "c"} {
+			if g.Queued(url) {
+				t.Errorf("keepRows %t: Queued(%q) = true before Queue", keepRows, url)
+			}
+			if !g.Queue(url) {
+				t.Errorf("keepRows %t: Queue(%q) = false the first time", keepRows, url)
+			}
+			if g.Queue(url) || !g.Queued(url) {
+				t.Errorf("keepRows %t: Queue(%q) = true, or Queued false, the second time", keepRows, url)
+			}
+		}
+	}
+}
+
 // BenchmarkWriteCSV writes a graph shaped like wikipedia's at depth 2:
 // 400 rows a page, most to external URLs of about 60 bytes.
 func BenchmarkWriteCSV(b *testing.B) {
