@@ -215,6 +215,50 @@ func TestKill9Graph(t *testing.T) {
 	}
 }
 
+// TestKill9Broken: the statistics alone keep no rows of the graph, and
+// only some of what they know of each URL; a crawl with -stats-json killed
+// at every step, then resumed, still names the broken link and the pages
+// that link to it as the crawl never stopped does.
+func TestKill9Broken(t *testing.T) {
+	if testing.Short() {
+		t.Skip("skipping: starts a process per step")
+	}
+	p := newStepProxy(t, testdataSite(t))
+	statsFile := filepath.Join(t.TempDir(), "stats.json")
+	args := []string{"-q", "-delay", "0", "-stats-json", statsFile, "-exclude", "/town/archive/", townSeed, "4"}
+	wantDir, steps := uninterrupted(t, p, args)
+	want := brokenLinks(t, statsFile)
+	if len(want) == 0 {
+		t.Fatalf("the uninterrupted crawl names no broken link")
+	}
+	for step := int64(1); step <= steps; step++ {
+		for _, answered := range []bool{false, true} {
+			t.Run(fmt.Sprintf("request %d %s", step, map[bool]string{false: "in flight", true: "answered"}[answered]), func(t *testing.T) {
+				dir := t.TempDir()
+				os.Remove(statsFile)
+				_, stderr, err := interruptProcess(t, p, withDir(args, dir), step, answered, (*os.Process).Kill)
+				checkKilled(t, err, stderr, answered, dir, wantDir)
+				resumeMatches(t, p, args, dir, wantDir)
+				if got := brokenLinks(t, statsFile); !reflect.DeepEqual(got, want) {
+					t.Errorf("the resumed crawl's broken links are %+v, want %+v", got, want)
+				}
+			})
+		}
+	}
+}
+
+// brokenLinks returns the broken links of a -stats-json file.
+func brokenLinks(t *testing.T, statsFile string) []stats.BrokenLink {
+	t.Helper()
+	var r struct {
+		Broken []stats.BrokenLink `json:"broken_links"`
+	}
+	if err := json.Unmarshal([]byte(readFile(t, statsFile)), &r); err != nil {
+		t.Fatal(err)
+	}
+	return r.Broken
+}
+
 // TestGraphStatuses crawls pages that fail every way the manual names, and
 // checks the word the graph gives each: a page served as text, one over
 // -max-size, one too slow for -timeout, one gone, one that moved, and a

@@ -160,7 +160,7 @@ type Crawler struct {
 	// Graph, if set, is told every link of every page saved and every
 	// redirect followed, and what came of each URL they name (see
 	// graph.go). A page at maxDepth, which the crawl does not scan, is
-	// scanned for it alone.
+	// scanned for it alone. It is the crawl's seen-set too.
 	Graph *linkgraph.Graph
 }
 
@@ -255,7 +255,7 @@ type run struct {
 	reqs   *requisites // nil unless the crawl fetches its pages' requisites
 
 	res   Result
-	urls  seen
+	urls  urlSet
 	hops  map[string]int // for each page in the bag that a redirect put there, the redirects that led to it
 	hosts hostWatch
 
@@ -282,6 +282,9 @@ func (c *Crawler) crawl(ctx context.Context, seed string, log *logWriter) (Resul
 		hops:    make(map[string]int),
 		urls:    make(seen),
 		history: c.History,
+	}
+	if c.Graph != nil {
+		r.urls = graphSet{c.Graph}
 	}
 	if r.read.normalize == nil {
 		r.read.normalize = refurl.Normalize

@@ -31,7 +31,7 @@ type frontier struct {
 	// What reading ahead asks of the crawl, which owns them: the URLs it
 	// has met, and the redirects that led to each page in the bag that a
 	// redirect put there.
-	urls seen
+	urls urlSet
 	hops map[string]int
 
 	dead map[string]error // by host[:port]: hosts the crawl found dead
@@ -68,7 +68,7 @@ type fetchedPage struct {
 // newFrontier returns a frontier of c's bag that reads links with read,
 // and asks urls and hops, the crawl's, what the crawl has met. With
 // Crawler.Parallel above one, sched fetches pages ahead.
-func newFrontier(c *Crawler, sched *pagefetch.Schedule, read *reader, urls seen, hops map[string]int) *frontier {
+func newFrontier(c *Crawler, sched *pagefetch.Schedule, read *reader, urls urlSet, hops map[string]int) *frontier {
 	_, queue := c.Bag.(*bag.Queue)
 	f := &frontier{c: c, bag: c.Bag, read: read, fetchPage: c.fetch, urls: urls, hops: hops, queue: queue,
 		limit: newPageLimit(c.MaxPages, c.Bag)}

@@ -16,6 +16,8 @@ import (
 // it replays, in the same order: so a resumed crawl's graph is the one a
 // crawl never stopped would have. What it needs beyond what the crawl
 // keeps, a page's status when it failed or redirected, the journal keeps.
+// The graph keeps every URL put in the bag, so it is the crawl's seen-set
+// too (graphSet).
 
 // graphLink adds a row for a link from page from to target, as the log
 // shows it, and what the crawl made of it, as the log says.
@@ -32,10 +34,7 @@ func (r *run) graphLink(from, target, word string) {
 		g.Link(from, target, linkgraph.External)
 	case "IgnExcld":
 		g.Link(from, target, linkgraph.Excluded)
-	case "Added":
-		g.Link(from, target, "")
-		g.Queue(target)
-	default:
+	default: // Added (and queued already, by the seen-set: see graphSet), IgnDupl, or at maxDepth
 		g.Link(from, target, "")
 	}
 }

@@ -1,5 +1,7 @@
 package crawler
 
+import "tse-crawler/internal/linkgraph"
+
 // seen is the set of the URLs a crawl has met, so that no page is put in
 // the bag twice: the design's hashtable of URLs.
 //
@@ -25,3 +27,16 @@ func (s seen) has(u string) bool {
 	_, ok := s[u]
 	return ok
 }
+
+// A urlSet is the crawl's seen-set: a seen, or the link graph if the
+// crawl keeps one, which keeps every URL put in the bag anyway.
+type urlSet interface {
+	add(u string) bool
+	has(u string) bool
+}
+
+// graphSet is a link graph as the crawl's seen-set.
+type graphSet struct{ g *linkgraph.Graph }
+
+func (s graphSet) add(u string) bool { return s.g.Queue(u) }
+func (s graphSet) has(u string) bool { return s.g.Queued(u) }

@@ -9,6 +9,10 @@
 // A graph holds no more than the crawl can rebuild: a resumed crawl
 // replays its journal and its pages, tells a new graph the same things in
 // the same order, and so writes the same file as a crawl never stopped.
+//
+// A graph that keeps no rows, for the broken links alone, keeps only what
+// they need: for a page saved, nothing but its place in the seen-set, which
+// a graph also is ([Graph.Queue]).
 package linkgraph
 
 import (
@@ -37,15 +41,24 @@ const (
 
 // A Graph is the link graph of one crawl. It is not safe for concurrent
 // use: the crawl's own goroutine tells it everything.
+//
+// A graph keeps every URL the crawl puts in its bag, so it is the crawl's
+// seen-set too ([Graph.Queue]), and the crawl need not keep them twice.
+//
+// The crawl takes each page once, and so tells a graph once what came of
+// it: saved, failed, or decided otherwise; and every link of a page in
+// turn, before the next page's.
 type Graph struct {
-	keepRows bool
-	index    map[string]int32 // into nodes, by URL
-	nodes    []node
-	rows     []row
+	// With rows, a node for every URL.
+	index map[string]int32 // into nodes, by URL
+	nodes []node
+	rows  []row
 	// The page the last row came from, whose links come in a run: a
 	// lookup saved on nearly every row.
 	lastFrom      string
 	lastFromIndex int32
+
+	refs *referrers // without rows, what the broken links need, and no more
 }
 
 // A node is a URL that a row names, as a page linking or as a target.
@@ -66,11 +79,14 @@ type row struct{ from, to int32 }
 // New returns an empty graph. One that writes no CSV, but only sums up
 // its broken links, need not keep its rows.
 func New(keepRows bool) *Graph {
-	return &Graph{keepRows: keepRows, index: make(map[string]int32)}
+	if !keepRows {
+		return &Graph{refs: newReferrers()}
+	}
+	return &Graph{index: make(map[string]int32)}
 }
 
 // KeepsRows reports whether the graph keeps its rows, to write them.
-func (g *Graph) KeepsRows() bool { return g.keepRows }
+func (g *Graph) KeepsRows() bool { return g.refs == nil }
 
 // node returns the index of url's node, making it if need be.
 func (g *Graph) node(url string) int32 {
@@ -88,6 +104,13 @@ func (g *Graph) node(url string) int32 {
 // link of a page is told in turn, before the next page's, which is what
 // lets a node count its distinct pages by the last one alone.
 func (g *Graph) Link(from, to, status string) {
+	if g.refs != nil {
+		g.refs.link(from, to)
+		if status != "" {
+			g.refs.decide(to)
+		}
+		return
+	}
 	if from != g.lastFrom || len(g.nodes) == 0 {
 		g.lastFrom, g.lastFromIndex = from, g.node(from)
 	}
@@ -95,9 +118,7 @@ func (g *Graph) Link(from, to, status string) {
 	if status != "" && g.nodes[t].status == "" {
 		g.nodes[t].status = status
 	}
-	if g.keepRows {
-		g.rows = append(g.rows, row{f, t})
-	}
+	g.rows = append(g.rows, row{f, t})
 	if n := &g.nodes[t]; n.last != f+1 {
 		if n.pages < 3 {
 			n.from[n.pages] = f + 1
@@ -112,16 +133,42 @@ func (g *Graph) Link(from, to, status string) {
 // was neither saved nor failed (Robots, or a redirect's HTTP status). The
 // first decision stands.
 func (g *Graph) Decide(url, status string) {
+	if g.refs != nil {
+		g.refs.decide(url)
+		return
+	}
 	if n := &g.nodes[g.node(url)]; n.status == "" {
 		n.status = status
 	}
 }
 
-// Queue notes that url was put in the bag.
-func (g *Graph) Queue(url string) { g.nodes[g.node(url)].queued = true }
+// Queue notes that url is put in the bag, and reports whether it is new
+// there: the crawl's seen-set.
+func (g *Graph) Queue(url string) bool {
+	if g.refs != nil {
+		return g.refs.queue(url)
+	}
+	n := &g.nodes[g.node(url)]
+	queued := n.queued
+	n.queued = true
+	return !queued
+}
+
+// Queued reports whether url was put in the bag.
+func (g *Graph) Queued(url string) bool {
+	if g.refs != nil {
+		return g.refs.queued(url)
+	}
+	i, ok := g.index[url]
+	return ok && g.nodes[i].queued
+}
 
 // Saved notes that url was saved as page docID.
 func (g *Graph) Saved(url string, docID int) {
+	if g.refs != nil {
+		g.refs.saved(url)
+		return
+	}
 	n := &g.nodes[g.node(url)]
 	n.status, n.docID = "200", int32(docID)
 }
@@ -129,6 +176,10 @@ func (g *Graph) Saved(url string, docID int) {
 // Failed notes that the page at url could not be fetched, with status:
 // its HTTP status, or a word for why, such as "timeout".
 func (g *Graph) Failed(url, status string) {
+	if g.refs != nil {
+		g.refs.fail(url, status)
+		return
+	}
 	n := &g.nodes[g.node(url)]
 	n.status, n.failed = status, true
 }
@@ -188,6 +239,9 @@ func docID(id int32) string {
 // Broken returns the pages that failed and that some row links to, in the
 // order the crawl first met them.
 func (g *Graph) Broken() []stats.BrokenLink {
+	if g.refs != nil {
+		return g.refs.broken()
+	}
 	broken := []stats.BrokenLink{}
 	for i := range g.nodes {
 		n := &g.nodes[i]

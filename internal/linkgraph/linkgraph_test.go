@@ -3,6 +3,7 @@ package linkgraph
 import (
 	"encoding/csv"
 	"fmt"
+	"math/rand/v2"
 	"reflect"
 	"strings"
 	"testing"
@@ -164,6 +165,133 @@ func TestWithoutRows(t *testing.T) {
 	}
 	if rows, targets := with.Rows(); rows != 2 || targets != 1 {
 		t.Errorf("Rows() = %d, %d, want 2, 1", rows, targets)
+	}
+}
+
+// TestQueue: a graph, with rows or without, is the crawl's seen-set. A URL
+// met only on a page at maxDepth is not in it.
+func TestQueue(t *testing.T) {
+	for _, keepRows := range []bool{true, false} {
+		g := New(keepRows)
+		g.Saved("a", 1)
+		g.Link("a", "b", "")
+		for _, url := range []string{"a", "b", "c"} {
+			if g.Queued(url) {
+				t.Errorf("keepRows %t: Queued(%q) = true before Queue", keepRows, url)
+			}
+			if !g.Queue(url) {
+				t.Errorf("keepRows %t: Queue(%q) = false the first time", keepRows, url)
+			}
+			if g.Queue(url) || !g.Queued(url) {
+				t.Errorf("keepRows %t: Queue(%q) = true, or Queued false, the second time", keepRows, url)
+			}
+		}
+	}
+}
+
+// TestBrokenWithoutRows makes up crawls of small sites, in which pages
+// fail, redirect, are disallowed and are linked to from pages at maxDepth
+// before the crawl puts them in its bag, and tells each to a graph with
+// rows and one without: the two must be the same seen-set, and sum up the
+// same broken links, in the same order.
+func TestBrokenWithoutRows(t *testing.T) {
+	named := 0 // broken links that name three pages and more link to them
+	for seed := range 300 {
+		rng := rand.New(rand.NewPCG(uint64(seed), 0))
+		with, without := New(true), New(false)
+		queue := func(url string) bool {
+			a, b := with.Queue(url), without.Queue(url)
+			if a != b {
+				t.Fatalf("seed %d: Queue(%q) = %t with rows, %t without", seed, url, a, b)
+			}
+			return a
+		}
+		link := func(from, to, status string) {
+			with.Link(from, to, status)
+			without.Link(from, to, status)
+		}
+		pages := 2 + rng.IntN(60)
+		url := func() string { return fmt.Sprint("http://h/", rng.IntN(pages)) }
+		bag := []string{"http://h/0"}
+		queue(bag[0])
+		docID := 0
+		for len(bag) > 0 {
+			var page string
+			if rng.IntN(2) == 0 { // taken as from a stack or from a queue
+				page, bag = bag[len(bag)-1], bag[:len(bag)-1]
+			} else {
+				page, bag = bag[0], bag[1:]
+			}
+			switch rng.IntN(8) {
+			case 0:
+				status := []string{"404", "timeout", "500"}[rng.IntN(3)]
+				with.Failed(page, status)
+				without.Failed(page, status)
+			case 1:
+				with.Decide(page, Robots)
+				without.Decide(page, Robots)
+			case 2:
+				with.Decide(page, "301")
+				without.Decide(page, "301")
+				to := url()
+				if queue(to) {
+					bag = append(bag, to)
+				}
+				link(page, to, "")
+			default:
+				docID++
+				with.Saved(page, docID)
+				without.Saved(page, docID)
+				atMaxDepth := rng.IntN(4) == 0
+				for range rng.IntN(16) {
+					to := url()
+					switch {
+					case rng.IntN(8) == 0:
+						link(page, "http://elsewhere/"+to, External)
+					case atMaxDepth:
+						link(page, to, "")
+					default:
+						if queue(to) {
+							bag = append(bag, to)
+						}
+						link(page, to, "")
+					}
+				}
+			}
+		}
+		for i := range pages {
+			u := fmt.Sprint("http://h/", i)
+			if a, b := with.Queued(u), without.Queued(u); a != b {
+				t.Errorf("seed %d: Queued(%q) = %t with rows, %t without", seed, u, a, b)
+			}
+		}
+		want, got := with.Broken(), without.Broken()
+		if !reflect.DeepEqual(got, want) {
+			t.Errorf("seed %d: without rows, Broken() =\n%+v\nwant\n%+v", seed, got, want)
+		}
+		for _, b := range want {
+			if b.Pages > 3 {
+				named++
+			}
+		}
+	}
+	if named < 100 {
+		t.Errorf("only %d broken links had more than three pages linking to them", named)
+	}
+}
+
+// TestChunks checks a chunks across the boundaries of its chunks.
+func TestChunks(t *testing.T) {
+	var c chunks[int]
+	for i := range 3*chunkLen + 1 {
+		if got := c.add(i); got != uint32(i) {
+			t.Fatalf("add(%d) = %d", i, got)
+		}
+	}
+	for i := range 3*chunkLen + 1 {
+		if got := *c.at(uint32(i)); got != i {
+			t.Fatalf("at(%d) = %d", i, got)
+		}
 	}
 }
 

@@ -1,16 +1,17 @@
 // Crawlbench times whole crawls, as processes, and prints a table of the
 // figures: the crawler, with and without a WARC file or a link graph, against GNU wget on
 // the CS50 playground's wikipedia at depth 2, the crawler alone on a synthetic site of a hundred
-// thousand pages, html mode against reference mode on a link-heavy site
-// shaped like javadoc's, and a polite crawl of a synthetic site spread over four
-// hosts, one page at a time against four hosts at once, and last the
-// crawler's peak memory on a page of 50 MiB, a gzip bomb of a GiB and a
-// million links that robots.txt disallows, served by crawlbench itself.
-// `make bench` runs it after the micro-benchmarks.
+// thousand pages, and one of a million with and without -stats, for the
+// memory the statistics take, html mode against reference mode on a
+// link-heavy site shaped like javadoc's, and a polite crawl of a synthetic
+// site spread over four hosts, one page at a time against four hosts at
+// once, and last the crawler's peak memory on a page of 50 MiB, a gzip
+// bomb of a GiB and a million links that robots.txt disallows, served by
+// crawlbench itself. `make bench` runs it after the micro-benchmarks.
 //
 // Usage:
 //
-//	crawlbench [-runs 5] [-shared ../shared/playground] [-dir /tmp] [-synthetic 100000] [-heavy 4000] [-hosts 4] [-hosts-pages 400] [-hosts-delay 20ms] [-memory=false] [-memory-runs 3]
+//	crawlbench [-runs 5] [-shared ../shared/playground] [-dir /tmp] [-synthetic 100000] [-stats-pages 1000000] [-stats-runs 1] [-heavy 4000] [-hosts 4] [-hosts-pages 400] [-hosts-delay 20ms] [-memory=false] [-memory-runs 3]
 //
 // It needs ./crawler and ./playground (make builds them), tar, and wget
 // for the comparison (without wget, the crawler is timed alone). Each run
@@ -19,7 +20,8 @@
 // directories are removed only at the end: on a file system mounted with
 // discard, deleting 190 MB between runs slows the next run by as much as
 // it takes. On a tmpfs each is removed after its run, and in the memory
-// section wherever it is, since a run there leaves a page of up to a GiB.
+// section wherever it is, since a run there leaves a page of up to a GiB,
+// as in the section on -stats, whose runs leave gigabytes.
 // The figures are what the kernel reports for the finished process
 // (wait4's rusage, as /usr/bin/time prints): wall, user and system time,
 // and peak resident memory. The crawler and wget take turns, and the
@@ -56,6 +58,10 @@ type config struct {
 	shared    string
 	dir       string
 	synthetic int
+	// The synthetic site crawled with and without -stats, and how many
+	// times each: a run of a million pages takes minutes.
+	statsPages int
+	statsRuns  int
 	// Classes in each of the link-heavy site's packages, timed in html
 	// mode and in reference mode.
 	heavyClasses int
@@ -79,6 +85,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs.StringVar(&cfg.shared, "shared", filepath.Join("..", "shared", "playground"), "the shared playground folder")
 	fs.StringVar(&cfg.dir, "dir", os.TempDir(), "where the crawls write their pages")
 	fs.IntVar(&cfg.synthetic, "synthetic", 100_000, "pages of the synthetic site; 0 to skip it")
+	fs.IntVar(&cfg.statsPages, "stats-pages", 1_000_000, "pages of the synthetic site crawled with and without -stats, to depth 6; 0 to skip it")
+	fs.IntVar(&cfg.statsRuns, "stats-runs", 1, "runs of each crawl with and without -stats")
 	heavyPages := fs.Int("heavy", 4000, "pages, about, of the link-heavy site that html and reference modes crawl; 0 to skip it")
 	fs.IntVar(&cfg.hosts, "hosts", 4, "hosts of the polite crawl of several hosts; 0 to skip it")
 	fs.IntVar(&cfg.hostsPages, "hosts-pages", 400, "pages of the site of several hosts, in all")
@@ -90,6 +98,10 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	}
 	if *heavyPages > 0 {
 		cfg.heavyClasses = max(1, *heavyPages/heavyPackages-1)
+	}
+	if cfg.statsPages > 0 && cfg.statsRuns < 1 {
+		fmt.Fprintf(stderr, "crawlbench: -stats-runs must be at least 1 (-stats-pages 0 skips the section)\n")
+		return 2
 	}
 	if cfg.memory && cfg.memoryRuns < 1 {
 		fmt.Fprintf(stderr, "crawlbench: -memory-runs must be at least 1 (-memory=false skips the section)\n")
@@ -132,6 +144,11 @@ func bench(ctx context.Context, cfg config, stdout, stderr io.Writer) error {
 	}
 	if cfg.synthetic > 0 {
 		if err := benchSynthetic(ctx, cfg, stdout, stderr); err != nil {
+			return err
+		}
+	}
+	if cfg.statsPages > 0 {
+		if err := benchStats(ctx, cfg, stdout, stderr); err != nil {
 			return err
 		}
 	}
@@ -267,6 +284,60 @@ func benchSynthetic(ctx context.Context, cfg config, stdout, stderr io.Writer) e
 	fmt.Fprintf(stdout, "| pages saved | wall | CPU (user + sys) | pages/s | peak RSS |\n|---|---|---|---|---|\n")
 	fmt.Fprintf(stdout, "| %d | %.1f s | %.1f s (%.1f + %.1f) | %.0f | %.1f MB |\n\n", pages, s.wall.Seconds(),
 		s.cpu().Seconds(), s.user.Seconds(), s.sys.Seconds(), float64(pages)/s.wall.Seconds(), float64(s.rss)/1024)
+	return nil
+}
+
+// benchStats measures what -stats costs in memory: it names each broken
+// link and the pages that link to it, so it keeps something of every page
+// the crawl has not decided yet, and on a large site crawled breadth first
+// most of the site waits in the bag at once. The site is crawled to depth
+// 6, where every page of a million is reached.
+func benchStats(ctx context.Context, cfg config, stdout, stderr io.Writer) error {
+	proxy, stopServer, err := startPlayground(ctx, "", "-synthetic", fmt.Sprint(cfg.statsPages))
+	if err != nil {
+		return err
+	}
+	defer stopServer()
+	env := append(os.Environ(), "HTTP_PROXY="+proxy, "http_proxy="+proxy)
+	flags := [][]string{nil, {"-stats"}}
+	samples := make([][]sample, len(flags))
+	var saved []int
+	for i := range cfg.statsRuns {
+		for f, more := range flags {
+			var dir string
+			s, pages, err := timeRun(cfg.dir, func(d string) *exec.Cmd {
+				dir = d
+				args := append([]string{"-q", "-delay", "0", "-order", "bfs", "-links", "reference"}, more...)
+				cmd := exec.CommandContext(ctx, "./crawler", append(args, "http://cs50tse.cs.dartmouth.edu/tse/synth/0.html", dir, "6")...)
+				cmd.Env = env
+				return cmd
+			})
+			if dir != "" { // gigabytes, on a disk too
+				err = errors.Join(err, removeRun(dir))
+			}
+			if err != nil {
+				return fmt.Errorf("the synthetic site with %v: %w", more, err)
+			}
+			samples[f] = append(samples[f], s)
+			if i == 0 {
+				saved = append(saved, pages)
+			}
+		}
+	}
+	runs := "runs"
+	if cfg.statsRuns == 1 {
+		runs = "run"
+	}
+	fmt.Fprintf(stdout, "## -stats on a synthetic site of %s pages, -order bfs -links reference -delay 0, maxDepth 6, from playground -synthetic on loopback, into %s, %d %s each\n\n",
+		commas(int64(cfg.statsPages)), filepath.Dir(cfg.dir), cfg.statsRuns, runs)
+	fmt.Fprintf(stdout, "| command | pages saved | best wall | median wall | median CPU (user + sys) | peak RSS |\n|---|---|---|---|---|---|\n")
+	for f, name := range []string{"crawler", "crawler -stats"} {
+		fmt.Fprintf(stdout, "| %s | %d | %s |\n", name, saved[f], timings(samples[f]))
+	}
+	_, without := summarize(samples[0])
+	_, with := summarize(samples[1])
+	fmt.Fprintf(stdout, "\n-stats / no -stats: median peak RSS %.2f, median wall %.2f\n\n",
+		float64(with.rss)/float64(without.rss), with.wall.Seconds()/without.wall.Seconds())
 	return nil
 }
 
