@@ -33,12 +33,14 @@ func benchSite(b *testing.B) map[string][]byte {
 // benchCrawler is a crawler of pages that saves and journals nothing.
 func benchCrawler(pages map[string][]byte, log io.Writer) *Crawler {
 	return &Crawler{
-		Fetch: htmlOnly(func(_ context.Context, u string) ([]byte, error) {
-			if html, ok := pages[u]; ok {
-				return html, nil
-			}
-			return nil, &pagefetch.StatusError{Code: 404, Status: "404 Not Found"}
-		}),
+		Web: &webFuncs{
+			fetch: htmlOnly(func(_ context.Context, u string) ([]byte, error) {
+				if html, ok := pages[u]; ok {
+					return html, nil
+				}
+				return nil, &pagefetch.StatusError{Code: 404, Status: "404 Not Found"}
+			}),
+		},
 		Sink: &funcSink{
 			save:    func(int, string, int, []byte) error { return nil },
 			journal: func(Record) error { return nil },
@@ -99,7 +101,7 @@ func BenchmarkReplay(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		c := benchCrawler(pages, io.Discard)
-		c.Fetch = htmlOnly(func(_ context.Context, u string) ([]byte, error) {
+		c.Web.(*webFuncs).fetch = htmlOnly(func(_ context.Context, u string) ([]byte, error) {
 			b.Fatalf("replay fetched %s", u)
 			return nil, nil
 		})

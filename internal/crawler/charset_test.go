@@ -54,14 +54,16 @@ func crawlCharsetSite(t *testing.T, parallel int, replay []Record, pages map[int
 	var log bytes.Buffer
 	run := charsetRun{pages: make(map[int][]byte)}
 	c := &Crawler{
-		Fetch: func(_ context.Context, u string) (pagefetch.Page, error) {
-			mu.Lock()
-			run.fetched = append(run.fetched, u)
-			mu.Unlock()
-			if p, ok := charsetSite[u]; ok {
-				return pagefetch.Page{HTML: slices.Clone(p.HTML), Charset: p.Charset}, nil
-			}
-			return pagefetch.Page{}, &pagefetch.StatusError{Code: 404, Status: "404 Not Found"}
+		Web: &webFuncs{
+			fetch: func(_ context.Context, u string) (pagefetch.Page, error) {
+				mu.Lock()
+				run.fetched = append(run.fetched, u)
+				mu.Unlock()
+				if p, ok := charsetSite[u]; ok {
+					return pagefetch.Page{HTML: slices.Clone(p.HTML), Charset: p.Charset}, nil
+				}
+				return pagefetch.Page{}, &pagefetch.StatusError{Code: 404, Status: "404 Not Found"}
+			},
 		},
 		Sink: &funcSink{
 			save: func(id int, url string, depth int, html []byte) error {

@@ -54,12 +54,15 @@ func newCountsRun(t *testing.T, pages map[int]saved) *countsRun {
 		pages: pages,
 	}
 	r.c = &Crawler{
-		Fetch: htmlOnly(func(ctx context.Context, u string) ([]byte, error) {
-			if strings.Contains(u, "secret") {
-				return nil, fmt.Errorf("%s: %w", u, pagefetch.ErrDisallowed)
-			}
-			return r.w.fetch(ctx, u)
-		}),
+		Web: &webFuncs{
+			fetch: htmlOnly(func(ctx context.Context, u string) ([]byte, error) {
+				if strings.Contains(u, "secret") {
+					return nil, fmt.Errorf("%s: %w", u, pagefetch.ErrDisallowed)
+				}
+				return r.w.fetch(ctx, u)
+			}),
+			reach: r.w.reach,
+		},
 		Sink: &funcSink{
 			save: func(id int, url string, depth int, html []byte) error {
 				r.pages[id] = saved{id, url, depth, string(html)}
@@ -82,7 +85,6 @@ func newCountsRun(t *testing.T, pages map[int]saved) *countsRun {
 		MaxDepth: 10,
 		Log:      &r.log,
 		Errors:   &r.errs,
-		Reach:    r.w.reach,
 	}
 	return r
 }

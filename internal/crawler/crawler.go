@@ -20,7 +20,6 @@ import (
 	"net/url"
 	"strconv"
 	"strings"
-	"time"
 
 	"tse-crawler/internal/bag"
 	"tse-crawler/internal/linkgraph"
@@ -56,13 +55,15 @@ const maxRedirects = 10
 // its journal or its saved pages say it went: they belong to another crawl.
 var ErrDiverged = errors.New("the saved crawl does not match this one")
 
-// A Crawler holds the collaborators of one crawl. Fetch, Sink, Scanner,
+// A Crawler holds the collaborators of one crawl. Web, Sink, Scanner,
 // Internal, Bag and Errors must be set.
 type Crawler struct {
-	// Fetch downloads a page, waiting as long as politeness requires. Its
-	// errors decide what happens to the page: see [Crawler.Crawl]. The
-	// charset of its page matters only to a [pagescan.CharsetScanner].
-	Fetch func(ctx context.Context, url string) (pagefetch.Page, error)
+	// Web is where pages and requisites come from. When a host cannot be
+	// connected to, the crawler asks another host that has answered
+	// (Web.Reach): if it answers, the first host alone is dead, and the
+	// Web gives it up; if not, the crawl has lost its network and stops
+	// with [ErrOutage].
+	Web Web
 	// Sink stores what came of each page taken from the bag, in the
 	// order the crawl takes them: a page saved, with its docID, unless it
 	// is on disk already, and every outcome, for the outputs that keep
@@ -109,19 +110,11 @@ type Crawler struct {
 	// Progress, if set, is told where the crawl stands before each fetch:
 	// everything but the pause, which is the fetcher's to tell.
 	Progress func(progress.Status)
-	// Reach, if set, asks whether a site ("http://host[:port]") answers at
-	// all, and returns what it sent and received. When a host cannot be
-	// connected to, the crawler asks another host that has answered: if it answers, the first host alone is dead,
-	// and its pages fail; if not, or if Reach is nil, the crawl has lost
-	// its network and stops with [ErrOutage].
-	Reach func(ctx context.Context, origin string) (pagefetch.Recording, error)
 
 	// Parallel is how many pages may be fetched at once, each from
 	// another host. Up to 1, and while the crawl has met one host only,
 	// pages are fetched one at a time as they are taken from the bag.
-	// Beyond that, Fetch and Reach must be safe for concurrent use, and
-	// must keep a host to one request at a time (pagefetch.Fetcher does);
-	// pages are then fetched ahead of the crawl, from every host at once,
+	// Beyond that, pages are fetched ahead of the crawl, from every host at once,
 	// but everything else happens in the order of a crawl of one page at a
 	// time, so that every output is the same. Only a [bag.Stack],
 	// [bag.Queue] or [bag.Priority] can be fetched ahead.
@@ -133,24 +126,17 @@ type Crawler struct {
 	// is exceeded by at most one page for each of the Parallel fetches
 	// under way when it is reached.
 	AheadMemory int64
-	// Next, if set, tells when a host may be asked without waiting for its
-	// pause (pace.Pacer.Next), so that the crawl's schedule fetches ahead,
-	// and fetches requisites, from the hosts that are ready first.
-	Next func(host string) time.Time
 
-	// FetchRequisite, if set with Requisites and StyleRequisites, fetches
-	// a requisite of the pages saved, a resource a page needs to render,
-	// for the WARC file (see requisites.go): the crawl then fetches, once
-	// each, what Requisites finds on every page it saves (the pages an
-	// earlier run saved included), and what StyleRequisites finds in every
-	// stylesheet among them, to any depth, and the scribe records each,
-	// whatever the answer (a [Requisite] record).
-	// They are no pages: nothing of them goes in the bag, the seen-set,
-	// the log, the page directory or the pages' figures. What it sent and
-	// received comes back in its Requisite's Recording. With Parallel above 1, the three must be safe for
-	// concurrent use, and FetchRequisite must keep a host to one request at
-	// a time with its pages (pagefetch.Fetcher does).
-	FetchRequisite  func(ctx context.Context, url string) (pagefetch.Requisite, error)
+	// Requisites and StyleRequisites, if set, make the crawl fetch the
+	// requisites of the pages it saves, the resources a page needs to
+	// render, for the WARC file (see requisites.go): once each, what
+	// Requisites finds on every page it saves (the pages an earlier run
+	// saved included), and what StyleRequisites finds in every stylesheet
+	// among them, to any depth; the scribe records each, whatever the
+	// answer (a [Requisite] record). They are no pages: nothing of them
+	// goes in the bag, the seen-set, the log, the page directory or the
+	// pages' figures. With Parallel above 1, the two must be safe for
+	// concurrent use.
 	Requisites      func(pageURL string, page []byte, charset string, found func(url string))
 	StyleRequisites func(sheetURL string, sheet []byte, charset string, found func(url string))
 	// RequisiteScope, if set, reports whether a requisite, by its key
@@ -293,7 +279,7 @@ func (c *Crawler) crawl(ctx context.Context, seed string, log *logWriter) (Resul
 	// pages fetched ahead, and the requisites.
 	var sched *pagefetch.Schedule
 	if c.Parallel > 1 || c.fetchesRequisites() {
-		sched = pagefetch.NewSchedule(ctx, c.Next, max(c.Parallel, 1))
+		sched = pagefetch.NewSchedule(ctx, c.Web.Next, max(c.Parallel, 1))
 	}
 	r.front = newFrontier(c, sched, r.read, r.urls, r.hops)
 	if r.reqs = newRequisites(c, sched, r.scribe, stop); r.reqs != nil {
@@ -595,6 +581,10 @@ func (r *run) fetch(ctx context.Context, page bag.Item) (outcome, error) {
 	if errors.Is(err, pagefetch.ErrNotLoopback) {
 		return outcome{}, err
 	}
+	if errors.Is(err, pagefetch.ErrHostDown) {
+		// Given up while the page was on its way: told once already.
+		return outcome{kind: Failed, err: err, quiet: true, rec: rec}, nil
+	}
 	var unreachable *pagefetch.UnreachableError
 	if errors.As(err, &unreachable) {
 		out, err := r.unreachable(ctx, unreachable)
@@ -625,10 +615,10 @@ func (r *run) fetch(ctx context.Context, page bag.Item) (outcome, error) {
 // [ErrOutage], to be resumed once the network is back.
 func (r *run) unreachable(ctx context.Context, ue *pagefetch.UnreachableError) (outcome, error) {
 	witness := r.hosts.witness(ue.Host)
-	if witness == "" || r.c.Reach == nil {
+	if witness == "" {
 		return outcome{}, fmt.Errorf("%w: %w", ErrOutage, ue)
 	}
-	reached, err := r.c.Reach(ctx, witness)
+	reached, err := r.c.Web.Reach(ctx, witness)
 	if err != nil {
 		discard(&reached)
 		if cause := context.Cause(ctx); cause != nil {
@@ -637,7 +627,6 @@ func (r *run) unreachable(ctx context.Context, ue *pagefetch.UnreachableError) (
 		return outcome{}, fmt.Errorf("%w: %w; %s does not answer either", ErrOutage, ue, witness)
 	}
 	r.front.down(ue.Host, ue)
-	r.reqs.down(ue.Host)
 	if err := r.log.flush(); err != nil {
 		return outcome{}, fmt.Errorf("writing the log: %w", err)
 	}

@@ -124,7 +124,7 @@ func newHarness(fsys fs.FS, maxDepth int, delay time.Duration) *harness {
 	}
 	h.fetcher = f
 	h.c = &Crawler{
-		Fetch: f.FetchPage,
+		Web: f,
 		Sink: &funcSink{
 			save: func(id int, url string, depth int, html []byte) error {
 				if h.saveFn != nil {
@@ -679,3 +679,59 @@ func (h *pastRuns) Rest() error {
 }
 
 func (h *pastRuns) Requisites() []Record { return h.reqs }
+
+// A webFuncs is a Web of the functions a test keeps; fetch must be set,
+// and reach, next and fetchRequisite may be nil. It gives hosts up as a
+// pagefetch.Fetcher does.
+type webFuncs struct {
+	fetch          func(context.Context, string) (pagefetch.Page, error)
+	fetchRequisite func(context.Context, string) (pagefetch.Requisite, error)
+	reach          func(context.Context, string) (pagefetch.Recording, error)
+	next           func(string) time.Time
+
+	mu   sync.Mutex
+	down map[string]error
+}
+
+func (w *webFuncs) FetchPage(ctx context.Context, url string) (pagefetch.Page, error) {
+	if err := w.Down(hostOf(url)); err != nil {
+		return pagefetch.Page{}, err
+	}
+	return w.fetch(ctx, url)
+}
+
+func (w *webFuncs) FetchRequisite(ctx context.Context, url string) (pagefetch.Requisite, error) {
+	if err := w.Down(hostOf(url)); err != nil {
+		return pagefetch.Requisite{}, err
+	}
+	return w.fetchRequisite(ctx, url)
+}
+
+func (w *webFuncs) Reach(ctx context.Context, origin string) (pagefetch.Recording, error) {
+	if w.reach == nil {
+		return pagefetch.Recording{}, errors.New("this test has no way to ask")
+	}
+	return w.reach(ctx, origin)
+}
+
+func (w *webFuncs) Next(host string) time.Time {
+	if w.next == nil {
+		return time.Time{}
+	}
+	return w.next(host)
+}
+
+func (w *webFuncs) MarkDown(host string, err error) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.down == nil {
+		w.down = make(map[string]error)
+	}
+	w.down[host] = fmt.Errorf("%w (%w)", err, pagefetch.ErrHostDown)
+}
+
+func (w *webFuncs) Down(host string) error {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.down[host]
+}

@@ -51,15 +51,18 @@ func excludeCrawl(t *testing.T, parallel int, pages map[int]saved, replay []Reco
 	var log, errs bytes.Buffer
 	var entries []Record
 	c := &Crawler{
-		Fetch: htmlOnly(func(ctx context.Context, u string) ([]byte, error) {
-			// b.test is slow, so that while the crawl waits for it, the
-			// pages fetched ahead from a.test are read, and what their
-			// links name is foreseen.
-			if hostOf(u) == "b.test" {
-				time.Sleep(time.Second)
-			}
-			return w.fetch(ctx, u)
-		}),
+		Web: &webFuncs{
+			fetch: htmlOnly(func(ctx context.Context, u string) ([]byte, error) {
+				// b.test is slow, so that while the crawl waits for it, the
+				// pages fetched ahead from a.test are read, and what their
+				// links name is foreseen.
+				if hostOf(u) == "b.test" {
+					time.Sleep(time.Second)
+				}
+				return w.fetch(ctx, u)
+			}),
+			reach: w.reach,
+		},
 		Sink: &funcSink{
 			save: func(id int, url string, depth int, html []byte) error {
 				pages[id] = saved{id, url, depth, string(html)}
@@ -84,7 +87,6 @@ func excludeCrawl(t *testing.T, parallel int, pages map[int]saved, replay []Reco
 		MaxDepth: 10,
 		Log:      &log,
 		Errors:   &errs,
-		Reach:    w.reach,
 		Parallel: parallel,
 
 		AheadMemory: 1 << 20,

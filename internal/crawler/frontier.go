@@ -34,8 +34,6 @@ type frontier struct {
 	urls urlSet
 	hops map[string]int
 
-	dead map[string]error // by host[:port]: hosts the crawl found dead
-
 	sched *pagefetch.Schedule // nil unless pages may be fetched ahead
 
 	limit *pageLimit // nil without Crawler.MaxPages
@@ -119,7 +117,7 @@ func (f *frontier) len() int { return f.bag.Len() }
 // it starts then. A page of a host found dead fails without a request. If
 // ctx ends first, the error is the context's cause.
 func (f *frontier) fetch(ctx context.Context, page bag.Item) fetchedPage {
-	if err := f.dead[hostOf(page.URL)]; err != nil {
+	if err := f.c.Web.Down(hostOf(page.URL)); err != nil {
 		return fetchedPage{err: err, down: true}
 	}
 	if f.ahead == nil && f.manyHosts {
@@ -134,13 +132,11 @@ func (f *frontier) fetch(ctx context.Context, page bag.Item) fetchedPage {
 	return f.ahead.take(ctx, page)
 }
 
-// down records that the crawl has found host dead: its pages fail from now
-// on without a request, and the lanes drop those they hold.
+// down records that the crawl has found host dead: the Web gives it up,
+// so that its pages fail from now on without a request, and the lanes drop
+// those they hold.
 func (f *frontier) down(host string, err error) {
-	if f.dead == nil {
-		f.dead = make(map[string]error)
-	}
-	f.dead[host] = err
+	f.c.Web.MarkDown(host, err)
 	if f.ahead != nil {
 		f.ahead.kill(host)
 	}
@@ -178,7 +174,7 @@ func (f *frontier) peak() int64 {
 // WARC file, and what the page's scan keeps of its charset.
 func (c *Crawler) fetch(ctx context.Context, url string) fetchedPage {
 	var fp fetchedPage
-	p, err := c.Fetch(ctx, url)
+	p, err := c.Web.FetchPage(ctx, url)
 	fp.html, fp.err, fp.rec = p.HTML, err, recorded(p.Recording)
 	if fp.err == nil {
 		fp.charset = keptCharset(c.Scanner, p, c.fetchesRequisites())

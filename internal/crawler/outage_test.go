@@ -93,7 +93,10 @@ func fakeCrawlFrom(t *testing.T, fetch func(context.Context, string) ([]byte, er
 	var log, errs bytes.Buffer
 	var entries []Record
 	c := &Crawler{
-		Fetch: htmlOnly(fetch),
+		Web: &webFuncs{
+			fetch: htmlOnly(fetch),
+			reach: reach,
+		},
 		Sink: &funcSink{
 			save:    func(int, string, int, []byte) error { return nil },
 			journal: func(e Record) error { entries = append(entries, e); return nil },
@@ -104,7 +107,6 @@ func fakeCrawlFrom(t *testing.T, fetch func(context.Context, string) ([]byte, er
 		MaxDepth: 10,
 		Log:      &log,
 		Errors:   &errs,
-		Reach:    reach,
 		History: &pastRuns{
 			load: load,
 			recs: replay,

@@ -167,8 +167,6 @@ func crawlParallelWith(t *testing.T, tc crawlCase, order, links string, parallel
 	h.c.Scanner = scans
 	h.c.Parallel = parallel
 	h.c.AheadMemory = budget
-	h.c.Next = h.fetcher.Pacer.Next
-	h.c.Reach = h.fetcher.Reach
 	var journ strings.Builder
 	h.c.Sink.(*funcSink).journal = func(e Record) error {
 		fmt.Fprintf(&journ, "%+v\n", e)
@@ -333,7 +331,7 @@ func TestParallelSpeed(t *testing.T) {
 					sc, _ := scope.Parse([]string{"http://*.example.edu/"})
 					h.c.Internal = sc.Contains
 					h.c.Bag, _ = bag.New(order)
-					h.c.Parallel, h.c.AheadMemory, h.c.Next = n, 64<<20, h.fetcher.Pacer.Next
+					h.c.Parallel, h.c.AheadMemory = n, 64<<20
 					start := time.Now()
 					res, err := h.c.Crawl(t.Context(), "http://h0.example.edu/index.html")
 					if err != nil {
@@ -408,7 +406,7 @@ func TestParallelCanceled(t *testing.T) {
 		h.tr.took = 300 * time.Millisecond
 		sc, _ := scope.Parse([]string{"http://*.example.edu/"})
 		h.c.Internal = sc.Contains
-		h.c.Parallel, h.c.AheadMemory, h.c.Next = 4, 64<<20, h.fetcher.Pacer.Next
+		h.c.Parallel, h.c.AheadMemory = 4, 64<<20
 		var journaled int
 		h.c.Sink.(*funcSink).journal = func(Record) error { journaled++; return nil }
 		stop := errors.New("interrupt")

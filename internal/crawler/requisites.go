@@ -57,7 +57,6 @@ type requisites struct {
 	lanes   map[string]*requisiteBag // by host
 	pending int                      // requisites queued or being fetched
 	open    bool                     // they may be fetched: always with Crawler.Parallel above one, else while the crawl waits for them
-	dead    map[string]bool          // hosts that take no connection, by host[:port]
 	watch   hostWatch                // for a witness, when a host takes no connection
 	res     stats.Requisites
 	hosts   map[string]bool // hosts that answered
@@ -94,7 +93,6 @@ func newRequisites(c *Crawler, sched *pagefetch.Schedule, s *scribe, stop contex
 		changed: make(chan struct{}),
 		seen:    make(map[string]bool),
 		lanes:   make(map[string]*requisiteBag),
-		dead:    make(map[string]bool),
 		hosts:   make(map[string]bool),
 	}
 	if c.History != nil {
@@ -127,7 +125,7 @@ func (q *requisites) recall(recorded []Record) {
 
 // fetchesRequisites reports whether c fetches its pages' requisites.
 func (c *Crawler) fetchesRequisites() bool {
-	return c.FetchRequisite != nil && c.Requisites != nil && c.StyleRequisites != nil
+	return c.Requisites != nil && c.StyleRequisites != nil
 }
 
 // fetching returns fetch, which fetches a page, with the page's
@@ -314,15 +312,15 @@ func (q *requisites) wait(ctx context.Context) error {
 // fetch fetches one requisite, hands it to the scribe with what it needs,
 // and queues that. Its error is one that stops the crawl.
 func (q *requisites) fetch(ctx context.Context, it requisite) error {
-	host := hostOf(it.url)
-	q.mu.Lock()
-	dead := q.dead[host]
-	q.mu.Unlock()
-	if dead {
+	if q.c.Web.Down(hostOf(it.url)) != nil {
+		q.failed("host unreachable") // and not journaled, as it is no answer
+		return nil
+	}
+	r, err := q.c.Web.FetchRequisite(ctx, it.url)
+	if errors.Is(err, pagefetch.ErrHostDown) {
 		q.failed("host unreachable")
 		return nil
 	}
-	r, err := q.c.FetchRequisite(ctx, it.url)
 	// What is no answer about the requisite: the crawl was stopped, the
 	// loopback rule broken, or no connection made to its host.
 	cause := context.Cause(ctx)
@@ -424,11 +422,11 @@ func (q *requisites) unreachable(ctx context.Context, ue *pagefetch.UnreachableE
 	q.mu.Lock()
 	witness := q.watch.witness(ue.Host)
 	q.mu.Unlock()
-	if witness == "" || q.c.Reach == nil {
+	if witness == "" {
 		return fmt.Errorf("%w: %w", ErrOutage, ue)
 	}
 	// A witness's answer is no requisite's: it is not recorded.
-	reached, err := q.c.Reach(ctx, witness)
+	reached, err := q.c.Web.Reach(ctx, witness)
 	discard(&reached)
 	if err != nil {
 		if cause := context.Cause(ctx); cause != nil {
@@ -436,20 +434,9 @@ func (q *requisites) unreachable(ctx context.Context, ue *pagefetch.UnreachableE
 		}
 		return fmt.Errorf("%w: %w; %s does not answer either", ErrOutage, ue, witness)
 	}
-	q.down(ue.Host)
+	q.c.Web.MarkDown(ue.Host, ue)
 	q.failed(pagefetch.Reason(ue))
 	return nil
-}
-
-// down records that host takes no connection: its requisites fail from
-// now on without a request.
-func (q *requisites) down(host string) {
-	if q == nil {
-		return
-	}
-	q.mu.Lock()
-	q.dead[host] = true
-	q.mu.Unlock()
 }
 
 // answered notes that the host of a page, pageURL, answered: it may be

@@ -153,10 +153,9 @@ func crawlReqSite(t *testing.T, fsys fs.FS, seed string, prefixes []string, mode
 		t.Fatal(err)
 	}
 	h.c.Internal, h.c.Normalize, h.c.Bag = sc.Contains, browserurl.Normalize, new(bag.Queue)
-	h.c.Parallel, h.c.AheadMemory, h.c.Next = parallel, 64<<20, h.fetcher.Pacer.Next
-	h.c.Reach = h.fetcher.Reach
+	h.c.Parallel, h.c.AheadMemory = parallel, 64<<20
 	if mode != "none" {
-		h.c.FetchRequisite, h.c.Requisites, h.c.StyleRequisites = h.fetcher.FetchRequisite, fakeRequisites, fakeStyleRequisites
+		h.c.Requisites, h.c.StyleRequisites = fakeRequisites, fakeStyleRequisites
 	}
 	if mode == "scope" {
 		h.c.RequisiteScope = sc.Contains

@@ -144,7 +144,7 @@ func newCrawler(cfg *Settings, dir *pagedir.Dir, proxy func(*http.Request) (*url
 		fetcher.SpoolDir = filepath.Dir(cfg.WARC)
 	}
 	c := &crawler.Crawler{
-		Fetch:     fetcher.FetchPage,
+		Web:       fetcher,
 		Scanner:   cfg.scanner,
 		Normalize: cfg.normalizer(),
 		Internal:  cfg.scope.Contains,
@@ -153,14 +153,12 @@ func newCrawler(cfg *Settings, dir *pagedir.Dir, proxy func(*http.Request) (*url
 		MaxDepth:  cfg.MaxDepth,
 		MaxPages:  cfg.MaxPages,
 		Errors:    stderr,
-		Reach:     fetcher.Reach,
 
 		Parallel:    cfg.Parallel,
 		AheadMemory: cfg.AheadMemory,
-		Next:        fetcher.Pacer.Next,
 	}
 	if cfg.WARC != "" && cfg.Requisites != "none" {
-		c.FetchRequisite, c.Requisites, c.StyleRequisites = fetcher.FetchRequisite, pagescan.Requisites, pagescan.StyleRequisites
+		c.Requisites, c.StyleRequisites = pagescan.Requisites, pagescan.StyleRequisites
 		c.RequisiteScope = cfg.requisiteScope()
 	}
 	// -stats and -stats-json list the broken links, which takes the graph.

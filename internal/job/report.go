@@ -46,7 +46,7 @@ func report(res crawler.Result, c *crawler.Crawler, fetcher *pagefetch.Fetcher, 
 		MaxPagesReached: res.MaxPagesReached,
 		Waiting:         res.Pending,
 	}
-	if c.FetchRequisite != nil {
+	if c.Requisites != nil {
 		r.Requisites = &res.Requisites
 	}
 	if c.Graph != nil {

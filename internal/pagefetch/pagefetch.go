@@ -49,6 +49,18 @@ var ErrDisallowed = errors.New("disallowed by robots.txt")
 // host at all. No request was sent for the URL.
 var ErrRobotsUnavailable = errors.New("robots.txt unavailable, so nothing on the host may be crawled")
 
+// ErrHostDown is returned, wrapped with the reason the host was given up,
+// for every URL of a host that its caller found down ([Fetcher.MarkDown]):
+// no request was sent for it.
+var ErrHostDown = errors.New("host given up")
+
+// A downError is what every fetch from a host given up fails with: the
+// reason, which is also [ErrHostDown].
+type downError struct{ err error }
+
+func (e downError) Error() string   { return e.err.Error() }
+func (e downError) Unwrap() []error { return []error{ErrHostDown, e.err} }
+
 // ErrBadPort is returned, wrapped, for a URL whose port no connection can
 // be made to: 0, or more than 65535. No request was sent for it. It is the
 // URL's fault, not the network's, so it is never an [UnreachableError].
@@ -143,6 +155,7 @@ type Fetcher struct {
 	mu     sync.Mutex
 	robots map[string]*robotsEntry  // by scheme://host[:port]
 	turns  map[string]chan struct{} // by host[:port]: holds a token while a request to it is in flight
+	down   map[string]error         // by host[:port]: hosts given up, and why
 	sent   map[string]int64         // requests by host[:port]
 
 	requests atomic.Int64
@@ -179,6 +192,31 @@ func (f *Fetcher) sending(host string) {
 	}
 	f.sent[host]++
 	f.mu.Unlock()
+}
+
+// Next returns the time from which a request to host (host[:port]) may
+// start without waiting for its pause ([pace.Pacer.Next]).
+func (f *Fetcher) Next(host string) time.Time { return f.Pacer.Next(host) }
+
+// MarkDown gives up host (host[:port]), for err: from now on every fetch
+// from it fails at once, with err and [ErrHostDown], and no request. A
+// crawler gives up a host that takes no connection while another still
+// answers.
+func (f *Fetcher) MarkDown(host string, err error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.down == nil {
+		f.down = make(map[string]error)
+	}
+	f.down[host] = downError{err}
+}
+
+// Down returns the error every fetch from host fails with if it was given
+// up ([Fetcher.MarkDown]), or nil.
+func (f *Fetcher) Down(host string) error {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.down[host]
 }
 
 // Requests returns how many HTTP requests the fetcher has sent, robots.txt
@@ -266,9 +304,10 @@ func (f *Fetcher) fetchPage(ctx context.Context, rawURL string, t *tape) (Page, 
 }
 
 // allowed returns nil if rawURL may be requested: it is an http or https
-// URL with a port, and, if f obeys robots.txt, its host's robots.txt,
-// fetched first if need be, allows it as the request would send it (see
-// requestPath for whatwg). Reading robots.txt is recorded on t.
+// URL with a port, on a host not given up, and, if f obeys robots.txt,
+// its host's robots.txt, fetched first if need be, allows it as the
+// request would send it (see requestPath for whatwg). Reading robots.txt
+// is recorded on t.
 func (f *Fetcher) allowed(ctx context.Context, rawURL string, whatwg bool, t *tape) error {
 	u, path, query, err := f.requestPath(rawURL, whatwg)
 	if err != nil {
@@ -278,6 +317,9 @@ func (f *Fetcher) allowed(ctx context.Context, rawURL string, whatwg bool, t *ta
 		return fmt.Errorf("cannot fetch a %s URL", u.Scheme)
 	}
 	if err := CheckPort(u.Port()); err != nil {
+		return err
+	}
+	if err := f.Down(u.Host); err != nil {
 		return err
 	}
 	if !f.Robots {
