@@ -45,8 +45,10 @@ func benchCrawler(pages map[string][]byte, log io.Writer) *Crawler {
 			save:    func(int, string, int, []byte) error { return nil },
 			journal: func(Record) error { return nil },
 		},
-		Scanner:  new(pagescan.Reference),
-		Internal: scope.Default().Contains,
+		Scanner: new(pagescan.Reference),
+		Scope: &scopeFuncs{
+			internal: scope.Default().Contains,
+		},
 		Bag:      new(bag.Queue), // breadth-first reaches every page
 		MaxDepth: 10,
 		Log:      log,

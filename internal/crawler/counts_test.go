@@ -79,8 +79,10 @@ func newCountsRun(t *testing.T, pages map[int]saved) *countsRun {
 				return p.url, p.depth, []byte(p.html), nil
 			},
 		},
-		Scanner:  new(pagescan.Reference),
-		Internal: sc.Contains,
+		Scanner: new(pagescan.Reference),
+		Scope: &scopeFuncs{
+			internal: sc.Contains,
+		},
 		Bag:      new(bag.Stack),
 		MaxDepth: 10,
 		Log:      &r.log,

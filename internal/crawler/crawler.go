@@ -26,7 +26,6 @@ import (
 	"tse-crawler/internal/pagefetch"
 	"tse-crawler/internal/pagescan"
 	"tse-crawler/internal/progress"
-	"tse-crawler/internal/refurl"
 	"tse-crawler/internal/stats"
 )
 
@@ -56,7 +55,7 @@ const maxRedirects = 10
 var ErrDiverged = errors.New("the saved crawl does not match this one")
 
 // A Crawler holds the collaborators of one crawl. Web, Sink, Scanner,
-// Internal, Bag and Errors must be set.
+// Scope, Bag and Errors must be set.
 type Crawler struct {
 	// Web is where pages and requisites come from. When a host cannot be
 	// connected to, the crawler asks another host that has answered
@@ -68,23 +67,9 @@ type Crawler struct {
 	// order the crawl takes them: a page saved, with its docID, unless it
 	// is on disk already, and every outcome, for the outputs that keep
 	// them; and each requisite fetched.
-	Sink    Sink
-	Scanner pagescan.Scanner
-	// Normalize turns a link, as the scanner reports it, or a redirect's
-	// target into the crawl's key for the page, or reports false for a
-	// link that names no page to crawl (logged IgnExtrn). The key is what
-	// the seen-set holds, Internal judges, Fetch requests and Save
-	// records. Nil means [refurl.Normalize], the reference crawler's
-	// rules; html mode sets browserurl.Normalize, the WHATWG URL Standard's.
-	Normalize func(link string) (string, bool)
-	// Internal reports whether a normalized URL belongs to the crawl.
-	Internal func(url string) bool
-	// Exclude, if set, reports whether an internal URL, by its key, is
-	// kept out of the crawl all the same (logged IgnExcld): never put in
-	// the seen-set or the bag, so never requested, as a link or as a
-	// redirect's target, however often it is met, nor fetched ahead.
-	// Nil excludes nothing.
-	Exclude  func(url string) bool
+	Sink     Sink
+	Scanner  pagescan.Scanner
+	Scope    Scope
 	Bag      bag.Bag
 	MaxDepth int
 	// MaxPages, if above 0, ends the crawl once it has saved that many
@@ -139,9 +124,6 @@ type Crawler struct {
 	// concurrent use.
 	Requisites      func(pageURL string, page []byte, charset string, found func(url string))
 	StyleRequisites func(sheetURL string, sheet []byte, charset string, found func(url string))
-	// RequisiteScope, if set, reports whether a requisite, by its key
-	// (browserurl.Key), may be fetched; nil takes any http or https URL.
-	RequisiteScope func(url string) bool
 
 	// Graph, if set, is told every link of every page saved and every
 	// redirect followed, and what came of each URL they name (see
@@ -264,16 +246,13 @@ func (c *Crawler) crawl(ctx context.Context, seed string, log *logWriter) (Resul
 		c:       c,
 		log:     log,
 		scribe:  startScribe(c),
-		read:    &reader{scanner: c.Scanner, normalize: c.Normalize, internal: c.Internal, exclude: c.Exclude},
+		read:    &reader{scanner: c.Scanner, scope: c.Scope},
 		hops:    make(map[string]int),
 		urls:    make(seen),
 		history: c.History,
 	}
 	if c.Graph != nil {
 		r.urls = graphSet{c.Graph}
-	}
-	if r.read.normalize == nil {
-		r.read.normalize = refurl.Normalize
 	}
 	// One schedule for every request made beside the crawl's own: the
 	// pages fetched ahead, and the requisites.

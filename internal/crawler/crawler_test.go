@@ -23,6 +23,7 @@ import (
 	"tse-crawler/internal/pagefetch"
 	"tse-crawler/internal/pagescan"
 	"tse-crawler/internal/playground"
+	"tse-crawler/internal/refurl"
 	"tse-crawler/internal/scope"
 	"tse-crawler/internal/testbed/synthsite"
 )
@@ -136,8 +137,10 @@ func newHarness(fsys fs.FS, maxDepth int, delay time.Duration) *harness {
 				return nil
 			},
 		},
-		Scanner:  new(pagescan.Reference),
-		Internal: scope.Default().Contains,
+		Scanner: new(pagescan.Reference),
+		Scope: &scopeFuncs{
+			internal: scope.Default().Contains,
+		},
 		Bag:      new(bag.Stack),
 		MaxDepth: maxDepth,
 		Log:      &h.log,
@@ -536,7 +539,7 @@ func TestOtherSitePauses(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		h.c.Internal = sc.Contains
+		h.c.Scope.(*scopeFuncs).internal = sc.Contains
 		h.c.Bag = new(bag.Priority)
 		h.c.Scanner = &pagescan.Region{From: []byte("<!-- CONTENT -->"), Until: []byte("<!-- /CONTENT -->"), Scanner: new(pagescan.Reference)}
 		start := time.Now()
@@ -734,4 +737,27 @@ func (w *webFuncs) Down(host string) error {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	return w.down[host]
+}
+
+// A scopeFuncs is a Scope of the functions a test keeps: internal must be
+// set; key is refurl.Normalize if nil, and nil excluded and requisite
+// exclude nothing.
+type scopeFuncs struct {
+	key       func(string) (string, bool)
+	internal  func(string) bool
+	excluded  func(string) bool
+	requisite func(string) bool
+}
+
+func (s *scopeFuncs) Key(link string) (string, bool) {
+	if s.key == nil {
+		return refurl.Normalize(link)
+	}
+	return s.key(link)
+}
+
+func (s *scopeFuncs) Internal(key string) bool { return s.internal(key) }
+func (s *scopeFuncs) Excluded(key string) bool { return s.excluded != nil && s.excluded(key) }
+func (s *scopeFuncs) Requisite(key string) bool {
+	return s.requisite == nil || s.requisite(key)
 }

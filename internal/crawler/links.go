@@ -15,7 +15,28 @@ type link struct {
 	found    string // as the scanner reports it, which the log shows as Found
 	url      string // the crawl's key for the page, or "" if it names none
 	internal bool   // url belongs to the crawl
-	excluded bool   // url belongs to the crawl, but Crawler.Exclude keeps it out
+	excluded bool   // url belongs to the crawl, but its Scope keeps it out
+}
+
+// A Scope says which pages a crawl takes in: how it keys the page a link
+// names, and whether that page belongs to the crawl.
+type Scope interface {
+	// Key returns the crawl's key for the page that a link, as the scanner
+	// reports it, or a redirect's target names, or false for a link that
+	// names no page to crawl (logged IgnExtrn): refurl.Normalize in
+	// reference mode, browserurl.Normalize in html mode. The key is what
+	// the seen-set holds, Internal judges and the Web is asked for.
+	Key(link string) (string, bool)
+	// Internal reports whether a page, by its key, belongs to the crawl.
+	Internal(key string) bool
+	// Excluded reports whether a page that belongs to the crawl is kept
+	// out all the same (logged IgnExcld): never put in the seen-set or the
+	// bag, so never requested, as a link or as a redirect's target,
+	// however often it is met, nor fetched ahead.
+	Excluded(key string) bool
+	// Requisite reports whether a requisite, by its browserurl.Key, may be
+	// fetched.
+	Requisite(key string) bool
 }
 
 // A reader reads links as the crawl considers them: it scans a page, and
@@ -24,19 +45,17 @@ type link struct {
 // crawl takes it, for the crawl to use instead, so that no page is
 // scanned twice.
 type reader struct {
-	scanner   pagescan.Scanner
-	normalize func(link string) (string, bool)
-	internal  func(url string) bool
-	exclude   func(url string) bool // nil: nothing is excluded
+	scanner pagescan.Scanner
+	scope   Scope
 }
 
 // link makes found, a link as the scanner reports it or a redirect's
 // target, into a link.
 func (rd *reader) link(found string) link {
 	l := link{found: found}
-	if norm, ok := rd.normalize(found); ok {
-		l.url, l.internal = norm, rd.internal(norm)
-		l.excluded = l.internal && rd.exclude != nil && rd.exclude(norm)
+	if key, ok := rd.scope.Key(found); ok {
+		l.url, l.internal = key, rd.scope.Internal(key)
+		l.excluded = l.internal && rd.scope.Excluded(key)
 	}
 	return l
 }

@@ -48,7 +48,7 @@ func TestNormalizeField(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			h := newHarness(fsys, 1, 0)
-			h.c.Normalize = tt.normalize
+			h.c.Scope.(*scopeFuncs).key = tt.normalize
 			if _, err := h.c.Crawl(t.Context(), site+"index.html"); err != nil {
 				t.Fatalf("Crawl: %v\nstderr:\n%s", err, &h.errs)
 			}

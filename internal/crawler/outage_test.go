@@ -101,8 +101,10 @@ func fakeCrawlFrom(t *testing.T, fetch func(context.Context, string) ([]byte, er
 			save:    func(int, string, int, []byte) error { return nil },
 			journal: func(e Record) error { entries = append(entries, e); return nil },
 		},
-		Scanner:  new(pagescan.Reference),
-		Internal: sc.Contains,
+		Scanner: new(pagescan.Reference),
+		Scope: &scopeFuncs{
+			internal: sc.Contains,
+		},
 		Bag:      new(bag.Stack),
 		MaxDepth: 10,
 		Log:      &log,

@@ -153,11 +153,11 @@ func crawlParallelWith(t *testing.T, tc crawlCase, order, links string, parallel
 	if err != nil {
 		t.Fatal(err)
 	}
-	h.c.Internal = sc.Contains
+	h.c.Scope.(*scopeFuncs).internal = sc.Contains
 	h.c.Bag, _ = bag.New(order)
 	h.c.Scanner, _ = pagescan.New(links)
 	if links == "html" {
-		h.c.Normalize = browserurl.Normalize
+		h.c.Scope.(*scopeFuncs).key = browserurl.Normalize
 		h.fetcher.WHATWG = true
 	}
 	if tc.region {
@@ -329,7 +329,7 @@ func TestParallelSpeed(t *testing.T) {
 					h.tr.took = took
 					h.fetcher.Robots = true
 					sc, _ := scope.Parse([]string{"http://*.example.edu/"})
-					h.c.Internal = sc.Contains
+					h.c.Scope.(*scopeFuncs).internal = sc.Contains
 					h.c.Bag, _ = bag.New(order)
 					h.c.Parallel, h.c.AheadMemory = n, 64<<20
 					start := time.Now()
@@ -405,7 +405,7 @@ func TestParallelCanceled(t *testing.T) {
 		h.tr.h = playground.VirtualHosts(clusters(4, 25))
 		h.tr.took = 300 * time.Millisecond
 		sc, _ := scope.Parse([]string{"http://*.example.edu/"})
-		h.c.Internal = sc.Contains
+		h.c.Scope.(*scopeFuncs).internal = sc.Contains
 		h.c.Parallel, h.c.AheadMemory = 4, 64<<20
 		var journaled int
 		h.c.Sink.(*funcSink).journal = func(Record) error { journaled++; return nil }

@@ -156,7 +156,7 @@ func (q *requisites) page(pageURL string, html []byte, charset string) {
 // URL, outside the scope, met before, or at the end of a chain too long.
 func (q *requisites) add(raw string, hop int) {
 	key, ok := browserurl.Key(raw)
-	if !ok || hop > maxRedirects || q.c.RequisiteScope != nil && !q.c.RequisiteScope(key) {
+	if !ok || hop > maxRedirects || !q.c.Scope.Requisite(key) {
 		return
 	}
 	q.mu.Lock()

@@ -152,13 +152,13 @@ func crawlReqSite(t *testing.T, fsys fs.FS, seed string, prefixes []string, mode
 	if err != nil {
 		t.Fatal(err)
 	}
-	h.c.Internal, h.c.Normalize, h.c.Bag = sc.Contains, browserurl.Normalize, new(bag.Queue)
+	h.c.Scope, h.c.Bag = &scopeFuncs{internal: sc.Contains, key: browserurl.Normalize}, new(bag.Queue)
 	h.c.Parallel, h.c.AheadMemory = parallel, 64<<20
 	if mode != "none" {
 		h.c.Requisites, h.c.StyleRequisites = fakeRequisites, fakeStyleRequisites
 	}
 	if mode == "scope" {
-		h.c.RequisiteScope = sc.Contains
+		h.c.Scope.(*scopeFuncs).requisite = sc.Contains
 	}
 	run := &reqRun{h: h}
 	var mu sync.Mutex
@@ -407,7 +407,7 @@ func requisitesSpeed(t *testing.T, order string, own bool) {
 			start := time.Now()
 			run := crawlReqSite(t, clustersWithRequisites(4, 25, own), "http://h0.example.edu/index.html", []string{"http://*.example.edu/"}, mode, n, pause, func(h *harness) {
 				h.c.Bag, _ = bag.New(order)
-				h.c.Normalize, h.fetcher.WHATWG = nil, false
+				h.c.Scope.(*scopeFuncs).key, h.fetcher.WHATWG = nil, false
 				h.tr.took = took
 			})
 			elapsed := time.Since(start)

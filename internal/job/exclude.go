@@ -70,8 +70,8 @@ func (cfg *Settings) exclusion(url string) *regexp.Regexp {
 	return nil
 }
 
-// excluder returns what crawler.Crawler.Exclude is for the -exclude
-// expressions: nil if there are none.
+// excluder returns whether a key is excluded by the -exclude expressions,
+// or nil if there are none.
 func (cfg *Settings) excluder() func(url string) bool {
 	if len(cfg.exclude) == 0 {
 		return nil
@@ -93,3 +93,22 @@ func (cfg *Settings) requisiteScope() func(key string) bool {
 	}
 	return func(key string) bool { return (in == nil || in(key)) && cfg.exclusion(key) == nil }
 }
+
+// A crawlScope is the crawler.Scope of a crawl's settings: the link mode's
+// keys, -scope, -exclude and -requisites.
+type crawlScope struct {
+	key       func(link string) (string, bool)
+	internal  func(key string) bool
+	exclude   func(key string) bool // nil: nothing is excluded
+	requisite func(key string) bool // nil: any requisite may be fetched
+}
+
+// crawlScope returns the crawl's crawler.Scope.
+func (cfg *Settings) crawlScope() crawlScope {
+	return crawlScope{key: cfg.normalizer(), internal: cfg.scope.Contains, exclude: cfg.excluder(), requisite: cfg.requisiteScope()}
+}
+
+func (s crawlScope) Key(link string) (string, bool) { return s.key(link) }
+func (s crawlScope) Internal(key string) bool       { return s.internal(key) }
+func (s crawlScope) Excluded(key string) bool       { return s.exclude != nil && s.exclude(key) }
+func (s crawlScope) Requisite(key string) bool      { return s.requisite == nil || s.requisite(key) }

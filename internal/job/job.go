@@ -144,22 +144,19 @@ func newCrawler(cfg *Settings, dir *pagedir.Dir, proxy func(*http.Request) (*url
 		fetcher.SpoolDir = filepath.Dir(cfg.WARC)
 	}
 	c := &crawler.Crawler{
-		Web:       fetcher,
-		Scanner:   cfg.scanner,
-		Normalize: cfg.normalizer(),
-		Internal:  cfg.scope.Contains,
-		Exclude:   cfg.excluder(),
-		Bag:       cfg.frontier,
-		MaxDepth:  cfg.MaxDepth,
-		MaxPages:  cfg.MaxPages,
-		Errors:    stderr,
+		Web:      fetcher,
+		Scanner:  cfg.scanner,
+		Scope:    cfg.crawlScope(),
+		Bag:      cfg.frontier,
+		MaxDepth: cfg.MaxDepth,
+		MaxPages: cfg.MaxPages,
+		Errors:   stderr,
 
 		Parallel:    cfg.Parallel,
 		AheadMemory: cfg.AheadMemory,
 	}
 	if cfg.WARC != "" && cfg.Requisites != "none" {
 		c.Requisites, c.StyleRequisites = pagescan.Requisites, pagescan.StyleRequisites
-		c.RequisiteScope = cfg.requisiteScope()
 	}
 	// -stats and -stats-json list the broken links, which takes the graph.
 	if cfg.Graph != "" || cfg.Stats || cfg.StatsJSON != "" {
