@@ -94,7 +94,7 @@ type Crawler struct {
 	History History
 	// Progress, if set, is told where the crawl stands before each fetch:
 	// everything but the pause, which is the fetcher's to tell.
-	Progress func(progress.Status)
+	Progress interface{ Set(progress.Status) }
 
 	// Parallel is how many pages may be fetched at once, each from
 	// another host. Up to 1, and while the crawl has met one host only,
@@ -529,7 +529,7 @@ func (r *run) fetched(ctx context.Context, page bag.Item, hop int) (outcome, err
 	if r.c.Progress != nil {
 		s := progress.Status{Saved: r.res.Saved, Waiting: r.front.len(), Depth: page.Depth, URL: page.URL}
 		s.Lanes, s.Busy = r.front.lanes()
-		r.c.Progress(s)
+		r.c.Progress.Set(s)
 	}
 	out, err := r.fetch(ctx, page)
 	if err == nil && out.kind == Redirected && hop >= maxRedirects {

@@ -65,14 +65,23 @@ func (con *Console) show(c *crawler.Crawler, pacer *pace.Pacer, quiet bool) {
 	// Under -q, failed pages are summed up once the crawl ends: a line for
 	// each would be the very log -q asks to be spared.
 	c.QuietFailures = quiet
-	if line := con.line; line != nil {
-		c.Progress = func(s progress.Status) {
-			if u, err := url.Parse(s.URL); err == nil {
-				s.Pause = pacer.Delay(u.Host)
-			}
-			line.Set(s)
-		}
+	if con.line != nil {
+		c.Progress = lineWithPause{con.line, pacer}
 	}
+}
+
+// A lineWithPause shows where a crawl stands, with the pause of the host of
+// the page it is at, which the pacer knows.
+type lineWithPause struct {
+	line  *progress.Line
+	pacer *pace.Pacer
+}
+
+func (sl lineWithPause) Set(s progress.Status) {
+	if u, err := url.Parse(s.URL); err == nil {
+		s.Pause = sl.pacer.Delay(u.Host)
+	}
+	sl.line.Set(s)
 }
 
 // endCrawl ends what the crawl showed: the log is written out and the
