@@ -181,8 +181,14 @@ func (j *Job) begin() error {
 	if note := cfg.modeNote(adopted); note != "" && !cfg.Quiet {
 		fmt.Fprintf(j.con, "crawler: %s\n", note)
 	}
-	j.dir, j.replay = dir, replay
+	j.begun = begun{dir, replay}
 	return nil
+}
+
+// What Begin found in the page directory.
+type begun struct {
+	dir    *pagedir.Dir
+	replay *pagedir.Replay // what came of the pages of the runs before, or nil
 }
 
 // history returns, for a crawl that resumes, what came of the pages of

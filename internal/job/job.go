@@ -36,8 +36,7 @@ type Job struct {
 	con    *Console
 	proxy  func(*http.Request) (*url.URL, error)
 	out    *outputs
-	dir    *pagedir.Dir
-	replay *pagedir.Replay // what came of the pages of the run before, or nil
+	begun  // what Begin found in the page directory
 
 	// Set by Run, for Stats.
 	began   time.Time
