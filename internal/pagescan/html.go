@@ -80,14 +80,23 @@ func (h *HTML) Scan(pageURL string, page []byte, found func(link string)) {
 // ScanCharset is Scan for a page whose Content-Type names charset.
 func (h *HTML) ScanCharset(pageURL string, page []byte, charset string, found func(link string)) {
 	d := decode(page, charset)
-	h.scanRange(pageURL, d, 0, len(d.text), found)
+	h.scanRange(pageURL, d, 0, len(d.text), found, nil)
 }
 
-// scanRange reads the whole document but reports only the links whose
-// tags start at an offset of its text in [start, end).
-func (h *HTML) scanRange(pageURL string, d document, start, end int, found func(link string)) {
+// ScanRequisites calls found with each link in page, as ScanCharset does,
+// and requisite with each URL [Requisites] finds in it, reading the page
+// once: the links first, then the requisites.
+func (h *HTML) ScanRequisites(pageURL string, page []byte, charset string, found, requisite func(url string)) {
+	d := decode(page, charset)
+	h.scanRange(pageURL, d, 0, len(d.text), found, requisite)
+}
+
+// scanRange reads the whole document, and calls found, unless it is nil,
+// with the links whose tags start at an offset of its text in [start,
+// end), then requisite, unless it is nil, with the page's requisites.
+func (h *HTML) scanRange(pageURL string, d document, start, end int, found, requisite func(url string)) {
 	t := &h.t
-	t.reset(pageURL, d.query)
+	t.reset(pageURL, d.query, found != nil, requisite != nil)
 	z := html.NewTokenizer(bytes.NewReader(d.text))
 	for offset := 0; ; {
 		// CDATA sections exist only in foreign content; elsewhere
@@ -126,7 +135,7 @@ func (h *HTML) scanRange(pageURL string, d document, start, end int, found func(
 	if t.requisites {
 		t.popStyles(0) // the styles left open end with the page
 	}
-	t.report(found)
+	t.report(found, requisite)
 }
 
 // tagName returns the lower-cased name of the current tag. It reads it
@@ -321,7 +330,9 @@ type tree struct {
 	// in that body then vanish with it.
 	framesetOK  bool
 	bodyStarted bool
-	bodyMark    int // len(links) when the body started
+	// bodyMark and reqMark are len(links) and len(reqs) when the body
+	// started.
+	bodyMark, reqMark int
 	// base is the frozen base URL of the first <base href>, if haveBase.
 	base                 string
 	haveBase, baseInBody bool
@@ -331,33 +342,34 @@ type tree struct {
 	initial, noQuirks bool
 	// form is the standard's form element pointer: a <form> outside a
 	// template is ignored from one <form> to its </form>.
-	form  bool
-	links []link
+	form bool
+	// findLinks and requisites say whether the tree gathers the page's
+	// links, in links, and its requisites (see [Requisites]), in reqs:
+	// either or both, from one reading of the page.
+	findLinks, requisites bool
+	links, reqs           []link
 	// names interns the names of elements that the atom table lacks, so
 	// that a custom element costs no allocation once seen.
 	names   map[string]string
 	nameBuf [32]byte
-	// requisites says whether the tree gathers a page's requisites
-	// rather than its links (see [Requisites]); attrBuf holds the
-	// current tag's attributes, then, and cssBuf the text of the open
-	// <style> elements.
-	requisites bool
-	attrBuf    []attr
-	cssBuf     []byte
+	// When the tree gathers requisites, attrBuf holds the current tag's
+	// attributes, and cssBuf the text of the open <style> elements.
+	attrBuf []attr
+	cssBuf  []byte
 	// htmlStyle and bodyStyle, bodyBackground say whether the <html> or
 	// the <body> got that attribute: a later tag's does not replace it.
 	htmlStyle, bodyStyle, bodyBackground bool
 	onHTML                               bool // the requisites being noted are the <html>'s
 }
 
-// A link is one found in the page, not yet reported.
+// A link is a link or a requisite found in the page, not yet reported.
 type link struct {
 	ref string
 	// resolved says whether ref is already resolved, because a browser
 	// resolves it on insertion, against the base known then.
 	resolved bool
-	// onHTML says that the link is a requisite of the <html> element,
-	// which stays when a frameset replaces the body.
+	// onHTML says that the requisite is the <html> element's, which
+	// stays when a frameset replaces the body.
 	onHTML bool
 }
 
@@ -369,10 +381,13 @@ type tag struct {
 	hasAttr     bool // whether the attributes may not have been read yet
 	selfClosing bool
 	inRegion    bool // whether the tag starts in the region to report
-	// all holds every attribute, once readAll has read them, so that
-	// they can be looked up any number of times.
+	// keep, if not nil, says that the attributes are read all at once,
+	// when first looked up, into the buffer it points to, and kept in all,
+	// so that they can be looked up any number of times: in a tree that
+	// gathers requisites. Otherwise attrs reads them as it looks.
+	keep   *[]attr
 	all    []attr
-	cached bool
+	cached bool // all holds the attributes
 }
 
 // An attr is an attribute of a tag, its name in lower case and its value
@@ -381,22 +396,24 @@ type attr struct {
 	key, val []byte
 }
 
-// attrs returns the values of the tag's attributes named k0 and k1 and
-// whether each is present. It reads the attributes, so it can be called
-// once per tag, unless readAll has read them.
+// attrs returns the values of the tag's attributes named k0 and k1, and
+// whether each is present; an empty k1 names none. Unless the tag keeps its
+// attributes, it reads them as it looks, and stops once it has found what
+// it looks for, so it can be called once per tag.
 func (g *tag) attrs(k0, k1 string) (v0, v1 []byte, has0, has1 bool) {
-	if g.cached {
+	if g.keep != nil {
 		v0, has0 = g.get(k0)
 		v1, has1 = g.get(k1)
 		return v0, v1, has0, has1
 	}
-	for more := g.hasAttr; more; {
+	for g.hasAttr && !(has0 && (has1 || k1 == "")) {
 		var key, val []byte
-		key, val, more = g.z.TagAttr()
+		key, val, g.hasAttr = g.z.TagAttr()
 		if len(key) == 0 {
 			break // no attributes at all
 		}
-		// The tokenizer keeps only the first of duplicated attributes.
+		// The tokenizer keeps only the first of duplicated attributes,
+		// so the first found is the one.
 		switch string(key) {
 		case k0:
 			v0, has0 = val, true
@@ -404,12 +421,14 @@ func (g *tag) attrs(k0, k1 string) (v0, v1 []byte, has0, has1 bool) {
 			v1, has1 = val, true
 		}
 	}
-	g.hasAttr = false
 	return v0, v1, has0, has1
 }
 
-func (t *tree) reset(pageURL string, query encoding.Encoding) {
+// reset readies the tree for a page, to gather its links if findLinks,
+// and its requisites if requisites.
+func (t *tree) reset(pageURL string, query encoding.Encoding, findLinks, requisites bool) {
 	clear(t.links)
+	clear(t.reqs)
 	if len(t.names) > 1000 {
 		clear(t.names) // a page of random tag names must not grow it forever
 	}
@@ -420,15 +439,18 @@ func (t *tree) reset(pageURL string, query encoding.Encoding) {
 		stack:      t.stack[:0],
 		framesetOK: true,
 		links:      t.links[:0],
+		reqs:       t.reqs[:0],
 		names:      t.names,
-		requisites: t.requisites,
+		findLinks:  findLinks,
+		requisites: requisites,
 		attrBuf:    t.attrBuf[:0],
 		cssBuf:     t.cssBuf[:0],
 	}
 }
 
-// report calls found with each link, resolved.
-func (t *tree) report(found func(link string)) {
+// report calls found with each link, resolved, then requisite with each
+// requisite, skipping either that is nil.
+func (t *tree) report(found, requisite func(url string)) {
 	base := t.pageURL
 	if t.haveBase {
 		base = t.base
@@ -441,6 +463,9 @@ func (t *tree) report(found func(link string)) {
 		} else {
 			found(l.ref)
 		}
+	}
+	for _, r := range t.reqs {
+		requisite(r.ref)
 	}
 }
 
@@ -488,7 +513,7 @@ func (t *tree) inHeadNoscript(e *element) bool {
 func (t *tree) startBody() {
 	if !t.bodyStarted && t.templates == 0 {
 		t.popTo(0)
-		t.bodyStarted, t.bodyMark, t.framesetOK = true, len(t.links), true
+		t.bodyStarted, t.bodyMark, t.reqMark, t.framesetOK = true, len(t.links), len(t.reqs), true
 	}
 }
 
@@ -521,7 +546,7 @@ func (t *tree) doctype(s []byte) {
 func (t *tree) startTag(g *tag) {
 	t.initial = false
 	if t.requisites {
-		t.attrBuf = g.readAll(t.attrBuf)
+		g.keep = &t.attrBuf
 	}
 	if t.mode != inBody {
 		t.framesetTag(g)
@@ -558,7 +583,7 @@ func breaksOut(g *tag) bool {
 		atom.U, atom.Ul, atom.Var:
 		return true
 	case atom.Font:
-		if g.cached {
+		if g.keep != nil {
 			return g.has("color") || g.has("face") || g.has("size")
 		}
 		for more := g.hasAttr; more; {
@@ -583,14 +608,14 @@ func (t *tree) foreignTag(g *tag) {
 	g.z.NextIsNotRawText()
 	e := element{name: t.intern(g.name, g.atom), atom: g.atom, ns: t.top().ns}
 	switch {
-	case e.ns == nsSVG && e.name == "a":
+	case e.ns == nsSVG && e.name == "a" && t.linkCounts(g):
 		// An SVG <a> is a link a browser follows; SVG 2's href wins over
 		// the older xlink:href.
 		href, xlink, hasHref, hasXlink := g.attrs("href", "xlink:href")
 		if hasHref {
-			t.addLink(g, href)
+			t.addLink(href)
 		} else if hasXlink {
-			t.addLink(g, xlink)
+			t.addLink(xlink)
 		}
 	case e.ns == nsSVG && (e.name == "title" || e.name == "desc" || e.name == "foreignobject"):
 		e.point = htmlPoint
@@ -773,20 +798,24 @@ func (t *tree) linkTag(g *tag, live bool) {
 	case atom.A:
 		// An <a> closes the one still open.
 		t.closeFormatting(atom.A)
-		if href, _, has, _ := g.attrs("href", ""); has {
-			t.addLink(g, href)
+		if href, ok := t.href(g); ok {
+			t.addLink(href)
 		}
 	case atom.Area:
 		t.framesetOK = false
-		if href, _, has, _ := g.attrs("href", ""); has {
-			t.addLink(g, href)
+		if href, ok := t.href(g); ok {
+			t.addLink(href)
 		}
 	case atom.Base:
-		if href, _, has, _ := g.attrs("href", ""); has && live && !t.haveBase {
+		if !live || t.haveBase {
+			break
+		}
+		if href, _, has, _ := g.attrs("href", ""); has {
 			t.setBase(href)
 		}
 	case atom.Meta:
-		if live && !t.refreshed {
+		// A refresh only ever adds a link.
+		if live && !t.refreshed && t.findLinks {
 			t.refresh(g)
 		}
 	case atom.Iframe:
@@ -1148,14 +1177,17 @@ func (t *tree) startFrameset() {
 		t.stack[i].style = false // what the body's <style>s hold goes with it
 	}
 	if t.bodyStarted {
-		kept := t.links[:t.bodyMark]
-		for _, l := range t.links[t.bodyMark:] {
-			if l.onHTML {
-				kept = append(kept, l)
+		clear(t.links[t.bodyMark:])
+		t.links = t.links[:t.bodyMark]
+		// The <html> element stays, and so do its requisites.
+		kept := t.reqs[:t.reqMark]
+		for _, r := range t.reqs[t.reqMark:] {
+			if r.onHTML {
+				kept = append(kept, r)
 			}
 		}
-		clear(t.links[len(kept):])
-		t.links = kept
+		clear(t.reqs[len(kept):])
+		t.reqs = kept
 		if t.baseInBody {
 			t.haveBase, t.base = false, ""
 		}
@@ -1165,21 +1197,37 @@ func (t *tree) startFrameset() {
 	t.mode = inFrameset
 }
 
-// addLink notes a link that a click follows, to be resolved against the
-// page's final base.
-func (t *tree) addLink(g *tag, href []byte) {
-	if g.inRegion && t.templates == 0 && !t.requisites {
-		t.links = append(t.links, link{ref: cleanHref(href)})
+// linkCounts reports whether a link on the tag would count: whether the
+// tree gathers links, the tag is in the region, and not in a template.
+func (t *tree) linkCounts(g *tag) bool {
+	return t.findLinks && g.inRegion && t.templates == 0
+}
+
+// href returns the tag's href, and whether it has one, if a link on the
+// tag would count; else it reads nothing and reports false.
+func (t *tree) href(g *tag) ([]byte, bool) {
+	if !t.linkCounts(g) {
+		return nil, false
 	}
+	v, _, has, _ := g.attrs("href", "")
+	return v, has
+}
+
+// addLink notes a link that a click follows, to be resolved against the
+// page's final base. The caller has checked that it counts.
+func (t *tree) addLink(href []byte) {
+	t.links = append(t.links, link{ref: cleanHref(href)})
 }
 
 // addSrc notes the src of an <iframe> or a <frame>, which a browser loads
 // at once, resolved against the base known now. An empty src loads
 // nothing, and an <iframe> with a srcdoc shows that instead.
 func (t *tree) addSrc(g *tag) {
+	if !t.linkCounts(g) {
+		return
+	}
 	src, _, hasSrc, hasSrcdoc := g.attrs("src", "srcdoc")
-	if !g.inRegion || t.templates > 0 || len(src) == 0 || g.atom == atom.Iframe && hasSrcdoc || !hasSrc ||
-		t.requisites {
+	if len(src) == 0 || g.atom == atom.Iframe && hasSrcdoc || !hasSrc {
 		return
 	}
 	ref := cleanHref(src)
@@ -1208,7 +1256,7 @@ func (t *tree) refresh(g *tag) {
 		return // a URL that does not parse cancels the refresh
 	}
 	t.refreshed = true
-	if g.inRegion && !t.requisites {
+	if g.inRegion {
 		t.links = append(t.links, link{ref: u, resolved: true})
 	}
 }

@@ -48,9 +48,8 @@ import (
 // as a link. In a frameset page, the body the frameset replaces goes with
 // its requisites.
 func Requisites(pageURL string, page []byte, charset string, found func(url string)) {
-	h := HTML{t: tree{requisites: true}}
 	d := decode(page, charset)
-	h.scanRange(pageURL, d, 0, len(d.text), found)
+	new(HTML).scanRange(pageURL, d, 0, len(d.text), nil, found)
 }
 
 // urlAttrs names the attributes of a tag that hold requisites: URLs, and a
@@ -210,8 +209,11 @@ func foreignURLAttrs(g *tag, e *element) urlAttrs {
 // tagRequisites notes the requisites of a tag whose URL attributes are u,
 // and of its style attribute, in the order of its attributes.
 func (t *tree) tagRequisites(g *tag, u urlAttrs) {
+	if u.url == "" && u.url2 == "" && u.srcset == "" && (u.noStyle || !g.mayHave("style")) {
+		return // most tags: nothing to read
+	}
+	g.load()
 	t.onHTML = u.onHTML
-	defer func() { t.onHTML = false }()
 	for _, a := range g.all {
 		switch k := string(a.key); {
 		case k == "style" && !u.noStyle:
@@ -222,6 +224,20 @@ func (t *tree) tagRequisites(g *tag, u urlAttrs) {
 			srcsetURLs(a.val, t.addRequisite)
 		}
 	}
+	t.onHTML = false
+}
+
+// mayHave reports whether the tag may have an attribute named key, which
+// is lower-case ASCII: whether its source holds key in any case. Without
+// it, the tag has no such attribute, and its attributes need not be read.
+func (g *tag) mayHave(key string) bool {
+	raw := g.z.Raw()
+	for i := 0; i+len(key) <= len(raw); i++ {
+		if raw[i]|('a'-'A') == key[0] && equalFold(raw[i:i+len(key)], key) {
+			return true
+		}
+	}
+	return false
 }
 
 // addRequisite notes the URL in an attribute's value, resolved now.
@@ -231,7 +247,7 @@ func (t *tree) addRequisite(v []byte) {
 		return
 	}
 	if u, ok := requisiteURL(t.currentBase(), ref, t.query); ok {
-		t.links = append(t.links, link{ref: u, resolved: true, onHTML: t.onHTML})
+		t.reqs = append(t.reqs, link{ref: u, resolved: true, onHTML: t.onHTML})
 	}
 }
 
@@ -241,7 +257,7 @@ func (t *tree) cssRequisites(text []byte, sheet bool) {
 	base := t.currentBase()
 	cssURLs(string(text), sheet, func(ref string) {
 		if u, ok := requisiteURL(base, ref, t.query); ok {
-			t.links = append(t.links, link{ref: u, resolved: true, onHTML: t.onHTML})
+			t.reqs = append(t.reqs, link{ref: u, resolved: true, onHTML: t.onHTML})
 		}
 	})
 }
@@ -270,25 +286,29 @@ func (t *tree) popStyles(i int) {
 	}
 }
 
-// readAll reads every attribute of the tag into buf, for get and has.
-func (g *tag) readAll(buf []attr) []attr {
-	buf = buf[:0]
-	for more := g.hasAttr; more; {
-		var key, val []byte
-		key, val, more = g.z.TagAttr()
+// load reads every attribute of a tag that keeps them, unless it has.
+func (g *tag) load() {
+	if g.cached {
+		return
+	}
+	buf := (*g.keep)[:0]
+	for g.hasAttr {
+		key, val, more := g.z.TagAttr()
 		if len(key) == 0 {
 			break
 		}
 		buf = append(buf, attr{key, val})
+		g.hasAttr = more
 	}
 	g.hasAttr = false
+	*g.keep = buf
 	g.all, g.cached = buf, true
-	return buf
 }
 
-// get returns the value of the tag's attribute named key, once readAll
-// has read them, and whether it has one.
+// get returns the value of the attribute named key of a tag that keeps
+// its attributes, and whether it has one.
 func (g *tag) get(key string) ([]byte, bool) {
+	g.load()
 	for _, a := range g.all {
 		if string(a.key) == key {
 			return a.val, true
