@@ -464,6 +464,12 @@ func newCrawler(cfg *config, dir *pagedir.Dir, proxy func(*http.Request) (*url.U
 	if cfg.warc != "" && cfg.requisites != "none" {
 		c.FetchRequisite, c.Requisites, c.StyleRequisites = fetcher.FetchRequisite, pagescan.Requisites, pagescan.StyleRequisites
 		c.RequisiteScope = cfg.requisiteScope()
+		// html mode reads a page's links and requisites in one pass of
+		// the tokenizer; the reference scanner, which is none, reads the
+		// links apart.
+		if rs, ok := cfg.scanner.(pagescan.RequisiteScanner); ok {
+			c.ScanRequisites = rs.ScanRequisites
+		}
 	}
 	// -stats and -stats-json list the broken links, which takes the graph.
 	if cfg.graph != "" || cfg.stats || cfg.statsJSON != "" {
