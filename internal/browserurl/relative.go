@@ -34,6 +34,9 @@ func NewResolver(base string) Resolver {
 	return r
 }
 
+// Base returns the base URL links are resolved against.
+func (r *Resolver) Base() string { return r.base }
+
 // Resolve is [Resolve] against the Resolver's base.
 func (r *Resolver) Resolve(ref string) (string, bool) {
 	if s, ok := r.plainResolve(ref); ok {

@@ -110,7 +110,8 @@ func (h *HTML) scanRange(pageURL string, d document, start, end int, found, requ
 		offset += len(z.Raw())
 		switch tt {
 		case html.TextToken:
-			if t.requisites {
+			// z.Text copies and decodes the text: only for the tree.
+			if t.requisites && t.inStyle() {
 				t.requisiteText(z.Text())
 			} else if !t.settled() {
 				t.text(z.Text())
@@ -121,7 +122,8 @@ func (h *HTML) scanRange(pageURL string, d document, start, end int, found, requ
 				z:           z,
 				name:        name,
 				atom:        atom.Lookup(name),
-				hasAttr:     true,
+				more:        true,
+				read:        &t.attrBuf,
 				selfClosing: tt == html.SelfClosingTagToken,
 				inRegion:    start <= at && at < end,
 			})
@@ -180,13 +182,36 @@ func resolveLink(base, href string, query encoding.Encoding) (string, bool) {
 	return resolve(base, href)
 }
 
+// resolve is resolveLink in the tree's document, with a resolver that reads
+// base once for all the links resolved against it.
+func (t *tree) resolve(base, href string) (string, bool) {
+	if t.query != nil {
+		return browserurl.ResolveEncoded(base, href, t.query)
+	}
+	if t.resolver.Base() != base {
+		t.resolver = browserurl.NewResolver(base)
+	}
+	return t.resolver.Resolve(href)
+}
+
 // cleanHref does what the URL standard does to an href before parsing it:
 // strip leading and trailing C0 controls and spaces, and remove every tab
 // and newline. It is idempotent, so a resolver that does it again is
 // harmless.
 func cleanHref(v []byte) string {
-	v = bytes.TrimFunc(v, func(r rune) bool { return r <= ' ' })
-	if !bytes.ContainsAny(v, "\t\n\r") {
+	// Byte by byte, which is rune by rune here: a byte of a multi-byte
+	// sequence, or of none, is above ' ', as is the rune it starts.
+	for len(v) > 0 && v[0] <= ' ' {
+		v = v[1:]
+	}
+	for len(v) > 0 && v[len(v)-1] <= ' ' {
+		v = v[:len(v)-1]
+	}
+	i := 0
+	for i < len(v) && v[i] != '\t' && v[i] != '\n' && v[i] != '\r' {
+		i++
+	}
+	if i == len(v) {
 		return string(v)
 	}
 	// Byte by byte: bytes that are not UTF-8 must pass through unchanged,
@@ -348,12 +373,14 @@ type tree struct {
 	// either or both, from one reading of the page.
 	findLinks, requisites bool
 	links, reqs           []link
+	resolver              browserurl.Resolver // for the base last resolved against
 	// names interns the names of elements that the atom table lacks, so
 	// that a custom element costs no allocation once seen.
 	names   map[string]string
 	nameBuf [32]byte
-	// When the tree gathers requisites, attrBuf holds the current tag's
-	// attributes, and cssBuf the text of the open <style> elements.
+	// attrBuf holds the current tag's attributes read so far, and, when
+	// the tree gathers requisites, cssBuf the text of the open <style>
+	// elements.
 	attrBuf []attr
 	cssBuf  []byte
 	// htmlStyle and bodyStyle, bodyBackground say whether the <html> or
@@ -378,16 +405,13 @@ type tag struct {
 	z           *html.Tokenizer
 	name        []byte
 	atom        atom.Atom
-	hasAttr     bool // whether the attributes may not have been read yet
+	more        bool // whether attributes may be left to read from the tokenizer
 	selfClosing bool
 	inRegion    bool // whether the tag starts in the region to report
-	// keep, if not nil, says that the attributes are read all at once,
-	// when first looked up, into the buffer it points to, and kept in all,
-	// so that they can be looked up any number of times: in a tree that
-	// gathers requisites. Otherwise attrs reads them as it looks.
-	keep   *[]attr
-	all    []attr
-	cached bool // all holds the attributes
+	// read holds the attributes read so far, in order: the tree's buffer,
+	// emptied for each tag. They are read as they are looked up, and no
+	// further, since each costs the tokenizer two copies.
+	read *[]attr
 }
 
 // An attr is an attribute of a tag, its name in lower case and its value
@@ -397,29 +421,11 @@ type attr struct {
 }
 
 // attrs returns the values of the tag's attributes named k0 and k1, and
-// whether each is present; an empty k1 names none. Unless the tag keeps its
-// attributes, it reads them as it looks, and stops once it has found what
-// it looks for, so it can be called once per tag.
+// whether each is present; an empty k1 names none.
 func (g *tag) attrs(k0, k1 string) (v0, v1 []byte, has0, has1 bool) {
-	if g.keep != nil {
-		v0, has0 = g.get(k0)
+	v0, has0 = g.get(k0)
+	if k1 != "" {
 		v1, has1 = g.get(k1)
-		return v0, v1, has0, has1
-	}
-	for g.hasAttr && !(has0 && (has1 || k1 == "")) {
-		var key, val []byte
-		key, val, g.hasAttr = g.z.TagAttr()
-		if len(key) == 0 {
-			break // no attributes at all
-		}
-		// The tokenizer keeps only the first of duplicated attributes,
-		// so the first found is the one.
-		switch string(key) {
-		case k0:
-			v0, has0 = val, true
-		case k1:
-			v1, has1 = val, true
-		}
 	}
 	return v0, v1, has0, has1
 }
@@ -441,6 +447,7 @@ func (t *tree) reset(pageURL string, query encoding.Encoding, findLinks, requisi
 		links:      t.links[:0],
 		reqs:       t.reqs[:0],
 		names:      t.names,
+		resolver:   t.resolver,
 		findLinks:  findLinks,
 		requisites: requisites,
 		attrBuf:    t.attrBuf[:0],
@@ -458,7 +465,7 @@ func (t *tree) report(found, requisite func(url string)) {
 	for _, l := range t.links {
 		if l.resolved {
 			found(l.ref)
-		} else if u, ok := resolveLink(base, l.ref, t.query); ok {
+		} else if u, ok := t.resolve(base, l.ref); ok {
 			found(u)
 		} else {
 			found(l.ref)
@@ -545,9 +552,7 @@ func (t *tree) doctype(s []byte) {
 
 func (t *tree) startTag(g *tag) {
 	t.initial = false
-	if t.requisites {
-		g.keep = &t.attrBuf
-	}
+	t.attrBuf = t.attrBuf[:0]
 	if t.mode != inBody {
 		t.framesetTag(g)
 		return
@@ -583,20 +588,7 @@ func breaksOut(g *tag) bool {
 		atom.U, atom.Ul, atom.Var:
 		return true
 	case atom.Font:
-		if g.keep != nil {
-			return g.has("color") || g.has("face") || g.has("size")
-		}
-		for more := g.hasAttr; more; {
-			var key []byte
-			key, _, more = g.z.TagAttr()
-			if len(key) == 0 {
-				break
-			}
-			if k := string(key); k == "color" || k == "face" || k == "size" {
-				return true
-			}
-		}
-		g.hasAttr = false
+		return g.has("color") || g.has("face") || g.has("size")
 	}
 	return false
 }
@@ -1231,7 +1223,7 @@ func (t *tree) addSrc(g *tag) {
 		return
 	}
 	ref := cleanHref(src)
-	if u, ok := resolveLink(t.currentBase(), ref, t.query); ok {
+	if u, ok := t.resolve(t.currentBase(), ref); ok {
 		ref = u
 	}
 	t.links = append(t.links, link{ref: ref, resolved: true})
@@ -1251,7 +1243,7 @@ func (t *tree) refresh(g *tag) {
 		t.refreshed = true // it reloads the page, which is no new link
 		return
 	}
-	u, ok := resolveLink(t.currentBase(), cleanHref([]byte(ref)), t.query)
+	u, ok := t.resolve(t.currentBase(), cleanHref([]byte(ref)))
 	if !ok {
 		return // a URL that does not parse cancels the refresh
 	}
@@ -1264,7 +1256,7 @@ func (t *tree) refresh(g *tag) {
 // setBase freezes the base URL from the first <base href>.
 func (t *tree) setBase(href []byte) {
 	t.haveBase, t.baseInBody, t.base = true, t.bodyStarted, t.pageURL
-	u, ok := resolveLink(t.pageURL, cleanHref(href), t.query)
+	u, ok := t.resolve(t.pageURL, cleanHref(href))
 	if !ok {
 		return
 	}
