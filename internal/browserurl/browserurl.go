@@ -32,10 +32,8 @@ import (
 // Leading and trailing C0 controls and spaces, and every tab and newline,
 // are removed from ref first, as the standard says.
 func Resolve(base, ref string) (string, bool) {
-	if s, ok := resolvePlain(base, ref); ok {
-		return s, true
-	}
-	return resolve(base, ref)
+	r := NewResolver(base)
+	return r.Resolve(ref)
 }
 
 // resolve is [Resolve] by the parser alone.

@@ -200,6 +200,13 @@ func TestPlainSite(t *testing.T) {
 	}
 }
 
+// resolvePlain is what a Resolver for base resolves ref to without the
+// parser.
+func resolvePlain(base, ref string) (string, bool) {
+	r := NewResolver(base)
+	return r.plainResolve(ref)
+}
+
 // checkPlain checks that got, which resolvePlain gave for ref against base,
 // is what the parser gives, and its own key if it is a page.
 func checkPlain(t *testing.T, base, ref, got string) {

@@ -5,30 +5,62 @@ import (
 	"strings"
 )
 
-// resolvePlain resolves ref against base without the parser, when base is
-// a plain key (see [plainKey]) and ref, without its fragment, is one of:
-//   - empty: the result is base;
+// A Resolver resolves links against one base URL, as [Resolve] does,
+// having read the base once, for the many links of a page.
+type Resolver struct {
+	base string
+	// plain says whether base is a plain key (see [plainKey]); if so,
+	// host, origin and pathEnd are where its host and its path begin and
+	// where its path ends.
+	plain                 bool
+	host, origin, pathEnd int
+}
+
+// NewResolver returns a Resolver for links against base.
+func NewResolver(base string) Resolver {
+	r := Resolver{base: base, plain: plainKey(base)}
+	if !r.plain {
+		return r
+	}
+	r.host = len("http://")
+	if base[len("http")] == 's' {
+		r.host++
+	}
+	r.origin = r.host + strings.IndexByte(base[r.host:], '/')
+	r.pathEnd = len(base)
+	if q := strings.IndexByte(base, '?'); q >= 0 {
+		r.pathEnd = q
+	}
+	return r
+}
+
+// Base returns the base URL links are resolved against.
+func (r *Resolver) Base() string { return r.base }
+
+// Resolve is [Resolve] against the Resolver's base.
+func (r *Resolver) Resolve(ref string) (string, bool) {
+	if s, ok := r.plainResolve(ref); ok {
+		return s, true
+	}
+	return resolve(r.base, ref)
+}
+
+// plainResolve resolves ref without the parser, when the base is a plain
+// key and ref, without its fragment, is one of:
+//   - empty: the result is the base;
 //   - a plain key: the result is ref;
-//   - "//" and what makes a plain key after base's scheme;
-//   - a query, "?q": base's path and the query;
+//   - "//" and what makes a plain key after the base's scheme;
+//   - a query, "?q": the base's path and the query;
 //   - a path of plain bytes, absolute ("/a/b") or relative ("../a/b"),
 //     with an optional plain query.
 //
 // It reports false for anything else, which the parser must resolve.
-func resolvePlain(base, ref string) (string, bool) {
-	if !plainKey(base) {
+func (r *Resolver) plainResolve(ref string) (string, bool) {
+	if !r.plain {
 		return "", false
 	}
 	ref, _, _ = strings.Cut(ref, "#")
-	host := len("http://")
-	if base[len("http")] == 's' {
-		host++
-	}
-	origin := host + strings.IndexByte(base[host:], '/')
-	pathEnd := len(base)
-	if q := strings.IndexByte(base, '?'); q >= 0 {
-		pathEnd = q
-	}
+	base, host, origin, pathEnd := r.base, r.host, r.origin, r.pathEnd
 	switch {
 	case ref == "":
 		return base, true

@@ -124,6 +124,13 @@ type Crawler struct {
 	// concurrent use.
 	Requisites      func(pageURL string, page []byte, charset string, found func(url string))
 	StyleRequisites func(sheetURL string, sheet []byte, charset string, found func(url string))
+	// ScanRequisites, if set, finds a page's links, as Scanner does, and
+	// then its requisites, as Requisites does, in one reading of the page
+	// (see [pagescan.RequisiteScanner]). The crawl calls it, from its own
+	// goroutine, instead of the two, for a page whose links it reads when
+	// it reads its requisites: one it fetches itself, not ahead, or
+	// replays.
+	ScanRequisites func(pageURL string, page []byte, charset string, found, requisite func(url string))
 
 	// Graph, if set, is told every link of every page saved and every
 	// redirect followed, and what came of each URL they name (see
@@ -185,7 +192,7 @@ type outcome struct {
 	kind    Kind
 	html    []byte               // Saved
 	charset string               // Saved: what its scan keeps of its Content-Type (pagescan.CharsetScanner)
-	links   *pageLinks           // Saved: the page's links, if the frontier read them
+	links   *pageLinks           // Saved: the page's links, if they were read with its requisites or ahead
 	target  string               // Redirected
 	status  string               // Redirected, and Failed once err is gone: what the link graph says of it (see statusOf)
 	err     error                // Failed, if known: a replayed failure has no reason
@@ -262,7 +269,7 @@ func (c *Crawler) crawl(ctx context.Context, seed string, log *logWriter) (Resul
 	}
 	r.front = newFrontier(c, sched, r.read, r.urls, r.hops)
 	if r.reqs = newRequisites(c, sched, r.scribe, stop); r.reqs != nil {
-		r.front.fetchPage = r.reqs.fetching(c.fetch)
+		r.front.fetchPage = r.reqs.fetching(c.fetch, r.read)
 	}
 	err := r.loop(ctx, seed)
 	r.front.stop()
@@ -326,11 +333,12 @@ func (r *run) take(ctx context.Context, page bag.Item) error {
 			return err
 		}
 	}
-	r.apply(src, page, hop, out)
 	if out.kind == Saved && src != fromWeb {
-		// Of a page fetched, they were queued when it was.
-		r.reqs.page(page.URL, out.html, out.charset)
+		// Its requisites, and its links in the same pass if they are read;
+		// of a page fetched, they were queued when it was.
+		out.links = r.reqs.read(r.read, page.URL, out.html, out.charset, r.c.reads(page))
 	}
+	r.apply(src, page, hop, out)
 	if src == fromEarlier {
 		return nil
 	}
@@ -447,8 +455,13 @@ func (r *run) apply(src source, page bag.Item, hop int, out outcome) {
 // shallower than maxDepth.
 func (r *run) scans(page bag.Item) bool { return page.Depth < r.c.MaxDepth }
 
+// reads reports whether the links of a saved page are read: for the crawl,
+// or for the link graph, which reads those of the pages at maxDepth too.
+func (c *Crawler) reads(page bag.Item) bool { return page.Depth < c.MaxDepth || c.Graph != nil }
+
 // considerLinks considers each link of a saved page, in document order:
-// the links the frontier read, if it did, else those it scans now.
+// the links read with its requisites or ahead, if they were, else those
+// it scans now.
 func (r *run) considerLinks(src source, page bag.Item, out outcome) {
 	if out.links != nil {
 		for _, l := range out.links.all {

@@ -26,8 +26,9 @@ type frontier struct {
 	read *reader
 	// fetchPage fetches a page, by itself or in a lane: Crawler.fetch,
 	// or that and queue the requisites of a page fetched (see
-	// requisites.fetching).
-	fetchPage func(ctx context.Context, url string) fetchedPage
+	// requisites.fetching), and, if links, which only a page the crawl
+	// fetches by itself asks for, read its links in the same pass.
+	fetchPage func(ctx context.Context, url string, links bool) fetchedPage
 	// What reading ahead asks of the crawl, which owns them: the URLs it
 	// has met, and the redirects that led to each page in the bag that a
 	// redirect put there.
@@ -60,7 +61,7 @@ type fetchedPage struct {
 	rec     *pagefetch.Recording
 	err     error
 	down    bool       // not fetched: the crawl has found its host dead, and err is why
-	links   *pageLinks // nil unless they were read ahead
+	links   *pageLinks // nil unless they were read with its requisites or ahead
 }
 
 // newFrontier returns a frontier of c's bag that reads links with read,
@@ -68,7 +69,8 @@ type fetchedPage struct {
 // Crawler.Parallel above one, sched fetches pages ahead.
 func newFrontier(c *Crawler, sched *pagefetch.Schedule, read *reader, urls urlSet, hops map[string]int) *frontier {
 	_, queue := c.Bag.(*bag.Queue)
-	f := &frontier{c: c, bag: c.Bag, read: read, fetchPage: c.fetch, urls: urls, hops: hops, queue: queue,
+	fetch := func(ctx context.Context, url string, _ bool) fetchedPage { return c.fetch(ctx, url) }
+	f := &frontier{c: c, bag: c.Bag, read: read, fetchPage: fetch, urls: urls, hops: hops, queue: queue,
 		limit: newPageLimit(c.MaxPages, c.Bag)}
 	if c.Parallel > 1 {
 		f.sched = sched
@@ -122,12 +124,15 @@ func (f *frontier) fetch(ctx context.Context, page bag.Item) fetchedPage {
 	}
 	if f.ahead == nil && f.manyHosts {
 		f.manyHosts = false // tried once: a bag the lanes cannot sort stays sequential
-		if a, ok := newAhead(ctx, f.c, f.sched, f.bag, f.limit, f.fetchPage, f.readAhead); ok {
+		// A lane's page has its links read on the crawl's goroutine,
+		// when it is read ahead or taken.
+		fetch := func(ctx context.Context, url string) fetchedPage { return f.fetchPage(ctx, url, false) }
+		if a, ok := newAhead(ctx, f.c, f.sched, f.bag, f.limit, fetch, f.readAhead); ok {
 			f.ahead = a
 		}
 	}
 	if f.ahead == nil {
-		return f.fetchPage(ctx, page.URL)
+		return f.fetchPage(ctx, page.URL, f.c.reads(page))
 	}
 	return f.ahead.take(ctx, page)
 }

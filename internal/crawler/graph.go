@@ -52,8 +52,7 @@ func (r *run) graphSaved(page bag.Item, out outcome) {
 	if r.scans(page) {
 		return
 	}
-	r.read.scan(page.URL, out.html, out.charset, func(found string) {
-		l := r.read.link(found)
+	told := func(l link) {
 		target, word := l.found, "IgnExtrn"
 		if l.url != "" {
 			target = l.url
@@ -65,7 +64,14 @@ func (r *run) graphSaved(page bag.Item, out outcome) {
 			}
 		}
 		r.graphLink(page.URL, target, word)
-	})
+	}
+	if out.links != nil {
+		for _, l := range out.links.all {
+			told(l)
+		}
+		return
+	}
+	r.read.scan(page.URL, out.html, out.charset, func(found string) { told(r.read.link(found)) })
 }
 
 // graphDecided tells the graph what came of a page that was not saved.

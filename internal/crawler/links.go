@@ -102,11 +102,29 @@ func keptCharset(s pagescan.Scanner, p pagefetch.Page, requisites bool) string {
 // as if none were.
 func (rd *reader) keep(pageURL string, html []byte, charset string) *pageLinks {
 	pl := new(pageLinks)
-	rd.scan(pageURL, html, charset, func(found string) {
-		l := rd.link(found)
-		pl.all = append(pl.all, l)
-		pl.size += int64(len(l.found) + len(l.url))
-	})
-	pl.size += int64(cap(pl.all)) * int64(unsafe.Sizeof(link{}))
+	rd.scan(pageURL, html, charset, func(found string) { pl.add(rd.link(found)) })
+	pl.done()
 	return pl
+}
+
+// keepRequisites is keep, reading the page with scan, which finds the
+// links rd.scan does and the page's requisites in the same pass
+// (Crawler.ScanRequisites), and calling requisite with each of these.
+func (rd *reader) keepRequisites(pageURL string, html []byte, charset string,
+	scan func(pageURL string, page []byte, charset string, found, requisite func(url string)), requisite func(url string)) *pageLinks {
+	pl := new(pageLinks)
+	scan(pageURL, html, charset, func(found string) { pl.add(rd.link(found)) }, requisite)
+	pl.done()
+	return pl
+}
+
+// add keeps l.
+func (pl *pageLinks) add(l link) {
+	pl.all = append(pl.all, l)
+	pl.size += int64(len(l.found) + len(l.url))
+}
+
+// done counts the slice, once every link is kept.
+func (pl *pageLinks) done() {
+	pl.size += int64(cap(pl.all)) * int64(unsafe.Sizeof(link{}))
 }

@@ -21,9 +21,12 @@ import (
 // without; they only take turns with the pages at each host, through the
 // same fetcher, and so its pauses, robots.txt, retries and loopback rule.
 //
-// Each requisite URL (browserurl.Key's) is fetched once per crawl. The
-// crawl's goroutine reads a page's requisites when it takes the page;
-// whoever fetches a stylesheet reads its requisites. They are a queue of
+// Each requisite URL (browserurl.Key's) is fetched once per crawl. A
+// page's requisites are read as it is fetched, or replayed: with its
+// links, in the same pass (Crawler.ScanRequisites), when the crawl fetches
+// it itself and will read them; alone when a lane fetches it ahead, since
+// the crawl's scanner is the crawl's, which reads its links later.
+// Whoever fetches a stylesheet reads its requisites. They are a queue of
 // the crawl's schedule (pagefetch.Schedule), whose workers take each from
 // the host that may be asked soonest, so that a page's requisites on other
 // hosts are fetched while its own host pauses. With Crawler.Parallel above
@@ -130,25 +133,34 @@ func (c *Crawler) fetchesRequisites() bool {
 
 // fetching returns fetch, which fetches a page, with the page's
 // requisites queued once it is fetched, by the crawl or ahead of it: then
-// the crawl is bound to save it.
-func (q *requisites) fetching(fetch func(ctx context.Context, url string) fetchedPage) func(ctx context.Context, url string) fetchedPage {
-	return func(ctx context.Context, url string) fetchedPage {
+// the crawl is bound to save it. Only the crawl's goroutine may ask for
+// links: see read.
+func (q *requisites) fetching(fetch func(ctx context.Context, url string) fetchedPage, rd *reader) func(ctx context.Context, url string, links bool) fetchedPage {
+	return func(ctx context.Context, url string, links bool) fetchedPage {
 		fp := fetch(ctx, url)
 		if fp.err == nil {
-			q.page(url, fp.html, fp.charset)
+			fp.links = q.read(rd, url, fp.html, fp.charset, links)
 		}
 		return fp
 	}
 }
 
-// page queues the requisites of a page the crawl saves, html fetched from
+// read queues the requisites of a page the crawl saves, html fetched from
 // pageURL whose journal line keeps charset: as it is fetched, or, if an
-// earlier run saved it, as the crawl replays or adopts it.
-func (q *requisites) page(pageURL string, html []byte, charset string) {
+// earlier run saved it, as the crawl replays or adopts it. If links, and
+// Crawler.ScanRequisites can, it reads the page's links with rd in the
+// same pass and returns them, for the crawl to take with the page; else
+// nil, and the crawl reads them when it needs them. Links are asked for
+// on the crawl's goroutine only, whose scanner ScanRequisites uses.
+func (q *requisites) read(rd *reader, pageURL string, html []byte, charset string, links bool) *pageLinks {
 	if q == nil {
-		return
+		return nil
+	}
+	if links && q.c.ScanRequisites != nil {
+		return rd.keepRequisites(pageURL, html, charset, q.c.ScanRequisites, func(u string) { q.add(u, 0) })
 	}
 	q.c.Requisites(pageURL, html, charset, func(u string) { q.add(u, 0) })
+	return nil
 }
 
 // add queues the requisite at raw, found on a page or a stylesheet or as

@@ -17,6 +17,7 @@ import (
 
 	"tse-crawler/internal/bag"
 	"tse-crawler/internal/browserurl"
+	"tse-crawler/internal/linkgraph"
 	"tse-crawler/internal/playground"
 	"tse-crawler/internal/scope"
 )
@@ -263,6 +264,97 @@ func TestRequisitesScope(t *testing.T) {
 	none := crawlReqSite(t, reqSite, reqSeed, []string{"http://www.example.edu/"}, "none", 4, 0, nil)
 	if got := none.requested(); len(got) != 3 || len(none.recorded()) != 0 {
 		t.Errorf("without requisites, requested %v and journaled %v", got, none.recorded())
+	}
+}
+
+// TestRequisitesOnePass: with Crawler.ScanRequisites, a crawl of one page
+// at a time reads each page it saves once, for its links and its
+// requisites together if it reads both, below maxDepth or for the link
+// graph, and for its requisites alone if not, and does all the crawl
+// without it does: the same pages, log, journal, requisites and graph.
+// So does a resumed crawl, for the pages it replays.
+func TestRequisitesOnePass(t *testing.T) {
+	whole := crawlReqSite(t, reqSite, reqSeed, []string{"http://www.example.edu/"}, "all", 1, 0, nil)
+	if whole.err != nil {
+		t.Fatal(whole.err)
+	}
+	for _, tt := range []struct {
+		maxDepth int
+		graph    bool
+		cut      int // journal lines replayed
+	}{{10, false, 0}, {1, false, 0}, {1, true, 0}, {10, false, 6}, {1, true, 6}} {
+		t.Run(fmt.Sprintf("maxDepth %d graph %v replaying %d", tt.maxDepth, tt.graph, tt.cut), func(t *testing.T) {
+			var replay, recorded []Record
+			for _, e := range whole.entries[:tt.cut] {
+				if e.Kind == Requisite {
+					recorded = append(recorded, e)
+				} else {
+					replay = append(replay, e)
+				}
+			}
+			var graphs []*linkgraph.Graph
+			reads := make(map[string]int)
+			set := func(onePass bool) func(h *harness) {
+				return func(h *harness) {
+					h.c.MaxDepth = tt.maxDepth
+					h.c.History = &pastRuns{recs: replay, reqs: recorded, load: func(id int) (string, int, []byte, error) {
+						if id > len(replay) {
+							return "", 0, nil, fmt.Errorf("page %d: %w", id, fs.ErrNotExist)
+						}
+						p := whole.h.pages[id-1]
+						return p.url, p.depth, []byte(p.html), nil
+					}}
+					if tt.graph {
+						h.c.Graph = linkgraph.New(true)
+						graphs = append(graphs, h.c.Graph)
+					}
+					if !onePass {
+						return
+					}
+					scanner := h.c.Scanner
+					h.c.Scanner = &countingScanner{Scanner: scanner, scans: reads}
+					h.c.Requisites = func(pageURL string, page []byte, charset string, found func(string)) {
+						reads[pageURL]++
+						fakeRequisites(pageURL, page, charset, found)
+					}
+					h.c.ScanRequisites = func(pageURL string, page []byte, charset string, found, requisite func(string)) {
+						reads[pageURL]++
+						scanner.Scan(pageURL, page, found)
+						fakeRequisites(pageURL, page, charset, requisite)
+					}
+				}
+			}
+			two := crawlReqSite(t, reqSite, reqSeed, []string{"http://www.example.edu/"}, "all", 1, 0, set(false))
+			one := crawlReqSite(t, reqSite, reqSeed, []string{"http://www.example.edu/"}, "all", 1, 0, set(true))
+			if two.err != nil || one.err != nil {
+				t.Fatalf("crawls: %v and %v", two.err, one.err)
+			}
+			if d := sameCrawl(two, one); d != "" {
+				t.Error(d)
+			}
+			if got, want := one.requested(), two.requested(); !slices.Equal(got, want) {
+				t.Errorf("requested:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+			}
+			if got, want := fmt.Sprint(one.entries), fmt.Sprint(two.entries); got != want {
+				t.Errorf("journal:\n%s\nwant:\n%s", got, want)
+			}
+			if tt.graph {
+				var csv [2]strings.Builder
+				for i, g := range graphs {
+					if err := g.WriteCSV(&csv[i]); err != nil {
+						t.Fatal(err)
+					}
+				}
+				if csv[0].String() != csv[1].String() || csv[0].Len() == 0 {
+					t.Errorf("link graph:\n%s\nwant:\n%s", &csv[1], &csv[0])
+				}
+			}
+			for _, p := range whole.h.pages {
+				if n := reads[p.url]; n != 1 {
+					t.Errorf("%s was read %d times, want once", p.url, n)
+				}
+			}
+		})
 	}
 }
 

@@ -156,6 +156,12 @@ func newCrawler(cfg *Settings, dir *pagedir.Dir, proxy func(*http.Request) (*url
 	}
 	if cfg.WARC != "" && cfg.Requisites != "none" {
 		c.Requisites, c.StyleRequisites = pagescan.Requisites, pagescan.StyleRequisites
+		// html mode reads a page's links and requisites in one pass of
+		// the tokenizer; the reference scanner, which is none, reads the
+		// links apart.
+		if rs, ok := cfg.scanner.(pagescan.RequisiteScanner); ok {
+			c.ScanRequisites = rs.ScanRequisites
+		}
 	}
 	// -stats and -stats-json list the broken links, which takes the graph.
 	if cfg.Graph != "" || cfg.Stats || cfg.StatsJSON != "" {

@@ -80,14 +80,23 @@ func (h *HTML) Scan(pageURL string, page []byte, found func(link string)) {
 // ScanCharset is Scan for a page whose Content-Type names charset.
 func (h *HTML) ScanCharset(pageURL string, page []byte, charset string, found func(link string)) {
 	d := decode(page, charset)
-	h.scanRange(pageURL, d, 0, len(d.text), found)
+	h.scanRange(pageURL, d, 0, len(d.text), found, nil)
 }
 
-// scanRange reads the whole document but reports only the links whose
-// tags start at an offset of its text in [start, end).
-func (h *HTML) scanRange(pageURL string, d document, start, end int, found func(link string)) {
+// ScanRequisites calls found with each link in page, as ScanCharset does,
+// and requisite with each URL [Requisites] finds in it, reading the page
+// once: the links first, then the requisites.
+func (h *HTML) ScanRequisites(pageURL string, page []byte, charset string, found, requisite func(url string)) {
+	d := decode(page, charset)
+	h.scanRange(pageURL, d, 0, len(d.text), found, requisite)
+}
+
+// scanRange reads the whole document, and calls found, unless it is nil,
+// with the links whose tags start at an offset of its text in [start,
+// end), then requisite, unless it is nil, with the page's requisites.
+func (h *HTML) scanRange(pageURL string, d document, start, end int, found, requisite func(url string)) {
 	t := &h.t
-	t.reset(pageURL, d.query)
+	t.reset(pageURL, d.query, found != nil, requisite != nil)
 	z := html.NewTokenizer(bytes.NewReader(d.text))
 	for offset := 0; ; {
 		// CDATA sections exist only in foreign content; elsewhere
@@ -101,7 +110,8 @@ func (h *HTML) scanRange(pageURL string, d document, start, end int, found func(
 		offset += len(z.Raw())
 		switch tt {
 		case html.TextToken:
-			if t.requisites {
+			// z.Text copies and decodes the text: only for the tree.
+			if t.requisites && t.inStyle() {
 				t.requisiteText(z.Text())
 			} else if !t.settled() {
 				t.text(z.Text())
@@ -112,7 +122,8 @@ func (h *HTML) scanRange(pageURL string, d document, start, end int, found func(
 				z:           z,
 				name:        name,
 				atom:        atom.Lookup(name),
-				hasAttr:     true,
+				more:        true,
+				read:        &t.attrBuf,
 				selfClosing: tt == html.SelfClosingTagToken,
 				inRegion:    start <= at && at < end,
 			})
@@ -126,7 +137,7 @@ func (h *HTML) scanRange(pageURL string, d document, start, end int, found func(
 	if t.requisites {
 		t.popStyles(0) // the styles left open end with the page
 	}
-	t.report(found)
+	t.report(found, requisite)
 }
 
 // tagName returns the lower-cased name of the current tag. It reads it
@@ -171,13 +182,36 @@ func resolveLink(base, href string, query encoding.Encoding) (string, bool) {
 	return resolve(base, href)
 }
 
+// resolve is resolveLink in the tree's document, with a resolver that reads
+// base once for all the links resolved against it.
+func (t *tree) resolve(base, href string) (string, bool) {
+	if t.query != nil {
+		return browserurl.ResolveEncoded(base, href, t.query)
+	}
+	if t.resolver.Base() != base {
+		t.resolver = browserurl.NewResolver(base)
+	}
+	return t.resolver.Resolve(href)
+}
+
 // cleanHref does what the URL standard does to an href before parsing it:
 // strip leading and trailing C0 controls and spaces, and remove every tab
 // and newline. It is idempotent, so a resolver that does it again is
 // harmless.
 func cleanHref(v []byte) string {
-	v = bytes.TrimFunc(v, func(r rune) bool { return r <= ' ' })
-	if !bytes.ContainsAny(v, "\t\n\r") {
+	// Byte by byte, which is rune by rune here: a byte of a multi-byte
+	// sequence, or of none, is above ' ', as is the rune it starts.
+	for len(v) > 0 && v[0] <= ' ' {
+		v = v[1:]
+	}
+	for len(v) > 0 && v[len(v)-1] <= ' ' {
+		v = v[:len(v)-1]
+	}
+	i := 0
+	for i < len(v) && v[i] != '\t' && v[i] != '\n' && v[i] != '\r' {
+		i++
+	}
+	if i == len(v) {
 		return string(v)
 	}
 	// Byte by byte: bytes that are not UTF-8 must pass through unchanged,
@@ -321,7 +355,9 @@ type tree struct {
 	// in that body then vanish with it.
 	framesetOK  bool
 	bodyStarted bool
-	bodyMark    int // len(links) when the body started
+	// bodyMark and reqMark are len(links) and len(reqs) when the body
+	// started.
+	bodyMark, reqMark int
 	// base is the frozen base URL of the first <base href>, if haveBase.
 	base                 string
 	haveBase, baseInBody bool
@@ -331,33 +367,36 @@ type tree struct {
 	initial, noQuirks bool
 	// form is the standard's form element pointer: a <form> outside a
 	// template is ignored from one <form> to its </form>.
-	form  bool
-	links []link
+	form bool
+	// findLinks and requisites say whether the tree gathers the page's
+	// links, in links, and its requisites (see [Requisites]), in reqs:
+	// either or both, from one reading of the page.
+	findLinks, requisites bool
+	links, reqs           []link
+	resolver              browserurl.Resolver // for the base last resolved against
 	// names interns the names of elements that the atom table lacks, so
 	// that a custom element costs no allocation once seen.
 	names   map[string]string
 	nameBuf [32]byte
-	// requisites says whether the tree gathers a page's requisites
-	// rather than its links (see [Requisites]); attrBuf holds the
-	// current tag's attributes, then, and cssBuf the text of the open
-	// <style> elements.
-	requisites bool
-	attrBuf    []attr
-	cssBuf     []byte
+	// attrBuf holds the current tag's attributes read so far, and, when
+	// the tree gathers requisites, cssBuf the text of the open <style>
+	// elements.
+	attrBuf []attr
+	cssBuf  []byte
 	// htmlStyle and bodyStyle, bodyBackground say whether the <html> or
 	// the <body> got that attribute: a later tag's does not replace it.
 	htmlStyle, bodyStyle, bodyBackground bool
 	onHTML                               bool // the requisites being noted are the <html>'s
 }
 
-// A link is one found in the page, not yet reported.
+// A link is a link or a requisite found in the page, not yet reported.
 type link struct {
 	ref string
 	// resolved says whether ref is already resolved, because a browser
 	// resolves it on insertion, against the base known then.
 	resolved bool
-	// onHTML says that the link is a requisite of the <html> element,
-	// which stays when a frameset replaces the body.
+	// onHTML says that the requisite is the <html> element's, which
+	// stays when a frameset replaces the body.
 	onHTML bool
 }
 
@@ -366,13 +405,13 @@ type tag struct {
 	z           *html.Tokenizer
 	name        []byte
 	atom        atom.Atom
-	hasAttr     bool // whether the attributes may not have been read yet
+	more        bool // whether attributes may be left to read from the tokenizer
 	selfClosing bool
 	inRegion    bool // whether the tag starts in the region to report
-	// all holds every attribute, once readAll has read them, so that
-	// they can be looked up any number of times.
-	all    []attr
-	cached bool
+	// read holds the attributes read so far, in order: the tree's buffer,
+	// emptied for each tag. They are read as they are looked up, and no
+	// further, since each costs the tokenizer two copies.
+	read *[]attr
 }
 
 // An attr is an attribute of a tag, its name in lower case and its value
@@ -381,35 +420,21 @@ type attr struct {
 	key, val []byte
 }
 
-// attrs returns the values of the tag's attributes named k0 and k1 and
-// whether each is present. It reads the attributes, so it can be called
-// once per tag, unless readAll has read them.
+// attrs returns the values of the tag's attributes named k0 and k1, and
+// whether each is present; an empty k1 names none.
 func (g *tag) attrs(k0, k1 string) (v0, v1 []byte, has0, has1 bool) {
-	if g.cached {
-		v0, has0 = g.get(k0)
+	v0, has0 = g.get(k0)
+	if k1 != "" {
 		v1, has1 = g.get(k1)
-		return v0, v1, has0, has1
 	}
-	for more := g.hasAttr; more; {
-		var key, val []byte
-		key, val, more = g.z.TagAttr()
-		if len(key) == 0 {
-			break // no attributes at all
-		}
-		// The tokenizer keeps only the first of duplicated attributes.
-		switch string(key) {
-		case k0:
-			v0, has0 = val, true
-		case k1:
-			v1, has1 = val, true
-		}
-	}
-	g.hasAttr = false
 	return v0, v1, has0, has1
 }
 
-func (t *tree) reset(pageURL string, query encoding.Encoding) {
+// reset readies the tree for a page, to gather its links if findLinks,
+// and its requisites if requisites.
+func (t *tree) reset(pageURL string, query encoding.Encoding, findLinks, requisites bool) {
 	clear(t.links)
+	clear(t.reqs)
 	if len(t.names) > 1000 {
 		clear(t.names) // a page of random tag names must not grow it forever
 	}
@@ -420,15 +445,19 @@ func (t *tree) reset(pageURL string, query encoding.Encoding) {
 		stack:      t.stack[:0],
 		framesetOK: true,
 		links:      t.links[:0],
+		reqs:       t.reqs[:0],
 		names:      t.names,
-		requisites: t.requisites,
+		resolver:   t.resolver,
+		findLinks:  findLinks,
+		requisites: requisites,
 		attrBuf:    t.attrBuf[:0],
 		cssBuf:     t.cssBuf[:0],
 	}
 }
 
-// report calls found with each link, resolved.
-func (t *tree) report(found func(link string)) {
+// report calls found with each link, resolved, then requisite with each
+// requisite, skipping either that is nil.
+func (t *tree) report(found, requisite func(url string)) {
 	base := t.pageURL
 	if t.haveBase {
 		base = t.base
@@ -436,11 +465,14 @@ func (t *tree) report(found func(link string)) {
 	for _, l := range t.links {
 		if l.resolved {
 			found(l.ref)
-		} else if u, ok := resolveLink(base, l.ref, t.query); ok {
+		} else if u, ok := t.resolve(base, l.ref); ok {
 			found(u)
 		} else {
 			found(l.ref)
 		}
+	}
+	for _, r := range t.reqs {
+		requisite(r.ref)
 	}
 }
 
@@ -488,7 +520,7 @@ func (t *tree) inHeadNoscript(e *element) bool {
 func (t *tree) startBody() {
 	if !t.bodyStarted && t.templates == 0 {
 		t.popTo(0)
-		t.bodyStarted, t.bodyMark, t.framesetOK = true, len(t.links), true
+		t.bodyStarted, t.bodyMark, t.reqMark, t.framesetOK = true, len(t.links), len(t.reqs), true
 	}
 }
 
@@ -520,9 +552,7 @@ func (t *tree) doctype(s []byte) {
 
 func (t *tree) startTag(g *tag) {
 	t.initial = false
-	if t.requisites {
-		t.attrBuf = g.readAll(t.attrBuf)
-	}
+	t.attrBuf = t.attrBuf[:0]
 	if t.mode != inBody {
 		t.framesetTag(g)
 		return
@@ -558,20 +588,7 @@ func breaksOut(g *tag) bool {
 		atom.U, atom.Ul, atom.Var:
 		return true
 	case atom.Font:
-		if g.cached {
-			return g.has("color") || g.has("face") || g.has("size")
-		}
-		for more := g.hasAttr; more; {
-			var key []byte
-			key, _, more = g.z.TagAttr()
-			if len(key) == 0 {
-				break
-			}
-			if k := string(key); k == "color" || k == "face" || k == "size" {
-				return true
-			}
-		}
-		g.hasAttr = false
+		return g.has("color") || g.has("face") || g.has("size")
 	}
 	return false
 }
@@ -583,14 +600,14 @@ func (t *tree) foreignTag(g *tag) {
 	g.z.NextIsNotRawText()
 	e := element{name: t.intern(g.name, g.atom), atom: g.atom, ns: t.top().ns}
 	switch {
-	case e.ns == nsSVG && e.name == "a":
+	case e.ns == nsSVG && e.name == "a" && t.linkCounts(g):
 		// An SVG <a> is a link a browser follows; SVG 2's href wins over
 		// the older xlink:href.
 		href, xlink, hasHref, hasXlink := g.attrs("href", "xlink:href")
 		if hasHref {
-			t.addLink(g, href)
+			t.addLink(href)
 		} else if hasXlink {
-			t.addLink(g, xlink)
+			t.addLink(xlink)
 		}
 	case e.ns == nsSVG && (e.name == "title" || e.name == "desc" || e.name == "foreignobject"):
 		e.point = htmlPoint
@@ -773,20 +790,24 @@ func (t *tree) linkTag(g *tag, live bool) {
 	case atom.A:
 		// An <a> closes the one still open.
 		t.closeFormatting(atom.A)
-		if href, _, has, _ := g.attrs("href", ""); has {
-			t.addLink(g, href)
+		if href, ok := t.href(g); ok {
+			t.addLink(href)
 		}
 	case atom.Area:
 		t.framesetOK = false
-		if href, _, has, _ := g.attrs("href", ""); has {
-			t.addLink(g, href)
+		if href, ok := t.href(g); ok {
+			t.addLink(href)
 		}
 	case atom.Base:
-		if href, _, has, _ := g.attrs("href", ""); has && live && !t.haveBase {
+		if !live || t.haveBase {
+			break
+		}
+		if href, _, has, _ := g.attrs("href", ""); has {
 			t.setBase(href)
 		}
 	case atom.Meta:
-		if live && !t.refreshed {
+		// A refresh only ever adds a link.
+		if live && !t.refreshed && t.findLinks {
 			t.refresh(g)
 		}
 	case atom.Iframe:
@@ -1148,14 +1169,17 @@ func (t *tree) startFrameset() {
 		t.stack[i].style = false // what the body's <style>s hold goes with it
 	}
 	if t.bodyStarted {
-		kept := t.links[:t.bodyMark]
-		for _, l := range t.links[t.bodyMark:] {
-			if l.onHTML {
-				kept = append(kept, l)
+		clear(t.links[t.bodyMark:])
+		t.links = t.links[:t.bodyMark]
+		// The <html> element stays, and so do its requisites.
+		kept := t.reqs[:t.reqMark]
+		for _, r := range t.reqs[t.reqMark:] {
+			if r.onHTML {
+				kept = append(kept, r)
 			}
 		}
-		clear(t.links[len(kept):])
-		t.links = kept
+		clear(t.reqs[len(kept):])
+		t.reqs = kept
 		if t.baseInBody {
 			t.haveBase, t.base = false, ""
 		}
@@ -1165,25 +1189,41 @@ func (t *tree) startFrameset() {
 	t.mode = inFrameset
 }
 
-// addLink notes a link that a click follows, to be resolved against the
-// page's final base.
-func (t *tree) addLink(g *tag, href []byte) {
-	if g.inRegion && t.templates == 0 && !t.requisites {
-		t.links = append(t.links, link{ref: cleanHref(href)})
+// linkCounts reports whether a link on the tag would count: whether the
+// tree gathers links, the tag is in the region, and not in a template.
+func (t *tree) linkCounts(g *tag) bool {
+	return t.findLinks && g.inRegion && t.templates == 0
+}
+
+// href returns the tag's href, and whether it has one, if a link on the
+// tag would count; else it reads nothing and reports false.
+func (t *tree) href(g *tag) ([]byte, bool) {
+	if !t.linkCounts(g) {
+		return nil, false
 	}
+	v, _, has, _ := g.attrs("href", "")
+	return v, has
+}
+
+// addLink notes a link that a click follows, to be resolved against the
+// page's final base. The caller has checked that it counts.
+func (t *tree) addLink(href []byte) {
+	t.links = append(t.links, link{ref: cleanHref(href)})
 }
 
 // addSrc notes the src of an <iframe> or a <frame>, which a browser loads
 // at once, resolved against the base known now. An empty src loads
 // nothing, and an <iframe> with a srcdoc shows that instead.
 func (t *tree) addSrc(g *tag) {
+	if !t.linkCounts(g) {
+		return
+	}
 	src, _, hasSrc, hasSrcdoc := g.attrs("src", "srcdoc")
-	if !g.inRegion || t.templates > 0 || len(src) == 0 || g.atom == atom.Iframe && hasSrcdoc || !hasSrc ||
-		t.requisites {
+	if len(src) == 0 || g.atom == atom.Iframe && hasSrcdoc || !hasSrc {
 		return
 	}
 	ref := cleanHref(src)
-	if u, ok := resolveLink(t.currentBase(), ref, t.query); ok {
+	if u, ok := t.resolve(t.currentBase(), ref); ok {
 		ref = u
 	}
 	t.links = append(t.links, link{ref: ref, resolved: true})
@@ -1203,12 +1243,12 @@ func (t *tree) refresh(g *tag) {
 		t.refreshed = true // it reloads the page, which is no new link
 		return
 	}
-	u, ok := resolveLink(t.currentBase(), cleanHref([]byte(ref)), t.query)
+	u, ok := t.resolve(t.currentBase(), cleanHref([]byte(ref)))
 	if !ok {
 		return // a URL that does not parse cancels the refresh
 	}
 	t.refreshed = true
-	if g.inRegion && !t.requisites {
+	if g.inRegion {
 		t.links = append(t.links, link{ref: u, resolved: true})
 	}
 }
@@ -1216,7 +1256,7 @@ func (t *tree) refresh(g *tag) {
 // setBase freezes the base URL from the first <base href>.
 func (t *tree) setBase(href []byte) {
 	t.haveBase, t.baseInBody, t.base = true, t.bodyStarted, t.pageURL
-	u, ok := resolveLink(t.pageURL, cleanHref(href), t.query)
+	u, ok := t.resolve(t.pageURL, cleanHref(href))
 	if !ok {
 		return
 	}

@@ -21,9 +21,10 @@ type Region struct {
 	Scanner     Scanner
 }
 
-// A rangeScanner can scan part of a document while reading all of it.
+// A rangeScanner can scan part of a document while reading all of it,
+// and find the requisites of the whole document as it does.
 type rangeScanner interface {
-	scanRange(pageURL string, d document, start, end int, found func(link string))
+	scanRange(pageURL string, d document, start, end int, found, requisite func(url string))
 }
 
 // Scan calls found with each link in the page's region.
@@ -37,7 +38,7 @@ func (r *Region) ScanCharset(pageURL string, page []byte, charset string, found 
 	if rs, ok := r.Scanner.(rangeScanner); ok {
 		d := decode(page, charset)
 		if start, end, ok := r.Bounds(d.text); ok {
-			rs.scanRange(pageURL, d, start, end, found)
+			rs.scanRange(pageURL, d, start, end, found, nil)
 		}
 		return
 	}
@@ -50,6 +51,25 @@ func (r *Region) ScanCharset(pageURL string, page []byte, charset string, found 
 		return
 	}
 	r.Scanner.Scan(pageURL, page[start:end], found)
+}
+
+// ScanRequisites calls found with each link in the page's region, as
+// ScanCharset does, and requisite with each URL [Requisites] finds in the
+// whole page. The html scanner reads the page once for both; any other
+// scanner reads its region, and the page is read for its requisites.
+func (r *Region) ScanRequisites(pageURL string, page []byte, charset string, found, requisite func(url string)) {
+	rs, ok := r.Scanner.(rangeScanner)
+	if !ok {
+		r.ScanCharset(pageURL, page, charset, found)
+		Requisites(pageURL, page, charset, requisite)
+		return
+	}
+	d := decode(page, charset)
+	start, end, ok := r.Bounds(d.text)
+	if !ok {
+		start, end = 0, 0 // no region: no tag starts in it
+	}
+	rs.scanRange(pageURL, d, start, end, found, requisite)
 }
 
 // Charset is the scanner's Charset, if it is a [CharsetScanner], and

@@ -48,9 +48,8 @@ import (
 // as a link. In a frameset page, the body the frameset replaces goes with
 // its requisites.
 func Requisites(pageURL string, page []byte, charset string, found func(url string)) {
-	h := HTML{t: tree{requisites: true}}
 	d := decode(page, charset)
-	h.scanRange(pageURL, d, 0, len(d.text), found)
+	new(HTML).scanRange(pageURL, d, 0, len(d.text), nil, found)
 }
 
 // urlAttrs names the attributes of a tag that hold requisites: URLs, and a
@@ -210,9 +209,11 @@ func foreignURLAttrs(g *tag, e *element) urlAttrs {
 // tagRequisites notes the requisites of a tag whose URL attributes are u,
 // and of its style attribute, in the order of its attributes.
 func (t *tree) tagRequisites(g *tag, u urlAttrs) {
+	if u.url == "" && u.url2 == "" && u.srcset == "" && (u.noStyle || !g.mayHave("style")) {
+		return // most tags: nothing to read
+	}
 	t.onHTML = u.onHTML
-	defer func() { t.onHTML = false }()
-	for _, a := range g.all {
+	for _, a := range g.all() {
 		switch k := string(a.key); {
 		case k == "style" && !u.noStyle:
 			t.cssRequisites(a.val, false)
@@ -220,6 +221,40 @@ func (t *tree) tagRequisites(g *tag, u urlAttrs) {
 			t.addRequisite(a.val)
 		case k == u.srcset:
 			srcsetURLs(a.val, t.addRequisite)
+		}
+	}
+	t.onHTML = false
+}
+
+// mayHave reports whether the tag may have an attribute named key, which
+// is lower-case ASCII: whether its source holds key in any case. Without
+// it, the tag has no such attribute, and its attributes need not be read.
+func (g *tag) mayHave(key string) bool {
+	raw := g.z.Raw()
+	// From each place key's first letter is, in either case, as
+	// bytes.IndexByte finds them: a byte loop cost more than the rest of
+	// tagRequisites.
+	lower, upper := key[0], key[0]-('a'-'A')
+	nextUpper := bytes.IndexByte(raw, upper)
+	for from := 0; ; {
+		i := bytes.IndexByte(raw[from:], lower)
+		if i >= 0 {
+			i += from
+		}
+		if nextUpper >= 0 && (i < 0 || nextUpper < i) {
+			i = nextUpper
+		}
+		if i < 0 || i+len(key) > len(raw) {
+			return false
+		}
+		if equalFold(raw[i:i+len(key)], key) {
+			return true
+		}
+		from = i + 1
+		if nextUpper >= 0 && nextUpper < from {
+			if nextUpper = bytes.IndexByte(raw[from:], upper); nextUpper >= 0 {
+				nextUpper += from
+			}
 		}
 	}
 }
@@ -230,8 +265,8 @@ func (t *tree) addRequisite(v []byte) {
 	if ref == "" {
 		return
 	}
-	if u, ok := requisiteURL(t.currentBase(), ref, t.query); ok {
-		t.links = append(t.links, link{ref: u, resolved: true, onHTML: t.onHTML})
+	if u, ok := t.resolve(t.currentBase(), ref); ok && fetchable(u) {
+		t.reqs = append(t.reqs, link{ref: u, resolved: true, onHTML: t.onHTML})
 	}
 }
 
@@ -240,18 +275,22 @@ func (t *tree) addRequisite(v []byte) {
 func (t *tree) cssRequisites(text []byte, sheet bool) {
 	base := t.currentBase()
 	cssURLs(string(text), sheet, func(ref string) {
-		if u, ok := requisiteURL(base, ref, t.query); ok {
-			t.links = append(t.links, link{ref: u, resolved: true, onHTML: t.onHTML})
+		if u, ok := t.resolve(base, ref); ok && fetchable(u) {
+			t.reqs = append(t.reqs, link{ref: u, resolved: true, onHTML: t.onHTML})
 		}
 	})
 }
 
-// requisiteText sees a text token when the tree gathers requisites: the
-// text of a <style> is its sheet.
+// inStyle reports whether the current node is a <style> whose text is a
+// sheet, when the tree gathers requisites.
+func (t *tree) inStyle() bool {
+	e := t.top()
+	return e != nil && e.style
+}
+
+// requisiteText sees a text token in a <style> (see inStyle): its sheet.
 func (t *tree) requisiteText(s []byte) {
-	if e := t.top(); e != nil && e.style {
-		t.cssBuf = append(t.cssBuf, s...)
-	}
+	t.cssBuf = append(t.cssBuf, s...)
 	if !t.settled() {
 		t.text(s)
 	}
@@ -270,27 +309,34 @@ func (t *tree) popStyles(i int) {
 	}
 }
 
-// readAll reads every attribute of the tag into buf, for get and has.
-func (g *tag) readAll(buf []attr) []attr {
-	buf = buf[:0]
-	for more := g.hasAttr; more; {
-		var key, val []byte
-		key, val, more = g.z.TagAttr()
-		if len(key) == 0 {
-			break
-		}
-		buf = append(buf, attr{key, val})
+// next reads the tag's next attribute, if it has one left, and reports
+// whether it had.
+func (g *tag) next() bool {
+	if !g.more {
+		return false
 	}
-	g.hasAttr = false
-	g.all, g.cached = buf, true
-	return buf
+	var key, val []byte
+	key, val, g.more = g.z.TagAttr()
+	if len(key) == 0 {
+		g.more = false // no attributes at all
+		return false
+	}
+	// Fresh copies, which the next call leaves alone.
+	*g.read = append(*g.read, attr{key, val})
+	return true
 }
 
-// get returns the value of the tag's attribute named key, once readAll
-// has read them, and whether it has one.
+// get returns the value of the tag's attribute named key, and whether it
+// has one, reading its attributes up to that one. The tokenizer keeps
+// only the first of duplicated attributes, so the first found is the one.
 func (g *tag) get(key string) ([]byte, bool) {
-	for _, a := range g.all {
+	for _, a := range *g.read {
 		if string(a.key) == key {
+			return a.val, true
+		}
+	}
+	for g.next() {
+		if a := (*g.read)[len(*g.read)-1]; string(a.key) == key {
 			return a.val, true
 		}
 	}
@@ -300,6 +346,13 @@ func (g *tag) get(key string) ([]byte, bool) {
 func (g *tag) has(key string) bool {
 	_, ok := g.get(key)
 	return ok
+}
+
+// all returns every attribute of the tag, in order.
+func (g *tag) all() []attr {
+	for g.next() {
+	}
+	return *g.read
 }
 
 // srcsetURLs calls found with the URL of each image candidate in the

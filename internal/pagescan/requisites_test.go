@@ -67,6 +67,7 @@ var requisiteTests = []struct {
 	{"mathml has no image", `<math><image href=no.png /></math><math><mi><img src=i.png></mi></math>`, inDir("i.png")},
 	// CSS in the page
 	{"style attribute", `<div style="background: url(a.png) no-repeat, url('b.png'); mask: url(&quot;c.svg&quot;)">`, inDir("a.png", "b.png", "c.svg")},
+	{"style attribute in any case, among other esses", `<P STYLE="x:url(u1.png)"><b class=sS sTyLe="x:url(u2.png)"><i title="Styles" data-x=S Style='x:url(u3.png)'></i><span title=style>s</span><u styl=x:url(no.png) s`, inDir("u1.png", "u2.png", "u3.png")},
 	{"style attribute after the element's own URLs", `<img style="background:url(bg.png)" src=i.png>`, inDir("bg.png", "i.png")},
 	{"style attribute: no at-rule", `<p style="@import 'no.css'; background: url(yes.png)">`, inDir("yes.png")},
 	{"style attribute on svg", `<svg style="background:url(s.png)"><rect style="fill:url(#grad);filter:url(f.svg#blur)"/></svg>`, inDir("s.png", "f.svg")},

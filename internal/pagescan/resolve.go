@@ -29,8 +29,14 @@ func resolve(base, href string) (string, bool) {
 // reports whether it is an http or https URL, which a crawl can fetch.
 func requisiteURL(base, ref string, query encoding.Encoding) (string, bool) {
 	u, ok := resolveLink(base, ref, query)
-	if !ok || !strings.HasPrefix(u, "http://") && !strings.HasPrefix(u, "https://") {
+	if !ok || !fetchable(u) {
 		return "", false
 	}
 	return u, true
+}
+
+// fetchable reports whether the URL u is an http or https URL, which a
+// crawl can fetch.
+func fetchable(u string) bool {
+	return strings.HasPrefix(u, "http://") || strings.HasPrefix(u, "https://")
 }
