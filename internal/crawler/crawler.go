@@ -112,25 +112,16 @@ type Crawler struct {
 	// under way when it is reached.
 	AheadMemory int64
 
-	// Requisites and StyleRequisites, if set, make the crawl fetch the
-	// requisites of the pages it saves, the resources a page needs to
-	// render, for the WARC file (see requisites.go): once each, what
-	// Requisites finds on every page it saves (the pages an earlier run
-	// saved included), and what StyleRequisites finds in every stylesheet
-	// among them, to any depth; the scribe records each, whatever the
-	// answer (a [Requisite] record). They are no pages: nothing of them
-	// goes in the bag, the seen-set, the log, the page directory or the
-	// pages' figures. With Parallel above 1, the two must be safe for
-	// concurrent use.
-	Requisites      func(pageURL string, page []byte, charset string, found func(url string))
-	StyleRequisites func(sheetURL string, sheet []byte, charset string, found func(url string))
-	// ScanRequisites, if set, finds a page's links, as Scanner does, and
-	// then its requisites, as Requisites does, in one reading of the page
-	// (see [pagescan.RequisiteScanner]). The crawl calls it, from its own
-	// goroutine, instead of the two, for a page whose links it reads when
-	// it reads its requisites: one it fetches itself, not ahead, or
-	// replays.
-	ScanRequisites func(pageURL string, page []byte, charset string, found, requisite func(url string))
+	// Requisites, if set, makes the crawl fetch the requisites of the
+	// pages it saves, the resources a page needs to render, for the WARC
+	// file (see requisites.go): once each, what it finds on every page the
+	// crawl saves (the pages an earlier run saved included), and in every
+	// stylesheet among them, to any depth; the scribe records each,
+	// whatever the answer (a [Requisite] record). They are no pages:
+	// nothing of them goes in the bag, the seen-set, the log, the page
+	// directory or the pages' figures. With Parallel above 1, it must be
+	// safe for concurrent use.
+	Requisites RequisiteReader
 
 	// Graph, if set, is told every link of every page saved and every
 	// redirect followed, and what came of each URL they name (see

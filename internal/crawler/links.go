@@ -109,7 +109,7 @@ func (rd *reader) keep(pageURL string, html []byte, charset string) *pageLinks {
 
 // keepRequisites is keep, reading the page with scan, which finds the
 // links rd.scan does and the page's requisites in the same pass
-// (Crawler.ScanRequisites), and calling requisite with each of these.
+// (OnePassReader), and calling requisite with each of these.
 func (rd *reader) keepRequisites(pageURL string, html []byte, charset string,
 	scan func(pageURL string, page []byte, charset string, found, requisite func(url string)), requisite func(url string)) *pageLinks {
 	pl := new(pageLinks)

@@ -23,7 +23,7 @@ import (
 //
 // Each requisite URL (browserurl.Key's) is fetched once per crawl. A
 // page's requisites are read as it is fetched, or replayed: with its
-// links, in the same pass (Crawler.ScanRequisites), when the crawl fetches
+// links, in the same pass (OnePassReader), when the crawl fetches
 // it itself and will read them; alone when a lane fetches it ahead, since
 // the crawl's scanner is the crawl's, which reads its links later.
 // Whoever fetches a stylesheet reads its requisites. They are a queue of
@@ -128,7 +128,7 @@ func (q *requisites) recall(recorded []Record) {
 
 // fetchesRequisites reports whether c fetches its pages' requisites.
 func (c *Crawler) fetchesRequisites() bool {
-	return c.Requisites != nil && c.StyleRequisites != nil
+	return c.Requisites != nil
 }
 
 // fetching returns fetch, which fetches a page, with the page's
@@ -148,19 +148,39 @@ func (q *requisites) fetching(fetch func(ctx context.Context, url string) fetche
 // read queues the requisites of a page the crawl saves, html fetched from
 // pageURL whose journal line keeps charset: as it is fetched, or, if an
 // earlier run saved it, as the crawl replays or adopts it. If links, and
-// Crawler.ScanRequisites can, it reads the page's links with rd in the
-// same pass and returns them, for the crawl to take with the page; else
-// nil, and the crawl reads them when it needs them. Links are asked for
-// on the crawl's goroutine only, whose scanner ScanRequisites uses.
+// the Crawler's RequisiteReader reads links too ([OnePassReader]), it
+// reads the page's links with rd in the same pass and returns them, for
+// the crawl to take with the page; else nil, and the crawl reads them when
+// it needs them. Links are asked for on the crawl's goroutine only, whose
+// scanner the one pass stands for.
 func (q *requisites) read(rd *reader, pageURL string, html []byte, charset string, links bool) *pageLinks {
 	if q == nil {
 		return nil
 	}
-	if links && q.c.ScanRequisites != nil {
-		return rd.keepRequisites(pageURL, html, charset, q.c.ScanRequisites, func(u string) { q.add(u, 0) })
+	if op, ok := q.c.Requisites.(OnePassReader); links && ok {
+		return rd.keepRequisites(pageURL, html, charset, op.ScanRequisites, func(u string) { q.add(u, 0) })
 	}
-	q.c.Requisites(pageURL, html, charset, func(u string) { q.add(u, 0) })
+	q.c.Requisites.Requisites(pageURL, html, charset, func(u string) { q.add(u, 0) })
 	return nil
+}
+
+// A RequisiteReader finds what a page or a stylesheet needs to render:
+// package pagescan's Requisites and StyleRequisites.
+type RequisiteReader interface {
+	// Requisites calls found with each URL a page needs, resolved.
+	Requisites(pageURL string, page []byte, charset string, found func(url string))
+	// StyleRequisites calls found with each URL a stylesheet needs.
+	StyleRequisites(sheetURL string, sheet []byte, charset string, found func(url string))
+}
+
+// A OnePassReader is a RequisiteReader that also reads a page's links, as
+// the crawl's Scanner does, with its requisites in one reading of the page
+// (pagescan.RequisiteScanner). The crawl reads so a page whose links it
+// reads when it reads its requisites: one it fetches itself, not ahead,
+// or replays.
+type OnePassReader interface {
+	RequisiteReader
+	ScanRequisites(pageURL string, page []byte, charset string, found, requisite func(url string))
 }
 
 // add queues the requisite at raw, found on a page or a stylesheet or as
@@ -403,7 +423,7 @@ func (q *requisites) judge(it requisite, r pagefetch.Requisite, err error) (targ
 func (q *requisites) sheet(sheetURL string, r pagefetch.Requisite) []string {
 	var needs []string
 	found := make(map[string]bool)
-	q.c.StyleRequisites(sheetURL, r.Body, r.Charset, func(u string) {
+	q.c.Requisites.StyleRequisites(sheetURL, r.Body, r.Charset, func(u string) {
 		if key, ok := browserurl.Key(u); ok && !found[key] {
 			found[key] = true
 			needs = append(needs, key)

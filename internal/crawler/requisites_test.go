@@ -18,6 +18,7 @@ import (
 	"tse-crawler/internal/bag"
 	"tse-crawler/internal/browserurl"
 	"tse-crawler/internal/linkgraph"
+	"tse-crawler/internal/pagescan"
 	"tse-crawler/internal/playground"
 	"tse-crawler/internal/scope"
 )
@@ -89,6 +90,40 @@ func fakeStyleRequisites(sheetURL string, sheet []byte, _ string, found func(str
 	}
 }
 
+// A fakeReader is the RequisiteReader of fakeRequisites and
+// fakeStyleRequisites.
+type fakeReader struct{}
+
+func (fakeReader) Requisites(pageURL string, page []byte, charset string, found func(string)) {
+	fakeRequisites(pageURL, page, charset, found)
+}
+
+func (fakeReader) StyleRequisites(sheetURL string, sheet []byte, charset string, found func(string)) {
+	fakeStyleRequisites(sheetURL, sheet, charset, found)
+}
+
+// A countingOnePass is a OnePassReader of fakeReader and scanner, which
+// counts each reading of a page.
+type countingOnePass struct {
+	scanner pagescan.Scanner
+	reads   map[string]int
+}
+
+func (c countingOnePass) Requisites(pageURL string, page []byte, charset string, found func(string)) {
+	c.reads[pageURL]++
+	fakeRequisites(pageURL, page, charset, found)
+}
+
+func (countingOnePass) StyleRequisites(sheetURL string, sheet []byte, charset string, found func(string)) {
+	fakeStyleRequisites(sheetURL, sheet, charset, found)
+}
+
+func (c countingOnePass) ScanRequisites(pageURL string, page []byte, charset string, found, requisite func(string)) {
+	c.reads[pageURL]++
+	c.scanner.Scan(pageURL, page, found)
+	fakeRequisites(pageURL, page, charset, requisite)
+}
+
 // reqHandler serves reqSite, with its redirect; playground's handler
 // gives each file its Content-Type, text/css for a stylesheet.
 func reqHandler(fsys fs.FS) http.Handler {
@@ -156,7 +191,7 @@ func crawlReqSite(t *testing.T, fsys fs.FS, seed string, prefixes []string, mode
 	h.c.Scope, h.c.Bag = &scopeFuncs{internal: sc.Contains, key: browserurl.Normalize}, new(bag.Queue)
 	h.c.Parallel, h.c.AheadMemory = parallel, 64<<20
 	if mode != "none" {
-		h.c.Requisites, h.c.StyleRequisites = fakeRequisites, fakeStyleRequisites
+		h.c.Requisites = fakeReader{}
 	}
 	if mode == "scope" {
 		h.c.Scope.(*scopeFuncs).requisite = sc.Contains
@@ -267,7 +302,7 @@ func TestRequisitesScope(t *testing.T) {
 	}
 }
 
-// TestRequisitesOnePass: with Crawler.ScanRequisites, a crawl of one page
+// TestRequisitesOnePass: with a OnePassReader, a crawl of one page
 // at a time reads each page it saves once, for its links and its
 // requisites together if it reads both, below maxDepth or for the link
 // graph, and for its requisites alone if not, and does all the crawl
@@ -313,15 +348,7 @@ func TestRequisitesOnePass(t *testing.T) {
 					}
 					scanner := h.c.Scanner
 					h.c.Scanner = &countingScanner{Scanner: scanner, scans: reads}
-					h.c.Requisites = func(pageURL string, page []byte, charset string, found func(string)) {
-						reads[pageURL]++
-						fakeRequisites(pageURL, page, charset, found)
-					}
-					h.c.ScanRequisites = func(pageURL string, page []byte, charset string, found, requisite func(string)) {
-						reads[pageURL]++
-						scanner.Scan(pageURL, page, found)
-						fakeRequisites(pageURL, page, charset, requisite)
-					}
+					h.c.Requisites = countingOnePass{scanner, reads}
 				}
 			}
 			two := crawlReqSite(t, reqSite, reqSeed, []string{"http://www.example.edu/"}, "all", 1, 0, set(false))

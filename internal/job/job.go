@@ -155,12 +155,12 @@ func newCrawler(cfg *Settings, dir *pagedir.Dir, proxy func(*http.Request) (*url
 		AheadMemory: cfg.AheadMemory,
 	}
 	if cfg.WARC != "" && cfg.Requisites != "none" {
-		c.Requisites, c.StyleRequisites = pagescan.Requisites, pagescan.StyleRequisites
+		c.Requisites = requisiteReader{}
 		// html mode reads a page's links and requisites in one pass of
 		// the tokenizer; the reference scanner, which is none, reads the
 		// links apart.
 		if rs, ok := cfg.scanner.(pagescan.RequisiteScanner); ok {
-			c.ScanRequisites = rs.ScanRequisites
+			c.Requisites = onePassReader{requisiteReader{}, rs}
 		}
 	}
 	// -stats and -stats-json list the broken links, which takes the graph.
@@ -169,3 +169,24 @@ func newCrawler(cfg *Settings, dir *pagedir.Dir, proxy func(*http.Request) (*url
 	}
 	return c, fetcher
 }
+
+// A requisiteReader finds what pages and stylesheets need as package
+// pagescan does (crawler.RequisiteReader).
+type requisiteReader struct{}
+
+func (requisiteReader) Requisites(pageURL string, page []byte, charset string, found func(string)) {
+	pagescan.Requisites(pageURL, page, charset, found)
+}
+
+func (requisiteReader) StyleRequisites(sheetURL string, sheet []byte, charset string, found func(string)) {
+	pagescan.StyleRequisites(sheetURL, sheet, charset, found)
+}
+
+// A onePassReader reads a page's links, with the crawl's scanner, and its
+// requisites in one pass (crawler.OnePassReader).
+type onePassReader struct {
+	requisiteReader
+	pagescan.RequisiteScanner
+}
+
+var _ crawler.OnePassReader = onePassReader{}
