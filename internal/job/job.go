@@ -42,6 +42,11 @@ type Job struct {
 	began   time.Time
 	c       *crawler.Crawler
 	fetcher *pagefetch.Fetcher
+	// The figures of a crawl that ended, gathered and written to the
+	// -stats-json file before its marker is emptied, and what writing
+	// them gave.
+	report    *stats.Report
+	reportErr error
 }
 
 // An Outcome is what came of a crawl that Run ran.
@@ -85,6 +90,13 @@ func (j *Job) Run(ctx context.Context) (Outcome, error) {
 		fmt.Fprintf(con, "crawler: %s\n", limitSummary(cfg.MaxPages, res))
 	}
 	j.c, j.fetcher = c, fetcher
+	if err == nil || errors.Is(err, crawler.ErrSeedFailed) {
+		// Written before the marker is emptied, as the graph is: a crawl
+		// killed between the two is resumed, and writes them again,
+		// where one killed after would leave the file empty for good.
+		j.report = report(res, c, fetcher, cfg.mode, time.Since(j.began))
+		j.reportErr = writeJSON(j.report, out.stats)
+	}
 	return Outcome{res, err}, j.finish(err)
 }
 
@@ -93,6 +105,15 @@ func (j *Job) Run(ctx context.Context) (Outcome, error) {
 // (-stats), and as JSON to the -stats-json file. It returns them, for the
 // line that sums the crawl up, and the error of writing them.
 func (j *Job) Stats(res crawler.Result) (*stats.Report, error) {
+	if j.report != nil {
+		err := j.reportErr
+		if j.cfg.Stats {
+			if terr := j.report.WriteText(j.con); err == nil {
+				err = terr
+			}
+		}
+		return j.report, err
+	}
 	r := report(res, j.c, j.fetcher, j.cfg.mode, time.Since(j.began))
 	if j.cfg.Stats || j.out.stats != nil {
 		return r, writeStats(j.cfg, r, j.out.stats, j.con)

@@ -83,14 +83,21 @@ func writeStats(cfg *Settings, r *stats.Report, out *outFile, stderr io.Writer) 
 			return err
 		}
 	}
-	if out != nil {
-		b, err := r.JSON()
-		if err != nil {
-			return err
-		}
-		if err := out.write(b); err != nil {
-			return fmt.Errorf("-stats-json: %w", err)
-		}
+	return writeJSON(r, out)
+}
+
+// writeJSON writes the report as JSON to the -stats-json file, if there
+// is one.
+func writeJSON(r *stats.Report, out *outFile) error {
+	if out == nil {
+		return nil
+	}
+	b, err := r.JSON()
+	if err != nil {
+		return err
+	}
+	if err := out.write(b); err != nil {
+		return fmt.Errorf("-stats-json: %w", err)
 	}
 	return nil
 }
