@@ -149,17 +149,13 @@ func (f *Fetcher) once(ctx context.Context, rawURL string, k kind, t *tape) (_ *
 		req.Header.Set("Accept", "*/*")
 	}
 	host = req.URL.Host
-	turn, err := f.turn(ctx, host)
+	// The pause runs from the end of the request, body included, whether it
+	// succeeded or not.
+	done, err := f.paced(ctx, host)
 	if err != nil {
 		return nil, 0, host, err
 	}
-	defer func() { <-turn }()
-	if err := f.Pacer.Wait(ctx, host); err != nil {
-		return nil, 0, host, err
-	}
-	// The pause runs from the end of the request, body included, whether it
-	// succeeded or not; it is recorded before the host's turn is given up.
-	defer f.Pacer.Done(host)
+	defer done()
 	reqCtx, cancel := f.attemptContext(ctx)
 	defer cancel()
 	f.sending(host)

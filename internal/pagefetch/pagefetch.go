@@ -183,6 +183,24 @@ func (f *Fetcher) turn(ctx context.Context, host string) (chan struct{}, error) 
 	}
 }
 
+// paced waits for host's turn, then for its pause, and returns what ends
+// the request: the host's pause, from that moment, recorded before its
+// turn is given up. It returns the context's cause if ctx ends first.
+func (f *Fetcher) paced(ctx context.Context, host string) (done func(), err error) {
+	turn, err := f.turn(ctx, host)
+	if err != nil {
+		return nil, err
+	}
+	if err := f.Pacer.Wait(ctx, host); err != nil {
+		<-turn
+		return nil, err
+	}
+	return func() {
+		f.Pacer.Done(host)
+		<-turn
+	}, nil
+}
+
 // sending counts a request to host.
 func (f *Fetcher) sending(host string) {
 	f.requests.Add(1)

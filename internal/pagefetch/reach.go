@@ -211,15 +211,11 @@ func (f *Fetcher) connects(ctx context.Context, origin string, t *tape) error {
 		return f.reach(ctx, origin, t)
 	}
 	host := req.URL.Host
-	turn, err := f.turn(ctx, host)
+	done, err := f.paced(ctx, host)
 	if err != nil {
 		return err
 	}
-	defer func() { <-turn }()
-	if err := f.Pacer.Wait(ctx, host); err != nil {
-		return err
-	}
-	defer f.Pacer.Done(host)
+	defer done()
 	dialCtx, cancel := f.attemptContext(ctx)
 	defer cancel()
 	port := req.URL.Port()
@@ -288,15 +284,11 @@ func (f *Fetcher) reach(ctx context.Context, origin string, t *tape) error {
 	}
 	req.Header.Set("User-Agent", f.UserAgent)
 	host := req.URL.Host
-	turn, err := f.turn(ctx, host)
+	done, err := f.paced(ctx, host)
 	if err != nil {
 		return err
 	}
-	defer func() { <-turn }()
-	if err := f.Pacer.Wait(ctx, host); err != nil {
-		return err
-	}
-	defer f.Pacer.Done(host)
+	defer done()
 	var trace connTrace
 	traced := trace.with(ctx)
 	// A HEAD response has no body; a server may send one all the same.
