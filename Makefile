@@ -105,11 +105,12 @@ system: build
 # with and without -warc, against wget on the playground's wikipedia, a
 # synthetic site of 100,000 pages, one of a million with and without -stats
 # (ten minutes; crawlbench -stats-pages 0 skips it), html mode against
-# reference mode on a link-heavy site shaped like javadoc's, a polite crawl
-# of a synthetic site on four hosts, one page at a time and four hosts at
-# once, and the crawler's peak memory on a page of 50 MiB, a gzip bomb of a
-# GiB and a million links that robots.txt disallows (crawlbench
-# -memory=false skips it). BENCHDIR
+# reference mode on a link-heavy site shaped like javadoc's, the Python
+# docs with -warc and the OpenJDK docs against wget (when python3.11-doc
+# and openjdk-17-doc are installed), a polite crawl of a synthetic site on
+# four hosts, one page at a time and four hosts at once, and the crawler's
+# peak memory on a page of 50 MiB, a gzip bomb of a GiB and a million links
+# that robots.txt disallows (crawlbench -memory=false skips it). BENCHDIR
 # is where the crawls write (a tmpfs if there is one, to leave the disk's
 # own noise out; give BENCHDIR=/tmp for the disk).
 BENCHDIR ?= $(shell [ -d /dev/shm ] && echo /dev/shm || echo /tmp)

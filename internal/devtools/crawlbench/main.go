@@ -3,15 +3,18 @@
 // the CS50 playground's wikipedia at depth 2, the crawler alone on a synthetic site of a hundred
 // thousand pages, and one of a million with and without -stats, for the
 // memory the statistics take, html mode against reference mode on a
-// link-heavy site shaped like javadoc's, and a polite crawl of a synthetic
-// site spread over four hosts, one page at a time against four hosts at
-// once, and last the crawler's peak memory on a page of 50 MiB, a gzip
-// bomb of a GiB and a million links that robots.txt disallows, served by
-// crawlbench itself. `make bench` runs it after the micro-benchmarks.
+// link-heavy site shaped like javadoc's, the Python docs archived with
+// -warc, the OpenJDK API docs in either mode against wget (docs.go), and a
+// polite crawl of a synthetic site spread over four hosts, one page at a
+// time against four hosts at once, and last the crawler's peak memory on a
+// page of 50 MiB, a gzip bomb of a GiB and a million links that robots.txt
+// disallows, served by crawlbench itself. `make bench` runs it after the
+// micro-benchmarks. With -baseline, another crawler binary, such as an
+// older build, is timed beside ./crawler on the docs.
 //
 // Usage:
 //
-//	crawlbench [-runs 5] [-shared ../shared/playground] [-dir /tmp] [-synthetic 100000] [-stats-pages 1000000] [-stats-runs 1] [-heavy 4000] [-hosts 4] [-hosts-pages 400] [-hosts-delay 20ms] [-memory=false] [-memory-runs 3]
+//	crawlbench [-runs 5] [-shared ../shared/playground] [-dir /tmp] [-synthetic 100000] [-stats-pages 1000000] [-stats-runs 1] [-heavy 4000] [-python DIR] [-javadoc DIR] [-docs-runs 3] [-baseline FILE] [-hosts 4] [-hosts-pages 400] [-hosts-delay 20ms] [-memory=false] [-memory-runs 3]
 //
 // It needs ./crawler and ./playground (make builds them), tar, and wget
 // for the comparison (without wget, the crawler is timed alone). Each run
@@ -65,6 +68,12 @@ type config struct {
 	// Classes in each of the link-heavy site's packages, timed in html
 	// mode and in reference mode.
 	heavyClasses int
+	// The docs of Debian packages ("" skips them), the runs of the
+	// OpenJDK docs, which wget takes a minute to crawl, and a crawler to
+	// time beside ./crawler on them.
+	pythonDocs, javadoc string
+	docsRuns            int
+	baseline            string
 	// The crawl of several hosts: how many, how many pages in all, and
 	// the pause, short enough to be timed in seconds, long enough that
 	// pauses and not requests make the time.
@@ -88,6 +97,10 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs.IntVar(&cfg.statsPages, "stats-pages", 1_000_000, "pages of the synthetic site crawled with and without -stats, to depth 6; 0 to skip it")
 	fs.IntVar(&cfg.statsRuns, "stats-runs", 1, "runs of each crawl with and without -stats")
 	heavyPages := fs.Int("heavy", 4000, "pages, about, of the link-heavy site that html and reference modes crawl; 0 to skip it")
+	fs.StringVar(&cfg.pythonDocs, "python", "/usr/share/doc/python3.11/html", `the Python docs, crawled with -warc; "" to skip them`)
+	fs.StringVar(&cfg.javadoc, "javadoc", "/usr/share/doc/openjdk-17-jre-headless/api", `the OpenJDK API docs, crawled against wget; "" to skip them`)
+	fs.IntVar(&cfg.docsRuns, "docs-runs", 3, "timed runs of each command on the OpenJDK docs; 0 to skip them")
+	fs.StringVar(&cfg.baseline, "baseline", "", "another crawler binary, such as an older commit's, to time beside ./crawler on the docs")
 	fs.IntVar(&cfg.hosts, "hosts", 4, "hosts of the polite crawl of several hosts; 0 to skip it")
 	fs.IntVar(&cfg.hostsPages, "hosts-pages", 400, "pages of the site of several hosts, in all")
 	fs.DurationVar(&cfg.hostsDelay, "hosts-delay", 20*time.Millisecond, "the pause of the crawl of several hosts")
@@ -154,6 +167,16 @@ func bench(ctx context.Context, cfg config, stdout, stderr io.Writer) error {
 	}
 	if cfg.heavyClasses > 0 {
 		if err := benchModes(ctx, cfg, stdout, stderr); err != nil {
+			return err
+		}
+	}
+	if cfg.pythonDocs != "" {
+		if err := benchPythonDocs(ctx, cfg, stdout, stderr); err != nil {
+			return err
+		}
+	}
+	if cfg.javadoc != "" && cfg.docsRuns > 0 {
+		if err := benchJavadoc(ctx, cfg, stdout, stderr); err != nil {
 			return err
 		}
 	}
