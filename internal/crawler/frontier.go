@@ -175,8 +175,8 @@ func (f *frontier) peak() int64 {
 	return f.ahead.peak
 }
 
-// fetch is Fetch, with what it sent and received if the crawl keeps a
-// WARC file, and what the page's scan keeps of its charset.
+// fetch fetches a page from the Web: what came of it, what the fetch
+// recorded, if anything, and what the page's scan keeps of its charset.
 func (c *Crawler) fetch(ctx context.Context, url string) fetchedPage {
 	var fp fetchedPage
 	p, err := c.Web.FetchPage(ctx, url)
