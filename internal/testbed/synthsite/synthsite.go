@@ -87,7 +87,7 @@ func (s Site) page(path string) (int, bool) {
 var words = strings.Fields(`crawler page link index search engine term document
 query frontier politeness depth scope seed bag hashtable robots pause server
 client request response header body anchor reference normalize resolve save
-journal resume byte word text site host path segment fragment scheme`)
+history status byte word text site host path segment fragment scheme`)
 
 // Page returns the HTML of page n. It is built with appends rather than
 // fmt, so that the server costs little next to the crawler it serves.
