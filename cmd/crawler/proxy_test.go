@@ -58,24 +58,26 @@ func TestProxyRefusesTunnel(t *testing.T) {
 // https://127.0.0.1:PORT, on which nothing listens, so no request leaves
 // the machine: it stops with exit 8, after the warning.
 func TestHTTPSProxyWarning(t *testing.T) {
-	env := func(vars ...string) func(string) string {
-		return func(name string) string {
-			for i := 0; i < len(vars); i += 2 {
-				if vars[i] == name {
-					return vars[i+1]
-				}
-			}
-			return ""
-		}
-	}
 	const proxy = "http://127.0.0.1:9"
 	addr, err := hostile.FreeAddr()
 	if err != nil {
 		t.Fatal(err)
 	}
-	code, _, stderr := crawl(t.Context(), env("HTTP_PROXY", proxy), "-delay", "0", "-scope", "https://"+addr+"/", "https://"+addr+"/index.html", t.TempDir(), "1")
+	code, _, stderr := crawl(t.Context(), envOf("HTTP_PROXY", proxy), "-delay", "0", "-scope", "https://"+addr+"/", "https://"+addr+"/index.html", t.TempDir(), "1")
 	warning := "crawler: warning: HTTP_PROXY is set, but HTTPS_PROXY is not, and the scope holds https (https://" + addr + "/)"
 	if code != exitOutage || strings.Count(stderr, "HTTPS_PROXY is not") != 1 || !strings.HasPrefix(stderr, warning) {
 		t.Errorf("exit %d, want %d, with the warning once, first:\n%s", code, exitOutage, stderr)
+	}
+}
+
+// envOf returns a getenv of the variables given as name, value, ….
+func envOf(vars ...string) func(string) string {
+	return func(name string) string {
+		for i := 0; i < len(vars); i += 2 {
+			if vars[i] == name {
+				return vars[i+1]
+			}
+		}
+		return ""
 	}
 }

@@ -608,16 +608,6 @@ func TestShellJoin(t *testing.T) {
 }
 
 func TestResumeCommand(t *testing.T) {
-	env := func(vars ...string) func(string) string {
-		return func(name string) string {
-			for i := 0; i < len(vars); i += 2 {
-				if vars[i] == name {
-					return vars[i+1]
-				}
-			}
-			return ""
-		}
-	}
 	tests := []struct {
 		name   string
 		argv0  string
@@ -625,17 +615,17 @@ func TestResumeCommand(t *testing.T) {
 		args   []string
 		want   string
 	}{
-		{"bare name", "crawler", env(), []string{zooSeed, "data", "2"},
+		{"bare name", "crawler", envOf(), []string{zooSeed, "data", "2"},
 			"crawler -resume " + zooSeed + " data 2"},
-		{"path", "./crawler", env("HTTP_PROXY", "http://127.0.0.1:41234"), []string{"-delay", "0", zooSeed, "data", "2"},
+		{"path", "./crawler", envOf("HTTP_PROXY", "http://127.0.0.1:41234"), []string{"-delay", "0", zooSeed, "data", "2"},
 			"HTTP_PROXY=http://127.0.0.1:41234 ./crawler -delay=0s -resume " + zooSeed + " data 2"},
 		{"every proxy variable", "/usr/local/bin/crawler",
-			env("http_proxy", "127.0.0.1:8080", "HTTPS_PROXY", "http://[::1]:8443", "no_proxy", "localhost, .example.edu", "NO_PROXY", "*"),
+			envOf("http_proxy", "127.0.0.1:8080", "HTTPS_PROXY", "http://[::1]:8443", "no_proxy", "localhost, .example.edu", "NO_PROXY", "*"),
 			[]string{zooSeed, "data", "2"},
 			"http_proxy=127.0.0.1:8080 HTTPS_PROXY='http://[::1]:8443' NO_PROXY='*' no_proxy='localhost, .example.edu' /usr/local/bin/crawler -resume " + zooSeed + " data 2"},
-		{"odd names", "/opt/my tools/crawler", env(), []string{"-links-from", "<!-- it's here -->", "HTTP://cs50tse.cs.dartmouth.edu/tse/zoo/", "Bob's pages", "2"},
+		{"odd names", "/opt/my tools/crawler", envOf(), []string{"-links-from", "<!-- it's here -->", "HTTP://cs50tse.cs.dartmouth.edu/tse/zoo/", "Bob's pages", "2"},
 			`'/opt/my tools/crawler' '-links-from=<!-- it'\''s here -->' -resume HTTP://cs50tse.cs.dartmouth.edu/tse/zoo/ 'Bob'\''s pages' 2`},
-		{"name like an assignment", "a=b/crawler", env(), []string{zooSeed, "data", "2"},
+		{"name like an assignment", "a=b/crawler", envOf(), []string{zooSeed, "data", "2"},
 			"'a=b/crawler' -resume " + zooSeed + " data 2"},
 	}
 	for _, tt := range tests {

@@ -9,16 +9,6 @@ import (
 // http alone, is warned that https goes straight to the network; any
 // other is not.
 func TestHTTPSProxyWarning(t *testing.T) {
-	env := func(vars ...string) func(string) string {
-		return func(name string) string {
-			for i := 0; i < len(vars); i += 2 {
-				if vars[i] == name {
-					return vars[i+1]
-				}
-			}
-			return ""
-		}
-	}
 	const proxy = "http://127.0.0.1:9"
 	tests := []struct {
 		name   string
@@ -27,17 +17,17 @@ func TestHTTPSProxyWarning(t *testing.T) {
 		seed   string
 		want   string // the variable the warning names, or "" for none
 	}{
-		{"HTTP_PROXY, https scope", env("HTTP_PROXY", proxy), []string{"-scope", "https://site.test/"}, "https://site.test/index.html", "HTTP_PROXY"},
-		{"http_proxy, https scope", env("http_proxy", proxy), []string{"-scope", "https://site.test/"}, "https://site.test/index.html", "http_proxy"},
-		{"HTTP_PROXY, an https scope among others", env("HTTP_PROXY", proxy),
+		{"HTTP_PROXY, https scope", envOf("HTTP_PROXY", proxy), []string{"-scope", "https://site.test/"}, "https://site.test/index.html", "HTTP_PROXY"},
+		{"http_proxy, https scope", envOf("http_proxy", proxy), []string{"-scope", "https://site.test/"}, "https://site.test/index.html", "http_proxy"},
+		{"HTTP_PROXY, an https scope among others", envOf("HTTP_PROXY", proxy),
 			[]string{"-scope", "http://site.test/", "-scope", "HTTPS://*.site.test/"}, "http://site.test/index.html", "HTTP_PROXY"},
-		{"HTTP_PROXY, https scope, reference mode", env("HTTP_PROXY", proxy), []string{"-links", "reference", "-scope", "https://site.test/"}, "https://site.test/index.html", "HTTP_PROXY"},
-		{"both proxies", env("HTTP_PROXY", proxy, "HTTPS_PROXY", proxy), []string{"-scope", "https://site.test/"}, "https://site.test/index.html", ""},
-		{"both proxies, lower case", env("HTTP_PROXY", proxy, "https_proxy", proxy), []string{"-scope", "https://site.test/"}, "https://site.test/index.html", ""},
-		{"HTTPS_PROXY alone", env("HTTPS_PROXY", proxy), []string{"-scope", "https://site.test/"}, "https://site.test/index.html", ""},
-		{"no proxy", env(), []string{"-scope", "https://site.test/"}, "https://site.test/index.html", ""},
-		{"HTTP_PROXY, http scope", env("HTTP_PROXY", proxy), []string{"-scope", "http://site.test/"}, "http://site.test/index.html", ""},
-		{"HTTP_PROXY, the CS50 site", env("HTTP_PROXY", proxy), nil, zooSeed, ""},
+		{"HTTP_PROXY, https scope, reference mode", envOf("HTTP_PROXY", proxy), []string{"-links", "reference", "-scope", "https://site.test/"}, "https://site.test/index.html", "HTTP_PROXY"},
+		{"both proxies", envOf("HTTP_PROXY", proxy, "HTTPS_PROXY", proxy), []string{"-scope", "https://site.test/"}, "https://site.test/index.html", ""},
+		{"both proxies, lower case", envOf("HTTP_PROXY", proxy, "https_proxy", proxy), []string{"-scope", "https://site.test/"}, "https://site.test/index.html", ""},
+		{"HTTPS_PROXY alone", envOf("HTTPS_PROXY", proxy), []string{"-scope", "https://site.test/"}, "https://site.test/index.html", ""},
+		{"no proxy", envOf(), []string{"-scope", "https://site.test/"}, "https://site.test/index.html", ""},
+		{"HTTP_PROXY, http scope", envOf("HTTP_PROXY", proxy), []string{"-scope", "http://site.test/"}, "http://site.test/index.html", ""},
+		{"HTTP_PROXY, the CS50 site", envOf("HTTP_PROXY", proxy), nil, zooSeed, ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -56,5 +46,17 @@ func TestHTTPSProxyWarning(t *testing.T) {
 				t.Errorf("warning %q, want one naming %q", got, tt.want)
 			}
 		})
+	}
+}
+
+// envOf returns a getenv of the variables given as name, value, ….
+func envOf(vars ...string) func(string) string {
+	return func(name string) string {
+		for i := 0; i < len(vars); i += 2 {
+			if vars[i] == name {
+				return vars[i+1]
+			}
+		}
+		return ""
 	}
 }

@@ -233,19 +233,7 @@ func symlink(t *testing.T, target, name string) {
 // directory is renamed, and another put in its place, goes on writing to
 // its own directory, wherever it now is, and never to the new one.
 func TestDirectoryMoved(t *testing.T) {
-	parent := t.TempDir()
-	dir, moved := filepath.Join(parent, "data"), filepath.Join(parent, "moved")
-	if err := os.Mkdir(dir, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	d, err := pagedir.Open(dir, false)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer d.Close()
-	if _, err := d.Begin(params); err != nil {
-		t.Fatal(err)
-	}
+	d, dir, moved := begunToMove(t)
 	if err := d.Save(1, "http://x/1.html", 0, []byte("one")); err != nil {
 		t.Fatal(err)
 	}
@@ -285,19 +273,7 @@ func TestDirectoryMoved(t *testing.T) {
 // made in the Dir's own directory, after that was renamed and another put
 // in its place.
 func TestScratch(t *testing.T) {
-	parent := t.TempDir()
-	dir, moved := filepath.Join(parent, "data"), filepath.Join(parent, "moved")
-	if err := os.Mkdir(dir, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	d, err := pagedir.Open(dir, false)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer d.Close()
-	if _, err := d.Begin(params); err != nil {
-		t.Fatal(err)
-	}
+	d, dir, moved := begunToMove(t)
 	if err := os.Rename(dir, moved); err != nil {
 		t.Fatal(err)
 	}
@@ -432,4 +408,24 @@ func TestClosedDir(t *testing.T) {
 	if err := d.Close(); !errors.Is(err, os.ErrClosed) {
 		t.Errorf("second Close = %v, want os.ErrClosed", err)
 	}
+}
+
+// begunToMove begins a crawl in a new directory, dir, and returns it and
+// the path, moved, that a test renames it to.
+func begunToMove(t *testing.T) (d *pagedir.Dir, dir, moved string) {
+	t.Helper()
+	parent := t.TempDir()
+	dir, moved = filepath.Join(parent, "data"), filepath.Join(parent, "moved")
+	if err := os.Mkdir(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	d, err := pagedir.Open(dir, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { d.Close() })
+	if _, err := d.Begin(params); err != nil {
+		t.Fatal(err)
+	}
+	return d, dir, moved
 }

@@ -17,10 +17,11 @@ import (
 // job for that host of the first queue that has one, in the order the
 // queues were given.
 //
-// The schedule knows which hosts are busy, which are down (every request
-// to them fails at once), and which are parked: a fetch from them got no
-// connection, or broke the loopback rule, and until the crawl decides
-// what that means, only the job it waits for goes to such a host.
+// The schedule knows which hosts are busy, and which are parked: a fetch
+// from them got no connection, or broke the loopback rule, and until the
+// crawl decides what that means, only the job it waits for goes to such a
+// host. A host the crawl gives up is the fetcher's to know
+// ([Fetcher.MarkDown]): every request to it then fails at once.
 type Schedule struct {
 	next func(host string) time.Time // nil: every host may be asked at once
 
@@ -50,7 +51,8 @@ type schedHost struct {
 
 // A Queue holds a caller's jobs, by host, for a [Schedule]. Its methods
 // are called from the schedule's workers, never with the schedule's lock
-// held; a queue tells the schedule of new work with [Schedule.Signal].
+// held; a queue tells the schedule of a new host with [Schedule.Meet],
+// and of new work with [Schedule.Signal].
 type Queue interface {
 	// Urgent returns the host of the job the crawl waits for, or "".
 	Urgent() string
