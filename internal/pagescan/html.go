@@ -2,6 +2,7 @@ package pagescan
 
 import (
 	"bytes"
+	"cmp"
 	"strings"
 
 	"golang.org/x/net/html"
@@ -64,12 +65,17 @@ import (
 // adoption agency and foster parenting), HTML follows the tags in source
 // order and reports each link tag once, where the tree may hold clones of
 // an <a>. It keeps the namespaces and templates right, and tracks elements
-// 512 deep, as browsers build the tree.
+// 512 deep, as browsers build the tree. A token of 16 MiB or more (a text,
+// a comment, a script, a tag) it skips whole, reading on from its end.
 //
 // The zero value is ready to use. An HTML scanner reuses memory from page
 // to page, so it is not safe for concurrent use.
 type HTML struct {
 	t tree
+	k tokens
+	// maxToken is the bound on a token's bytes, if positive, else the
+	// constant maxToken: tests set less.
+	maxToken int
 }
 
 // Scan calls found with each link in page, resolved, in document order.
@@ -97,17 +103,16 @@ func (h *HTML) ScanRequisites(pageURL string, page []byte, charset string, found
 func (h *HTML) scanRange(pageURL string, d document, start, end int, found, requisite func(url string)) {
 	t := &h.t
 	t.reset(pageURL, d.query, found != nil, requisite != nil)
-	z := html.NewTokenizer(bytes.NewReader(d.text))
-	for offset := 0; ; {
+	k := &h.k
+	k.reset(d.text, cmp.Or(h.maxToken, maxToken))
+	for {
 		// CDATA sections exist only in foreign content; elsewhere
 		// "<![CDATA[" opens a bogus comment.
-		z.AllowCDATA(t.foreignTop())
-		tt := z.Next()
+		tt := k.next(t.foreignTop())
 		if tt == html.ErrorToken {
 			break // io.EOF: the tokenizer reads from memory and cannot fail otherwise
 		}
-		at := offset
-		offset += len(z.Raw())
+		z := k.z
 		switch tt {
 		case html.TextToken:
 			// z.Text copies and decodes the text: only for the tree.
@@ -118,14 +123,17 @@ func (h *HTML) scanRange(pageURL string, d document, start, end int, found, requ
 			}
 		case html.StartTagToken, html.SelfClosingTagToken:
 			name := t.tagName(z)
+			a := atom.Lookup(name)
+			k.startTag(a)
 			t.startTag(&tag{
 				z:           z,
+				tokens:      k,
 				name:        name,
-				atom:        atom.Lookup(name),
+				atom:        a,
 				more:        true,
 				read:        &t.attrBuf,
 				selfClosing: tt == html.SelfClosingTagToken,
-				inRegion:    start <= at && at < end,
+				inRegion:    start <= k.at && k.at < end,
 			})
 		case html.EndTagToken:
 			name := t.tagName(z)
@@ -403,6 +411,7 @@ type link struct {
 // A tag is the start tag being read.
 type tag struct {
 	z           *html.Tokenizer
+	tokens      *tokens // z's reader, which must know when z reads raw text
 	name        []byte
 	atom        atom.Atom
 	more        bool // whether attributes may be left to read from the tokenizer
@@ -597,7 +606,7 @@ func breaksOut(g *tag) bool {
 func (t *tree) foreignTag(g *tag) {
 	// Nothing is raw text in foreign content: an SVG <title> or <script>
 	// holds markup.
-	g.z.NextIsNotRawText()
+	g.tokens.notRaw()
 	e := element{name: t.intern(g.name, g.atom), atom: g.atom, ns: t.top().ns}
 	switch {
 	case e.ns == nsSVG && e.name == "a" && t.linkCounts(g):
@@ -721,7 +730,7 @@ func (t *tree) opens(g *tag, live bool) bool {
 	case atom.Noscript:
 		// Scripting is disabled, so <noscript> holds markup. In the head,
 		// a <noscript> in a <noscript> is ignored.
-		g.z.NextIsNotRawText()
+		g.tokens.notRaw()
 		if t.inHeadNoscript(t.top()) {
 			return false
 		}

@@ -290,7 +290,12 @@ func (t *tree) inStyle() bool {
 
 // requisiteText sees a text token in a <style> (see inStyle): its sheet.
 func (t *tree) requisiteText(s []byte) {
-	t.cssBuf = append(t.cssBuf, s...)
+	// A sheet is read when its element ends. One longer than a token may
+	// be, which in SVG is many tokens, is cut there, so that it cannot
+	// cost as much as the page.
+	if len(t.cssBuf)+len(s) <= maxToken {
+		t.cssBuf = append(t.cssBuf, s...)
+	}
 	if !t.settled() {
 		t.text(s)
 	}
