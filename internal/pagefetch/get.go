@@ -64,18 +64,19 @@ const minBackoff = 100 * time.Millisecond
 // connection, which is cheaper than reading it.
 const drainMax = 4 << 10
 
-// get sends a GET for rawURL, waiting for the host's pause first, and tries
-// again after a transient failure (a connection error, a timeout, 408, 429
-// or 5xx) up to f.Retries times, and never more than [MaxRetries]. Each
-// retry waits the host's pause, or [minBackoff] if that is longer, doubled
-// once per earlier attempt, or longer if the server's Retry-After says so
-// (up to a minute). A response is returned for any status, including the
-// last failing one; an error means no usable response came.
-func (f *Fetcher) get(ctx context.Context, rawURL string, k kind, t *tape) (*response, error) {
+// get sends a request for rawURL with method, waiting for the host's pause
+// first, and tries again after a transient failure (a connection error, a
+// timeout, 408, 429 or 5xx) up to f.Retries times, and never more than
+// [MaxRetries]. Each retry waits the host's pause, or [minBackoff] if that
+// is longer, doubled once per earlier attempt, or longer if the server's
+// Retry-After says so (up to a minute). A response is returned for any
+// status, including the last failing one; an error means no usable
+// response came.
+func (f *Fetcher) get(ctx context.Context, method, rawURL string, k kind, t *tape) (*response, error) {
 	retries := min(f.Retries, MaxRetries)
 	stale := false
 	for attempt := 0; ; attempt++ {
-		resp, retryAfter, host, err := f.once(ctx, rawURL, k, t)
+		resp, retryAfter, host, err := f.once(ctx, method, rawURL, k, t)
 		if errors.Is(err, errStale) && !stale {
 			// Not the host's answer to this request: asked again, after
 			// the host's pause, on a new connection, and not counted.
@@ -122,14 +123,14 @@ func (f *Fetcher) recheck(ctx context.Context, rawURL, host string, err error, t
 	return err
 }
 
-// once sends one paced request and reads its response. It returns the
-// server's Retry-After, if any, and the host it waited for.
+// once sends one paced request with method and reads its response. It
+// returns the server's Retry-After, if any, and the host it waited for.
 //
 // Every read of the response, whatever its status, ends by the client's
 // Timeout, counted from the end of the pause, and by ctx. The error is
 // then a timeout (a [net.Error]) or the context's cause.
-func (f *Fetcher) once(ctx context.Context, rawURL string, k kind, t *tape) (_ *response, retryAfter time.Duration, host string, _ error) {
-	req, err := f.newRequest(ctx, http.MethodGet, rawURL, f.WHATWG || k == requisite)
+func (f *Fetcher) once(ctx context.Context, method, rawURL string, k kind, t *tape) (_ *response, retryAfter time.Duration, host string, _ error) {
+	req, err := f.newRequest(ctx, method, rawURL, f.WHATWG || k == requisite)
 	if err != nil {
 		return nil, 0, "", err
 	}

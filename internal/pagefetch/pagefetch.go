@@ -308,7 +308,7 @@ func (f *Fetcher) fetchPage(ctx context.Context, rawURL string, t *tape) (Page, 
 	if err := f.allowed(ctx, rawURL, f.WHATWG, t); err != nil {
 		return Page{}, err
 	}
-	resp, err := f.get(ctx, rawURL, page, t)
+	resp, err := f.get(ctx, http.MethodGet, rawURL, page, t)
 	if err != nil {
 		return Page{}, err
 	}

@@ -2,6 +2,7 @@ package pagefetch
 
 import (
 	"context"
+	"net/http"
 
 	"tse-crawler/internal/browserurl"
 )
@@ -54,7 +55,7 @@ func (f *Fetcher) fetchRequisite(ctx context.Context, rawURL string, t *tape) (R
 	if err := f.allowed(ctx, rawURL, true, t); err != nil {
 		return Requisite{}, err
 	}
-	resp, err := f.get(ctx, rawURL, requisite, t)
+	resp, err := f.get(ctx, http.MethodGet, rawURL, requisite, t)
 	if err != nil {
 		return Requisite{}, err
 	}

@@ -114,7 +114,7 @@ func (f *Fetcher) robotsFor(ctx context.Context, u *url.URL, t *tape) (*robots.R
 func (f *Fetcher) fetchRobots(ctx context.Context, robotsURL string, t *tape) (*robots.Rules, error) {
 	target := robotsURL
 	for hops := 0; ; hops++ {
-		resp, err := f.get(ctx, target, robotsTxt, t)
+		resp, err := f.get(ctx, http.MethodGet, target, robotsTxt, t)
 		if err != nil {
 			return nil, err
 		}
