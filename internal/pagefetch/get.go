@@ -28,6 +28,7 @@ const (
 	page      kind = iota // must be non-empty HTML, within MaxSize
 	robotsTxt             // anything, cut after its last whole line within robotsMax
 	requisite             // anything, whatever the status, within MaxSize
+	checked               // a link check: the status and the type; of the body, at most drainMax bytes, dropped
 )
 
 // robotsMax is how much of a robots.txt is parsed. RFC 9309 §2.5 asks
@@ -38,7 +39,7 @@ const robotsMax = 500 << 10
 // A response is what one request got: the status, the redirect target if
 // any, and for a 200 the body, decoded, and for a page the charset its
 // Content-Type names; for a requisite, the body whatever the status, and
-// the Content-Type.
+// the Content-Type; for a check, the Content-Type alone.
 type response struct {
 	code     int
 	status   string
@@ -66,12 +67,12 @@ const drainMax = 4 << 10
 
 // get sends a request for rawURL with method, waiting for the host's pause
 // first, and tries again after a transient failure (a connection error, a
-// timeout, 408, 429 or 5xx) up to f.Retries times, and never more than
-// [MaxRetries]. Each retry waits the host's pause, or [minBackoff] if that
-// is longer, doubled once per earlier attempt, or longer if the server's
-// Retry-After says so (up to a minute). A response is returned for any
-// status, including the last failing one; an error means no usable
-// response came.
+// timeout, 408, 429 or 5xx, but not a HEAD's 501) up to f.Retries times,
+// and never more than [MaxRetries]. Each retry waits the host's pause, or
+// [minBackoff] if that is longer, doubled once per earlier attempt, or
+// longer if the server's Retry-After says so (up to a minute). A response
+// is returned for any status, including the last failing one; an error
+// means no usable response came.
 func (f *Fetcher) get(ctx context.Context, method, rawURL string, k kind, t *tape) (*response, error) {
 	retries := min(f.Retries, MaxRetries)
 	stale := false
@@ -86,6 +87,10 @@ func (f *Fetcher) get(ctx context.Context, method, rawURL string, k kind, t *tap
 		}
 		switch {
 		case err == nil && !retryableStatus(resp.code):
+			return resp, nil
+		case err == nil && method == http.MethodHead && resp.code == http.StatusNotImplemented:
+			// The server does not do HEAD, which asking again will not
+			// change: the caller may ask with a GET.
 			return resp, nil
 		case err != nil && !retryable(ctx, err):
 			return nil, err
@@ -130,7 +135,7 @@ func (f *Fetcher) recheck(ctx context.Context, rawURL, host string, err error, t
 // Timeout, counted from the end of the pause, and by ctx. The error is
 // then a timeout (a [net.Error]) or the context's cause.
 func (f *Fetcher) once(ctx context.Context, method, rawURL string, k kind, t *tape) (_ *response, retryAfter time.Duration, host string, _ error) {
-	req, err := f.newRequest(ctx, method, rawURL, f.WHATWG || k == requisite)
+	req, err := f.newRequest(ctx, method, rawURL, f.WHATWG || k == requisite || k == checked)
 	if err != nil {
 		return nil, 0, "", err
 	}
@@ -146,7 +151,7 @@ func (f *Fetcher) once(ctx context.Context, method, rawURL string, k kind, t *ta
 	switch k {
 	case page:
 		req.Header.Set("Accept", "text/html, application/xhtml+xml;q=0.9, */*;q=0.1")
-	case requisite:
+	case requisite, checked:
 		req.Header.Set("Accept", "*/*")
 	}
 	host = req.URL.Host
@@ -163,8 +168,11 @@ func (f *Fetcher) once(ctx context.Context, method, rawURL string, k kind, t *ta
 	var trace connTrace
 	traced := trace.with(reqCtx)
 	limit := f.MaxSize
-	if k == robotsTxt {
+	switch k {
+	case robotsTxt:
 		limit = robotsMax + 1
+	case checked:
+		limit = drainMax
 	}
 	if cp, withCapture := f.startCapture(traced, t, limit); cp != nil {
 		// Deferred before the body is closed, so run after: the record
@@ -190,14 +198,14 @@ func (f *Fetcher) once(ctx context.Context, method, rawURL string, k kind, t *ta
 		stop()
 		res.Body.Close()
 	}()
-	resp, retryAfter, err := f.read(ctx, reqCtx, res, k)
+	resp, retryAfter, err := f.read(ctx, reqCtx, res, method, k)
 	return resp, retryAfter, host, err
 }
 
-// read reads the response res to a request of kind k made with ctx, whose
-// attempt ends with reqCtx, and returns what it got and the server's
-// Retry-After.
-func (f *Fetcher) read(ctx, reqCtx context.Context, res *http.Response, k kind) (*response, time.Duration, error) {
+// read reads the response res to a request of kind k made with ctx and
+// method, whose attempt ends with reqCtx, and returns what it got and the
+// server's Retry-After. The body of an answer to a HEAD is never read.
+func (f *Fetcher) read(ctx, reqCtx context.Context, res *http.Response, method string, k kind) (*response, time.Duration, error) {
 	resp := &response{code: res.StatusCode, status: res.Status, location: res.Header.Get("Location")}
 	if res.StatusCode < 200 {
 		// A final 1xx is never a page, and after a 101 what follows is
@@ -208,7 +216,14 @@ func (f *Fetcher) read(ctx, reqCtx context.Context, res *http.Response, k kind) 
 	if res.StatusCode != http.StatusOK {
 		retryAfter = retryAfterHeader(res.Header.Get("Retry-After"), time.Now())
 	}
-	if res.StatusCode != http.StatusOK && k != requisite {
+	if k == checked {
+		resp.ctype = res.Header.Get("Content-Type")
+		resp.charset = charsetOf(resp.ctype)
+	}
+	if method == http.MethodHead {
+		return resp, retryAfter, nil // an answer to a HEAD has no body, whatever its headers say
+	}
+	if k == checked || res.StatusCode != http.StatusOK && k != requisite {
 		io.CopyN(io.Discard, res.Body, drainMax)
 		if cause := context.Cause(ctx); cause != nil {
 			return nil, 0, cause // the crawl was stopped, maybe while draining

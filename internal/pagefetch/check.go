@@ -1,0 +1,117 @@
+package pagefetch
+
+import (
+	"context"
+	"crypto/tls"
+	"errors"
+	"io"
+	"net"
+	"net/http"
+
+	"tse-crawler/internal/browserurl"
+)
+
+// A Checked is the answer to a link check ([Fetcher.Check]): the final
+// response to the last request the check sent, whatever its status.
+type Checked struct {
+	Code   int
+	Status string // as the server sent it, for example "404 Not Found"
+	// ContentType is the Content-Type, as the server sent it, and Charset
+	// the charset it names, or "".
+	ContentType string
+	Charset     string
+	// Body is the body, only when the check asked for it, whatever the
+	// status, as it came but for its transfer and content codings, within
+	// MaxSize.
+	Body []byte
+	// Location is a redirect's target, resolved as a browser resolves it
+	// ([browserurl.Resolve]), or "" for a response that is no redirect, or
+	// whose Location a browser cannot resolve.
+	Location string
+	// Method is the method of the request that got this answer: "HEAD" or
+	// "GET".
+	Method string
+}
+
+// Check checks that rawURL answers, as a link checker does: any status is
+// an answer, and a redirect is not followed but returned, for the caller
+// to follow. rawURL must be a WHATWG serialization (see [browserurl.Key]),
+// which is sent byte for byte whatever f.WHATWG says.
+//
+// Without body, it sends a HEAD, which costs the server no body. Many
+// servers answer a HEAD wrongly, refusing it (405, 501) or failing it
+// where a GET succeeds, so a HEAD answered with any status from 400 up,
+// or that gets a broken answer, is asked again with a GET, whose body is
+// read no further than needed to reuse the connection, and dropped. A
+// HEAD that times out, finds the host unreachable or is cut short by ctx
+// is not: a GET would fare no better. With body, it sends a GET alone and
+// reads the body whole, within MaxSize, so that the caller can look into
+// it, say for the ids a fragment may name.
+//
+// It is paced, retried and checked against robots.txt as
+// [Fetcher.FetchRequisite] is, and fails as it does: with [ErrDisallowed]
+// or [ErrRobotsUnavailable] (wrapped) without a request, with an
+// [*UnreachableError] when no connection could be made, with an error
+// saying so for a body over MaxSize, and with the context's cause if ctx
+// ends first. A check is not recorded, but a robots.txt it reads is, with
+// [Fetcher.Record], for the pages of its origin.
+func (f *Fetcher) Check(ctx context.Context, rawURL string, body bool) (Checked, error) {
+	// The tape is the one any fetch takes, so that the robots.txt read
+	// for the check is recorded for the pages that obey it; the check's
+	// own exchanges are let go.
+	t := f.newTape()
+	c, err := f.check(ctx, rawURL, body, t)
+	for _, x := range t.recording().Exchanges {
+		if cl, ok := x.Response.(io.Closer); ok {
+			cl.Close()
+		}
+	}
+	return c, err
+}
+
+func (f *Fetcher) check(ctx context.Context, rawURL string, body bool, t *tape) (Checked, error) {
+	if err := f.allowed(ctx, rawURL, true, t); err != nil {
+		return Checked{}, err
+	}
+	method, k := http.MethodGet, requisite
+	if !body {
+		method, k = http.MethodHead, checked
+	}
+	resp, err := f.get(ctx, method, rawURL, k, t)
+	if method == http.MethodHead && getInstead(ctx, resp, err) {
+		method = http.MethodGet
+		resp, err = f.get(ctx, method, rawURL, k, t)
+	}
+	if err != nil {
+		return Checked{}, err
+	}
+	c := Checked{Code: resp.code, Status: resp.status, ContentType: resp.ctype, Charset: resp.charset, Body: resp.body, Method: method}
+	if isRedirect(resp.code) && resp.location != "" {
+		if u, ok := browserurl.Resolve(rawURL, resp.location); ok {
+			c.Location = u
+		}
+	}
+	return c, nil
+}
+
+// getInstead reports whether a HEAD that got resp, or failed with err,
+// is to be asked again with a GET: when the server answered it with a
+// status from 400 up (405 and 501 among them), or gave a broken answer,
+// but not when the HEAD found no way to the server, or no answer in time,
+// or the check was stopped.
+func getInstead(ctx context.Context, resp *response, err error) bool {
+	if err == nil {
+		return resp.code >= 400
+	}
+	if context.Cause(ctx) != nil || errors.Is(err, ErrNotLoopback) {
+		return false
+	}
+	if _, ok := errors.AsType[*UnreachableError](err); ok {
+		return false
+	}
+	if _, ok := errors.AsType[*tls.CertificateVerificationError](err); ok {
+		return false
+	}
+	var ne net.Error
+	return !errors.As(err, &ne) || !ne.Timeout()
+}

@@ -1,0 +1,239 @@
+package pagefetch_test
+
+import (
+	"errors"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"tse-crawler/internal/pace"
+	"tse-crawler/internal/pace/pacetest"
+	"tse-crawler/internal/pagefetch"
+)
+
+// checkFetcher returns a fetcher for link checks that obeys robots.txt and
+// retries once, on a fake clock, so that no backoff is slept.
+func checkFetcher(client *http.Client) *pagefetch.Fetcher {
+	f := &pagefetch.Fetcher{Client: client, Pacer: pace.New(0, pacetest.New()), UserAgent: userAgent}
+	f.Robots, f.Retries = true, 1
+	return f
+}
+
+// An askedLog is the requests a server got, as "METHOD target" words.
+type askedLog struct {
+	mu    sync.Mutex
+	asked []string
+}
+
+func (l *askedLog) add(r *http.Request) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.asked = append(l.asked, r.Method+" "+r.RequestURI)
+}
+
+// since returns the requests from the nth on.
+func (l *askedLog) since(n int) []string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return append([]string(nil), l.asked[n:]...)
+}
+
+func (l *askedLog) len() int {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return len(l.asked)
+}
+
+// checkServer serves TestCheck's links, each a way a server answers a
+// HEAD, and logs every request on log.
+func checkServer(t *testing.T, log *askedLog) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		log.add(r)
+		if r.URL.Path != "/robots.txt" && r.Header.Get("Accept") != "*/*" {
+			t.Errorf("%s %s: Accept %q, want */*", r.Method, r.RequestURI, r.Header.Get("Accept"))
+		}
+		head := r.Method == http.MethodHead
+		switch r.URL.Path {
+		case "/robots.txt":
+			fmt.Fprint(w, "User-agent: *\nDisallow: /no/\n")
+		case "/ok":
+			w.Header().Set("Content-Type", "text/html; charset=utf-8")
+			fmt.Fprint(w, "<p>ok")
+		case "/no-head":
+			if head {
+				w.WriteHeader(http.StatusMethodNotAllowed)
+				return
+			}
+			fmt.Fprint(w, "<p>got")
+		case "/no-head-501":
+			if head {
+				w.WriteHeader(http.StatusNotImplemented)
+				return
+			}
+			fmt.Fprint(w, "<p>got")
+		case "/head-404":
+			if head {
+				w.WriteHeader(http.StatusNotFound)
+				return
+			}
+			fmt.Fprint(w, "<p>got")
+		case "/broken-head":
+			if head {
+				conn, _, err := w.(http.Hijacker).Hijack()
+				if err != nil {
+					t.Error(err)
+					return
+				}
+				fmt.Fprint(conn, "not HTTP at all\r\n\r\n")
+				conn.Close()
+				return
+			}
+			fmt.Fprint(w, "<p>got")
+		case "/gone":
+			w.Header().Set("Content-Type", "text/plain")
+			w.WriteHeader(http.StatusNotFound)
+			fmt.Fprint(w, strings.Repeat("not here\n", 1000))
+		case "/old/page":
+			w.Header().Set("Location", `..\new\page`)
+			w.WriteHeader(http.StatusMovedPermanently)
+		case "/site.css":
+			w.Header().Set("Content-Type", "text/css; charset=iso-8859-1")
+			fmt.Fprint(w, "#top { color: red }")
+		default:
+			http.NotFound(w, r)
+		}
+	})
+}
+
+// TestCheck: a check sends a HEAD, and a GET after a HEAD that failed with
+// a status from 400 up or a broken answer, whose body it drops; with the
+// body asked for, a GET alone, whose body it returns whatever the status.
+// A redirect is returned, resolved as a browser resolves it, and not
+// followed, and robots.txt is obeyed before any request.
+func TestCheck(t *testing.T) {
+	var log askedLog
+	srv := httptest.NewServer(checkServer(t, &log))
+	defer srv.Close()
+	f := checkFetcher(loopbackClient(t))
+
+	tests := []struct {
+		name     string
+		path     string
+		body     bool
+		code     int
+		method   string
+		ctype    string
+		location string // a path on srv, or ""
+		content  string
+		asked    string // the requests for path, in order
+		err      error
+	}{
+		{name: "HEAD answered", path: "/ok", code: 200, method: "HEAD", ctype: "text/html; charset=utf-8", asked: "HEAD /ok"},
+		{name: "HEAD refused", path: "/no-head", code: 200, method: "GET", asked: "HEAD /no-head, GET /no-head"},
+		{name: "HEAD not implemented, not retried", path: "/no-head-501", code: 200, method: "GET", asked: "HEAD /no-head-501, GET /no-head-501"},
+		{name: "HEAD mishandled", path: "/head-404", code: 200, method: "GET", asked: "HEAD /head-404, GET /head-404"},
+		{name: "HEAD broken", path: "/broken-head", code: 200, method: "GET", asked: "HEAD /broken-head, HEAD /broken-head, GET /broken-head"},
+		{name: "missing", path: "/gone", code: 404, method: "GET", ctype: "text/plain", asked: "HEAD /gone, GET /gone"},
+		{name: "redirect", path: "/old/page", code: 301, method: "HEAD", location: "/new/page", asked: "HEAD /old/page"},
+		{name: "body", path: "/site.css", body: true, code: 200, method: "GET", ctype: "text/css; charset=iso-8859-1", content: "#top { color: red }", asked: "GET /site.css"},
+		{name: "body of a 404", path: "/gone", body: true, code: 404, method: "GET", content: strings.Repeat("not here\n", 1000), asked: "GET /gone"},
+		{name: "disallowed", path: "/no/x", err: pagefetch.ErrDisallowed},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			before, sent := log.len(), f.Requests()
+			c, err := f.Check(t.Context(), srv.URL+tt.path, tt.body)
+			if !errors.Is(err, tt.err) {
+				t.Fatalf("Check(%s, %v): error %v, want %v", tt.path, tt.body, err, tt.err)
+			}
+			want := ""
+			if tt.location != "" {
+				want = srv.URL + tt.location
+			}
+			if c.Code != tt.code || c.Method != tt.method || c.Location != want || string(c.Body) != tt.content {
+				t.Errorf("Check(%s, %v) = %d %s %q, body of %d bytes; want %d %s %q, body of %d bytes",
+					tt.path, tt.body, c.Code, c.Method, c.Location, len(c.Body), tt.code, tt.method, want, len(tt.content))
+			}
+			if tt.ctype != "" && c.ContentType != tt.ctype {
+				t.Errorf("Check(%s, %v): Content-Type %q, want %q", tt.path, tt.body, c.ContentType, tt.ctype)
+			}
+			if !tt.body && c.Body != nil {
+				t.Errorf("Check(%s, false): a body of %d bytes", tt.path, len(c.Body))
+			}
+			asked := log.since(before)
+			var own []string
+			for _, a := range asked {
+				if a != "GET /robots.txt" {
+					own = append(own, a)
+				}
+			}
+			if got := strings.Join(own, ", "); got != tt.asked {
+				t.Errorf("Check(%s, %v) asked %q, want %q", tt.path, tt.body, got, tt.asked)
+			}
+			if n := f.Requests() - sent; n != int64(len(asked)) {
+				t.Errorf("Check(%s, %v): Requests counted %d, the server got %d", tt.path, tt.body, n, len(asked))
+			}
+		})
+	}
+}
+
+// TestCheckTimeout: a HEAD that gets no answer within the client's
+// Timeout fails the check, retries spent, and is not asked again with a
+// GET, which would fare no better.
+func TestCheckTimeout(t *testing.T) {
+	var log askedLog
+	release := make(chan struct{})
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		log.add(r)
+		if r.Method == http.MethodHead {
+			select {
+			case <-r.Context().Done():
+			case <-release:
+			}
+		}
+	}))
+	defer srv.Close()
+	defer close(release)
+	c := pagefetch.NewClient(pagefetch.ClientOptions{LoopbackOnly: true, Timeout: 50 * time.Millisecond})
+	t.Cleanup(c.CloseIdleConnections)
+	f := checkFetcher(c)
+	f.Robots = false
+
+	_, err := f.Check(t.Context(), srv.URL+"/slow", false)
+	if err == nil || pagefetch.Reason(err) != "timeout" {
+		t.Fatalf("Check: error %v, want a timeout", err)
+	}
+	for _, a := range log.since(0) {
+		if a != "HEAD /slow" {
+			t.Errorf("a check whose HEAD timed out sent %q", a)
+		}
+	}
+}
+
+// TestCheckRecorded: a check on a fetcher that records reads robots.txt
+// for the pages of its origin, which then hold its record, as if a page
+// had read it.
+func TestCheckRecorded(t *testing.T) {
+	var log askedLog
+	srv := httptest.NewServer(checkServer(t, &log))
+	defer srv.Close()
+	f := captureFetcher(t, nil)
+
+	if c, err := f.Check(t.Context(), srv.URL+"/no-head", false); err != nil || c.Code != 200 {
+		t.Fatalf("Check: %d, %v; want 200", c.Code, err)
+	}
+	r, err := f.FetchRequisite(t.Context(), srv.URL+"/site.css")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := statuses(t, r.Recording.Robots); r.Recording.RobotsOrigin != srv.URL || got != "/robots.txt 200" {
+		t.Errorf("the requisite obeyed %q, read as %q; want %s, read as %q", r.Recording.RobotsOrigin, got, srv.URL, "/robots.txt 200")
+	}
+	if got := strings.Join(log.since(0), ", "); got != "GET /robots.txt, HEAD /no-head, GET /no-head, GET /site.css" {
+		t.Errorf("the server got %q", got)
+	}
+}
