@@ -17,8 +17,10 @@ package linkgraph
 
 import (
 	"encoding/csv"
+	"fmt"
 	"io"
 	"strconv"
+	"strings"
 
 	"tse-crawler/internal/stats"
 )
@@ -220,13 +222,31 @@ func (g *Graph) WriteCSV(w io.Writer) error {
 	rec := make([]string, 5)
 	for _, r := range g.rows {
 		f, t := &g.nodes[r.from], &g.nodes[r.to]
-		rec[0], rec[1], rec[2], rec[3], rec[4] = f.url, t.url, t.final(), docID(f.docID), docID(t.docID)
+		rec[0], rec[1], rec[2], rec[3], rec[4] = escapeControls(f.url), escapeControls(t.url), t.final(), docID(f.docID), docID(t.docID)
 		if err := cw.Write(rec); err != nil {
 			return err
 		}
 	}
 	cw.Flush()
 	return cw.Error()
+}
+
+// escapeControls percent-encodes the control bytes of a URL, which the
+// reference mode keeps as a page wrote them, and which RFC 4180's text
+// does not allow; a browser sends them so encoded.
+func escapeControls(u string) string {
+	if !strings.ContainsFunc(u, func(r rune) bool { return r < 0x20 || r == 0x7f }) {
+		return u
+	}
+	var b strings.Builder
+	for i := 0; i < len(u); i++ {
+		if c := u[i]; c < 0x20 || c == 0x7f {
+			fmt.Fprintf(&b, "%%%02X", c)
+		} else {
+			b.WriteByte(c)
+		}
+	}
+	return b.String()
 }
 
 func docID(id int32) string {

@@ -47,6 +47,15 @@ func TestGraph(t *testing.T) {
 			broken: []stats.BrokenLink{},
 		},
 		{
+			name: "control bytes in a URL are percent-encoded, as RFC 4180 allows none",
+			events: []event{
+				{do: "saved", url: "a", docID: 1},
+				{do: "link", url: "a", arg: "b\x00c\x1f\x7f"}, {do: "decide", url: "b\x00c\x1f\x7f", arg: External},
+			},
+			csv:    "a,b%00c%1F%7F,external,1,\n",
+			broken: []stats.BrokenLink{},
+		},
+		{
 			name: "a status is decided later, and is the same on every row",
 			events: []event{
 				{do: "saved", url: "a", docID: 1},
@@ -115,7 +124,7 @@ func TestGraph(t *testing.T) {
 				{do: "link", url: "http://h/a,b.html", arg: "http://h/\"q\".html"},
 				{do: "link", url: "http://h/a,b.html", arg: "http://h/x\ny"},
 			},
-			csv:    "\"http://h/a,b.html\",\"http://h/\"\"q\"\".html\",depth,1,\n\"http://h/a,b.html\",\"http://h/x\ny\",depth,1,\n",
+			csv:    "\"http://h/a,b.html\",\"http://h/\"\"q\"\".html\",depth,1,\n\"http://h/a,b.html\",http://h/x%0Ay,depth,1,\n",
 			broken: []stats.BrokenLink{},
 		},
 	}
