@@ -109,6 +109,20 @@ func cssURLs(text string, sheet bool, found func(ref string)) {
 	f.run()
 }
 
+// cssURLsAt is cssURLs, and also gives found where each reference's token
+// starts (the url( or the string), as an offset in text preprocessed (see
+// [cssPreprocess]).
+func cssURLsAt(text string, sheet bool, found func(ref string, at int)) {
+	f := cssFinder{
+		z:         cssScanner{s: cssPreprocess(text)},
+		foundAt:   found,
+		sheet:     sheet,
+		importsOK: sheet,
+		suppress:  -1,
+	}
+	f.run()
+}
+
 // A cssFinder finds the URLs in CSS, token by token. In a sheet, it
 // follows the top-level rules as far as telling which @import counts, and
 // which URLs are in a block, where declarations are: one in a selector or
@@ -117,7 +131,11 @@ func cssURLs(text string, sheet bool, found func(ref string)) {
 type cssFinder struct {
 	z     cssScanner
 	found func(ref string)
-	stack []cssFrame // the open blocks and functions
+	// foundAt, if found is nil, takes where each reference's token starts
+	// too. Two fields, not a closure that drops the offset, so that
+	// cssURLs costs no allocation for it.
+	foundAt func(ref string, at int)
+	stack   []cssFrame // the open blocks and functions
 	// blocks counts the {} blocks on the stack.
 	blocks    int
 	sheet     bool
@@ -127,6 +145,10 @@ type cssFinder struct {
 	// ends without a block.
 	pending    string
 	hasPending bool
+	pendingAt  int
+	// fnAt is where the last function's token starts: the url( whose
+	// string counts, which comes right after it.
+	fnAt int
 	// suppress is the depth of a nested @import or @namespace, or of any
 	// at-rule in a style attribute, whose URLs do not count, or -1.
 	suppress int
@@ -193,11 +215,12 @@ func (f *cssFinder) topLevel(tok cssToken) bool {
 		f.rule = ruleIgnored
 		switch {
 		case tok.kind == cssString || tok.kind == cssURL:
-			f.rule, f.pending, f.hasPending = ruleImport, tok.value, true
+			f.rule, f.pending, f.hasPending, f.pendingAt = ruleImport, tok.value, true, f.z.start
 			return true
 		case tok.kind == cssFunction && tok.name == cssNameURL:
 			f.rule = ruleImport
 			f.push(cssFrame{close: ')', fn: cssNameURL, imported: true})
+			f.fnAt = f.z.start
 			return true
 		}
 	}
@@ -219,7 +242,7 @@ func (f *cssFinder) topLevel(tok cssToken) bool {
 // endRule ends the top-level at-rule being read.
 func (f *cssFinder) endRule() {
 	if f.rule == ruleImport && f.hasPending {
-		f.emit(f.pending)
+		f.emit(f.pending, f.pendingAt)
 	}
 	f.rule, f.hasPending = ruleNone, false
 }
@@ -234,7 +257,7 @@ func (f *cssFinder) token(tok cssToken) {
 	switch tok.kind {
 	case cssURL:
 		if f.counts() {
-			f.emit(tok.value)
+			f.emit(tok.value, f.z.start)
 		}
 	case cssString:
 		if depth > 0 {
@@ -242,6 +265,7 @@ func (f *cssFinder) token(tok cssToken) {
 		}
 	case cssFunction:
 		f.push(cssFrame{close: ')', fn: tok.name})
+		f.fnAt = f.z.start
 	case cssOpen:
 		f.push(cssFrame{close: tok.close})
 	case cssClose:
@@ -267,15 +291,15 @@ func (f *cssFinder) str(top *cssFrame, s string) {
 	case top.fn == cssNameURL && !top.done:
 		top.done = true
 		if top.imported {
-			f.pending, f.hasPending = s, true
+			f.pending, f.hasPending, f.pendingAt = s, true, f.fnAt
 		} else if f.counts() {
-			f.emit(s)
+			f.emit(s, f.fnAt)
 		}
 	case top.fn == cssNameImageSet:
 		// Its strings are URLs; one in a function in it, such as
 		// type("image/avif"), is not.
 		if f.counts() {
-			f.emit(s)
+			f.emit(s, f.z.start)
 		}
 	}
 }
@@ -309,13 +333,17 @@ func (f *cssFinder) counts() bool {
 	return f.suppress < 0 && (!f.sheet || f.blocks > 0 && f.rule != ruleIgnored)
 }
 
-// emit reports ref, unless it is empty or only a fragment, which points
-// into the document that uses it.
-func (f *cssFinder) emit(ref string) {
+// emit reports ref, whose token starts at at, unless it is empty or only
+// a fragment, which points into the document that uses it.
+func (f *cssFinder) emit(ref string, at int) {
 	if s := strings.TrimFunc(ref, func(r rune) bool { return r <= ' ' }); s == "" || s[0] == '#' {
 		return
 	}
-	f.found(ref)
+	if f.found != nil {
+		f.found(ref)
+	} else {
+		f.foundAt(ref, at)
+	}
 }
 
 // cssPreprocess does what CSS Syntax Level 3 §3.3 does to the text before
@@ -421,9 +449,11 @@ type cssToken struct {
 // preprocessed. It reads bytes: every byte of a non-ASCII character is an
 // identifier's, as the character is.
 type cssScanner struct {
-	s   string
-	i   int
-	buf []byte // the value being read, escapes decoded
+	s string
+	i int
+	// start is where the last token that next returned starts.
+	start int
+	buf   []byte // the value being read, escapes decoded
 }
 
 // at returns the byte at i, or 0 past the end: preprocessing leaves no NUL.
@@ -444,6 +474,7 @@ func (z *cssScanner) next() cssToken {
 		}
 		z.i += 2 + end + 2
 	}
+	z.start = z.i
 	if z.i >= len(z.s) {
 		return cssToken{kind: cssEOF}
 	}

@@ -1,0 +1,171 @@
+package pagescan
+
+import (
+	"bytes"
+	"strings"
+	"unicode/utf8"
+)
+
+// A Ref is a URL a page refers to, and where.
+type Ref struct {
+	// URL is resolved, without its fragment, exactly as
+	// [HTML.ScanRequisites] reports it.
+	URL string
+	// Fragment is the link's fragment, without '#', as written (not
+	// percent-decoded), or "" if none.
+	Fragment string
+	// Requisite says whether the URL is a requisite (what [Requisites]
+	// finds), rather than a page link (what [HTML.Scan] finds).
+	Requisite bool
+	// Line and Column, both from 1, are where the '<' of the tag that
+	// holds the URL is, or, in the sheet of an HTML <style>, its url(
+	// or string. Column counts characters (runes) of the decoded text.
+	Line, Column int
+}
+
+// CSSRefs calls ref with each URL a stylesheet refers to (@import and
+// url(), as [StyleRequisites] finds them, resolved against sheetURL), with
+// the line and column of its url( or its string in the sheet, decoded,
+// without its byte order mark. A line ends at a '\n', and at a '\r' not
+// followed by one (a form feed, which CSS takes for a line break too,
+// does not end one); a column counts characters (runes). charset is as
+// for StyleRequisites.
+func CSSRefs(sheetURL string, sheet []byte, charset string, ref func(Ref)) {
+	name, bom := sniffSheet(sheet, charset)
+	d := decodeAs(sheet[bom:], name)
+	m := textMap{src: d.text}
+	p := newPositioner(d.text)
+	cssURLsAt(string(d.text), true, func(r string, at int) {
+		if u, ok := requisiteURL(sheetURL, r, d.query); ok {
+			line, col := p.position(m.offset(at))
+			ref(Ref{URL: u, Fragment: fragment(r), Requisite: true, Line: line, Column: col})
+		}
+	})
+}
+
+// fragment returns the fragment of ref, a URL as written: what follows
+// its first '#', which begins the fragment wherever it is, without the
+// trailing spaces and control characters, tabs and newlines that the URL
+// parser drops; "" if none.
+func fragment(ref string) string {
+	i := strings.IndexByte(ref, '#')
+	if i < 0 {
+		return ""
+	}
+	f := strings.TrimRightFunc(ref[i+1:], func(r rune) bool { return r <= ' ' })
+	if !strings.ContainsAny(f, "\t\n\r") {
+		return f
+	}
+	return strings.Map(func(r rune) rune {
+		if r == '\t' || r == '\n' || r == '\r' {
+			return -1
+		}
+		return r
+	}, f)
+}
+
+// A positioner finds the line and column of offsets in a text. It reads
+// the text from one offset to the next, so offsets in increasing order
+// cost one pass over it; one that goes backwards costs a rescan of the
+// stretch in between, and of its line up to it.
+type positioner struct {
+	text []byte
+	off  int // the last offset asked for
+	line int // its line, from 1
+	col  int // the runes between its line's start and it
+}
+
+func newPositioner(text []byte) positioner {
+	return positioner{text: text, line: 1}
+}
+
+// position returns the line and column of the offset off in the text.
+func (p *positioner) position(off int) (line, column int) {
+	off = min(max(off, 0), len(p.text))
+	from, to := min(p.off, off), max(p.off, off)
+	switch n := lineBreaks(p.text, from, to); {
+	case n > 0:
+		if off > p.off {
+			p.line += n
+		} else {
+			p.line -= n
+		}
+		p.col = utf8.RuneCount(p.text[lastBreak(p.text, off)+1 : off])
+	case off > p.off:
+		p.col += utf8.RuneCount(p.text[from:to])
+	default:
+		p.col -= utf8.RuneCount(p.text[from:to])
+	}
+	p.off = off
+	return p.line, p.col + 1
+}
+
+// isBreak reports whether a line ends at text[i]: a '\n', or a '\r' not
+// followed by one.
+func isBreak(text []byte, i int) bool {
+	switch text[i] {
+	case '\n':
+		return true
+	case '\r':
+		return i+1 == len(text) || text[i+1] != '\n'
+	}
+	return false
+}
+
+// lineBreaks counts the line breaks in text[from:to].
+func lineBreaks(text []byte, from, to int) int {
+	seg := text[from:to]
+	n := bytes.Count(seg, []byte{'\n'})
+	for i := 0; ; i++ {
+		j := bytes.IndexByte(seg[i:], '\r')
+		if j < 0 {
+			return n
+		}
+		i += j
+		if isBreak(text, from+i) {
+			n++
+		}
+	}
+}
+
+// lastBreak returns the offset of the last line break in text before off,
+// or -1.
+func lastBreak(text []byte, off int) int {
+	for i := off - 1; i >= 0; i-- {
+		if isBreak(text, i) {
+			return i
+		}
+	}
+	return -1
+}
+
+// A textMap maps offsets in CSS, as the tokenizer reads it, to offsets in
+// src, the text it comes from, which starts at from in the document:
+// preprocessing (see [cssPreprocess]), and for a <style> the HTML
+// tokenizer before it, made each CR LF, CR and FF one LF, and each NUL a
+// U+FFFD of three bytes. It reads src onward from one offset to the next.
+type textMap struct {
+	src  []byte
+	from int
+	i, j int // an offset in src, and the offset in the CSS it maps to
+}
+
+// offset returns the offset in the document of the offset j in the CSS.
+func (m *textMap) offset(j int) int {
+	if j < m.j {
+		m.i, m.j = 0, 0
+	}
+	for m.j < j && m.i < len(m.src) {
+		switch m.src[m.i] {
+		case '\r':
+			if m.i+1 < len(m.src) && m.src[m.i+1] == '\n' {
+				m.i++
+			}
+		case 0:
+			m.j += len("\uFFFD") - 1
+		}
+		m.i++
+		m.j++
+	}
+	return m.from + m.i
+}
