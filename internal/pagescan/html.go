@@ -101,8 +101,24 @@ func (h *HTML) ScanRequisites(pageURL string, page []byte, charset string, found
 // with the links whose tags start at an offset of its text in [start,
 // end), then requisite, unless it is nil, with the page's requisites.
 func (h *HTML) scanRange(pageURL string, d document, start, end int, found, requisite func(url string)) {
+	h.read(pageURL, d, start, end, gather{links: found != nil, requisites: requisite != nil})
+	h.t.report(found, requisite)
+}
+
+// gather says what a reading of a page gathers.
+type gather struct {
+	links, requisites bool
+	// refs notes where each link and requisite is, and its fragment, and
+	// ids the fragments the page's elements can be the target of: for
+	// [HTML.Refs], which gathers the requisites too.
+	refs, ids bool
+}
+
+// read reads the whole document, gathering what g says, from the tags
+// that start at an offset of its text in [start, end) for the links.
+func (h *HTML) read(pageURL string, d document, start, end int, g gather) {
 	t := &h.t
-	t.reset(pageURL, d.query, found != nil, requisite != nil)
+	t.reset(pageURL, d, g)
 	k := &h.k
 	k.reset(d.text, cmp.Or(h.maxToken, maxToken))
 	for {
@@ -125,6 +141,7 @@ func (h *HTML) scanRange(pageURL string, d document, start, end int, found, requ
 			name := t.tagName(z)
 			a := atom.Lookup(name)
 			k.startTag(a)
+			t.at = k.at
 			t.startTag(&tag{
 				z:           z,
 				tokens:      k,
@@ -145,7 +162,6 @@ func (h *HTML) scanRange(pageURL string, d document, start, end int, found, requ
 	if t.requisites {
 		t.popStyles(0) // the styles left open end with the page
 	}
-	t.report(found, requisite)
 }
 
 // tagName returns the lower-cased name of the current tag. It reads it
@@ -318,6 +334,10 @@ type element struct {
 	// cssBuf is its style sheet.
 	style   bool
 	cssFrom int
+	// at is, of a <style> in the document, where its sheet is in the
+	// document's text: for HTML's, whose text is raw, where the text
+	// starts; for SVG's, where its tag starts.
+	at int
 }
 
 // An integration point is a foreign element that holds HTML tags and text.
@@ -381,7 +401,33 @@ type tree struct {
 	// either or both, from one reading of the page.
 	findLinks, requisites bool
 	links, reqs           []link
-	resolver              browserurl.Resolver // for the base last resolved against
+	// at is where the tag being read starts in the document's text, to
+	// note with each link and requisite.
+	at int
+	// refs says whether the tree notes each link's fragment, and maps
+	// the URLs of a <style> to their places in doc, the document's text.
+	refs bool
+	doc  []byte
+	// cssAt is where the URLs of the CSS being read are, or -1 if
+	// sheetMap maps their offsets in it, an HTML <style>'s sheet, to doc:
+	// fields, not variables of cssRequisites, which its closure would
+	// have to allocate.
+	cssAt    int
+	sheetMap textMap
+	// findIDs says whether the tree gathers, with the requisites, the
+	// fragments a link to the page can name: the ids of the elements in
+	// the document and the names of its <a>s, in ids, but for the <html>
+	// element's id, htmlID, which stays when a frameset replaces the body
+	// and the ids from idMark on go. haveHTMLID and haveBodyID say
+	// whether that element has an id already, which a later tag's does
+	// not replace; pastHead, whether a tag came after which a <head> tag
+	// is ignored.
+	findIDs                          bool
+	ids                              []string
+	idMark                           int
+	htmlID                           string
+	haveHTMLID, haveBodyID, pastHead bool
+	resolver                         browserurl.Resolver // for the base last resolved against
 	// names interns the names of elements that the atom table lacks, so
 	// that a custom element costs no allocation once seen.
 	names   map[string]string
@@ -406,6 +452,11 @@ type link struct {
 	// onHTML says that the requisite is the <html> element's, which
 	// stays when a frameset replaces the body.
 	onHTML bool
+	// at is where it is in the document's text: where its tag starts,
+	// or its url( or string in a <style>. frag is its fragment, if the
+	// tree notes fragments.
+	at   int
+	frag string
 }
 
 // A tag is the start tag being read.
@@ -439,17 +490,17 @@ func (g *tag) attrs(k0, k1 string) (v0, v1 []byte, has0, has1 bool) {
 	return v0, v1, has0, has1
 }
 
-// reset readies the tree for a page, to gather its links if findLinks,
-// and its requisites if requisites.
-func (t *tree) reset(pageURL string, query encoding.Encoding, findLinks, requisites bool) {
+// reset readies the tree for the page d, to gather what g says.
+func (t *tree) reset(pageURL string, d document, g gather) {
 	clear(t.links)
 	clear(t.reqs)
+	clear(t.ids)
 	if len(t.names) > 1000 {
 		clear(t.names) // a page of random tag names must not grow it forever
 	}
 	*t = tree{
 		pageURL:    pageURL,
-		query:      query,
+		query:      d.query,
 		initial:    true,
 		stack:      t.stack[:0],
 		framesetOK: true,
@@ -457,32 +508,49 @@ func (t *tree) reset(pageURL string, query encoding.Encoding, findLinks, requisi
 		reqs:       t.reqs[:0],
 		names:      t.names,
 		resolver:   t.resolver,
-		findLinks:  findLinks,
-		requisites: requisites,
+		findLinks:  g.links,
+		requisites: g.requisites,
 		attrBuf:    t.attrBuf[:0],
 		cssBuf:     t.cssBuf[:0],
+		ids:        t.ids[:0],
+	}
+	if g.refs {
+		t.refs, t.doc = true, d.text
+		t.findIDs = g.ids && g.requisites
 	}
 }
 
 // report calls found with each link, resolved, then requisite with each
 // requisite, skipping either that is nil.
 func (t *tree) report(found, requisite func(url string)) {
-	base := t.pageURL
-	if t.haveBase {
-		base = t.base
-	}
-	for _, l := range t.links {
-		if l.resolved {
-			found(l.ref)
-		} else if u, ok := t.resolve(base, l.ref); ok {
-			found(u)
-		} else {
-			found(l.ref)
-		}
+	base := t.finalBase()
+	for i := range t.links {
+		found(t.linkURL(base, &t.links[i]))
 	}
 	for _, r := range t.reqs {
 		requisite(r.ref)
 	}
+}
+
+// finalBase returns the page's base URL, as it stands at its end.
+func (t *tree) finalBase() string {
+	if t.haveBase {
+		return t.base
+	}
+	return t.pageURL
+}
+
+// linkURL returns the URL of the link l, resolved against base, the
+// page's final base, unless it was resolved when found; as written if it
+// does not resolve.
+func (t *tree) linkURL(base string, l *link) string {
+	if l.resolved {
+		return l.ref
+	}
+	if u, ok := t.resolve(base, l.ref); ok {
+		return u
+	}
+	return l.ref
 }
 
 func (t *tree) top() *element {
@@ -530,6 +598,7 @@ func (t *tree) startBody() {
 	if !t.bodyStarted && t.templates == 0 {
 		t.popTo(0)
 		t.bodyStarted, t.bodyMark, t.reqMark, t.framesetOK = true, len(t.links), len(t.reqs), true
+		t.idMark = len(t.ids)
 	}
 }
 
@@ -631,7 +700,10 @@ func (t *tree) foreignTag(g *tag) {
 	}
 	if t.requisites && t.templates == 0 {
 		t.tagRequisites(g, foreignURLAttrs(g, &e))
-		e.style, e.cssFrom = e.ns == nsSVG && e.atom == atom.Style, len(t.cssBuf)
+		e.style, e.cssFrom, e.at = e.ns == nsSVG && e.atom == atom.Style, len(t.cssBuf), t.at
+		if t.findIDs {
+			t.noteID(g, false)
+		}
 	}
 	if !g.selfClosing {
 		t.push(e)
@@ -642,7 +714,14 @@ func (t *tree) foreignTag(g *tag) {
 func (t *tree) framesetTag(g *tag) {
 	if g.atom == atom.Html && t.requisites {
 		// In any mode, an <html> tag adds its attributes to the element.
+		if t.findIDs {
+			t.mergedID(g)
+		}
 		t.tagRequisites(g, t.mergedAttrs(g))
+	}
+	if t.findIDs && (g.atom == atom.Noframes ||
+		t.mode == inFrameset && (g.atom == atom.Frameset || g.atom == atom.Frame)) {
+		t.noteID(g, false) // the elements a frameset page holds
 	}
 	if t.mode != inFrameset {
 		return
@@ -1189,6 +1268,8 @@ func (t *tree) startFrameset() {
 		}
 		clear(t.reqs[len(kept):])
 		t.reqs = kept
+		clear(t.ids[t.idMark:])
+		t.ids = t.ids[:t.idMark]
 		if t.baseInBody {
 			t.haveBase, t.base = false, ""
 		}
@@ -1217,7 +1298,8 @@ func (t *tree) href(g *tag) ([]byte, bool) {
 // addLink notes a link that a click follows, to be resolved against the
 // page's final base. The caller has checked that it counts.
 func (t *tree) addLink(href []byte) {
-	t.links = append(t.links, link{ref: cleanHref(href)})
+	ref := cleanHref(href)
+	t.links = append(t.links, link{ref: ref, at: t.at, frag: t.fragment(ref)})
 }
 
 // addSrc notes the src of an <iframe> or a <frame>, which a browser loads
@@ -1232,10 +1314,11 @@ func (t *tree) addSrc(g *tag) {
 		return
 	}
 	ref := cleanHref(src)
+	l := link{ref: ref, resolved: true, at: t.at, frag: t.fragment(ref)}
 	if u, ok := t.resolve(t.currentBase(), ref); ok {
-		ref = u
+		l.ref = u
 	}
-	t.links = append(t.links, link{ref: ref, resolved: true})
+	t.links = append(t.links, l)
 }
 
 // refresh runs the shared declarative refresh steps for a <meta>.
@@ -1252,13 +1335,14 @@ func (t *tree) refresh(g *tag) {
 		t.refreshed = true // it reloads the page, which is no new link
 		return
 	}
-	u, ok := t.resolve(t.currentBase(), cleanHref([]byte(ref)))
+	ref = cleanHref([]byte(ref))
+	u, ok := t.resolve(t.currentBase(), ref)
 	if !ok {
 		return // a URL that does not parse cancels the refresh
 	}
 	t.refreshed = true
 	if g.inRegion {
-		t.links = append(t.links, link{ref: u, resolved: true})
+		t.links = append(t.links, link{ref: u, resolved: true, at: t.at, frag: t.fragment(ref)})
 	}
 }
 

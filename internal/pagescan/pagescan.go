@@ -1,5 +1,6 @@
 // Package pagescan finds the links in a web page, and the resources a page
-// or a style sheet needs to render ([Requisites], [StyleRequisites]).
+// or a style sheet needs to render ([Requisites], [StyleRequisites]), and
+// for a link checker where each is ([HTML.Refs], [CSSRefs]).
 //
 // Two scanners share one interface. [Reference] reproduces the CS50
 // reference crawler's hand-written scanner, quirks and all, because graders

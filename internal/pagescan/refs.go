@@ -23,6 +23,47 @@ type Ref struct {
 	Line, Column int
 }
 
+// Refs calls ref with each link of page (as ScanCharset finds them, in the
+// same order), then each requisite (as ScanRequisites finds them), each
+// with its position, and id with each fragment a link to this page can
+// name: the id of every element in the document (not inside a
+// <template>'s contents), and the name of every HTML <a> element. charset
+// is as for ScanCharset. Either function may be nil: the ids cost an
+// attribute lookup on every tag, which a nil id spares.
+//
+// A line ends at a '\n', and at a '\r' not followed by one. A URL in an
+// SVG <style>, whose text holds character references and may hold
+// elements, is placed at its <style> tag, and one in a style attribute at
+// its tag. The ids come in the order of their tags, the <html> element's
+// first, each as often as it comes.
+func (h *HTML) Refs(pageURL string, page []byte, charset string, ref func(Ref), id func(string)) {
+	d := decode(page, charset)
+	h.read(pageURL, d, 0, len(d.text), gather{links: true, requisites: true, refs: true, ids: id != nil})
+	t := &h.t
+	if ref != nil {
+		p := newPositioner(d.text)
+		base := t.finalBase()
+		for i := range t.links {
+			l := &t.links[i]
+			line, col := p.position(l.at)
+			ref(Ref{URL: t.linkURL(base, l), Fragment: l.frag, Line: line, Column: col})
+		}
+		for i := range t.reqs {
+			r := &t.reqs[i]
+			line, col := p.position(r.at)
+			ref(Ref{URL: r.ref, Fragment: r.frag, Requisite: true, Line: line, Column: col})
+		}
+	}
+	if id != nil {
+		if t.htmlID != "" {
+			id(t.htmlID)
+		}
+		for _, s := range t.ids {
+			id(s)
+		}
+	}
+}
+
 // CSSRefs calls ref with each URL a stylesheet refers to (@import and
 // url(), as [StyleRequisites] finds them, resolved against sheetURL), with
 // the line and column of its url( or its string in the sheet, decoded,
@@ -41,6 +82,15 @@ func CSSRefs(sheetURL string, sheet []byte, charset string, ref func(Ref)) {
 			ref(Ref{URL: u, Fragment: fragment(r), Requisite: true, Line: line, Column: col})
 		}
 	})
+}
+
+// fragment returns ref's fragment if the tree notes fragments, and ""
+// if not.
+func (t *tree) fragment(ref string) string {
+	if !t.refs {
+		return ""
+	}
+	return fragment(ref)
 }
 
 // fragment returns the fragment of ref, a URL as written: what follows

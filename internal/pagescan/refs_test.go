@@ -2,10 +2,113 @@ package pagescan_test
 
 import (
 	"slices"
+	"strings"
 	"testing"
 
 	"tse-crawler/internal/pagescan"
 )
+
+// refs returns what Refs finds in page, at index: the refs, and the ids.
+func refs(h *pagescan.HTML, page, charset string) ([]pagescan.Ref, []string) {
+	var got []pagescan.Ref
+	var ids []string
+	h.Refs(index, []byte(page), charset, func(r pagescan.Ref) { got = append(got, r) }, func(id string) { ids = append(ids, id) })
+	return got, ids
+}
+
+// link and req make the Ref of a link and of a requisite, in dir, at a
+// line and column.
+func link(name string, line, col int) pagescan.Ref {
+	u, frag, _ := strings.Cut(name, "#")
+	return pagescan.Ref{URL: dir + u, Fragment: frag, Line: line, Column: col}
+}
+
+func req(name string, line, col int) pagescan.Ref {
+	r := link(name, line, col)
+	r.Requisite = true
+	return r
+}
+
+// TestRefs checks where Refs places each link and requisite: at the '<'
+// of its tag, lines ending at LF, CR LF and a lone CR, columns counting
+// characters; in an HTML <style>, at its url( or string.
+func TestRefs(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name, html string
+		want       []pagescan.Ref
+	}{
+		{"lines and columns", "<p>a\r\nb <a href=a.html>a</a>\n\n  <a href=b.html>b</a>\rc<a href=c.html>", []pagescan.Ref{
+			link("a.html", 2, 3), link("b.html", 4, 3), link("c.html", 5, 2),
+		}},
+		{"characters, not bytes", "<p>héllo, wörld € 表 <a href=a.html>\r\n<p>ü <a href=b.html>", []pagescan.Ref{
+			link("a.html", 1, 21), link("b.html", 2, 6),
+		}},
+		{"a tag over several lines is where it starts", "\n <img\n  src=i.png\n>", []pagescan.Ref{
+			req("i.png", 2, 2),
+		}},
+		{"fragments as written", `<a href="b.html#Sec%20one">x</a> <a href="#top">y</a> <a href=" c.html#é x ">z</a><a href="d.html#">`, []pagescan.Ref{
+			link("b.html#Sec%20one", 1, 1), {URL: index, Fragment: "top", Line: 1, Column: 34},
+			link("c.html#é x", 1, 55), link("d.html", 1, 83),
+		}},
+		{"links, then requisites", "<link rel=stylesheet href=s.css#x>\n<a href=a.html>a</a>\n<img src=i.png srcset='j.png 2x, k.png#f 3x'>", []pagescan.Ref{
+			link("a.html", 2, 1), req("s.css#x", 1, 1), req("i.png", 3, 1), req("j.png", 3, 1), req("k.png#f", 3, 1),
+		}},
+		{"an iframe and a refresh", "<meta http-equiv=refresh content='0; url=r.html#r'>\n<iframe src=f.html#x></iframe>", []pagescan.Ref{
+			link("r.html#r", 1, 1), link("f.html#x", 2, 1),
+		}},
+		{"a style element's URLs, each where it is", "<style>\r\n@import 'i.css';\r\r\n\fb { background: url(b.png#b) }\n p{x:\\75rl(\"u.png\")}</style>\n<p style='x:url(p.png)'>", []pagescan.Ref{
+			req("i.css", 2, 9), req("b.png#b", 4, 18), req("u.png", 5, 6), req("p.png", 6, 1),
+		}},
+		{"a NUL in a style element is one character", "<style>\x00a{b:url(x\x00.png)}</style>", []pagescan.Ref{
+			{URL: dir + "x%EF%BF%BD.png", Requisite: true, Line: 1, Column: 13},
+		}},
+		{"an svg style's URLs are at its tag, before its image's", "<svg>\n<style>a{b:url(s.png)}\n<image href=i.png />\n</style></svg>", []pagescan.Ref{
+			req("i.png", 3, 1), req("s.png", 2, 1),
+		}},
+		{"a frameset page", "<html><head><link rel=icon href=f.ico></head>\r\n<frameset><frame src=a.html#a>\r\n<frame src=b.html></frameset>", []pagescan.Ref{
+			link("a.html#a", 2, 11), link("b.html", 3, 1), req("f.ico", 1, 13),
+		}},
+	}
+	var h pagescan.HTML
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got, _ := refs(&h, tt.html, ""); !slices.Equal(got, tt.want) {
+				t.Errorf("Refs(%q):\n got %+v\nwant %+v", tt.html, got, tt.want)
+			}
+		})
+	}
+}
+
+// TestRefsIDs checks which fragments Refs finds a page can be the target
+// of: ids of the elements in the document, and names of HTML <a>s.
+func TestRefsIDs(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name, html string
+		want       []string
+	}{
+		{"ids on all kinds of elements", `<html id=h><head id=hd><title id=t>x</title></head><body id=b><p id="a b">x<img id=i><table id=tb><tr id=tr><td id=td>`, []string{"h", "hd", "t", "b", "a b", "i", "tb", "tr", "td"}},
+		{"an <a>'s name, not another's", `<a name=top>x</a><a id=i name=n href=x.html></a><img name=no><form name=no2>`, []string{"top", "i", "n"}},
+		{"an empty id or name is none", `<p id=""><a name="">`, nil},
+		{"svg and mathml", `<svg id=s><a id=sa name=no /><circle id=c /></svg><math id=m><mi id=mi>x</mi></math>`, []string{"s", "sa", "c", "m", "mi"}},
+		{"a template's id, not its contents'", `<template id=tp><p id=no><a name=no2></a><svg id=no3></svg></template><p id=yes>`, []string{"tp", "yes"}},
+		{"not in comments, scripts or raw text", `<!-- <p id=no> --><script>"<p id=no2>"</script><textarea><p id=no3></textarea><p id=yes>`, []string{"yes"}},
+		{"a later <html> or <body> adds an id only where none is", `<body id=b><p>x<body id=no><html id=h><html id=no2>`, []string{"h", "b"}},
+		{"tags the parser ignores", `<head id=h><head id=no></head><frame id=no2><td id=no3><p id=p><form id=f><form id=no4>`, []string{"h", "p", "f"}},
+		{"a form in a table is an element", `<table><form id=f></form><tr><td>x</td></tr></table>`, []string{"f"}},
+		{"a frameset drops the body it replaces", `<html id=h><head id=hd></head><div id=no><frameset id=fs><frame id=f1><frame id=f2></frameset><noframes id=nf></noframes>`, []string{"h", "hd", "fs", "f1", "f2", "nf"}},
+		{"a frameset after a body with text does not", `<p id=p>x</p><frameset id=no><frame id=no2>`, []string{"p"}},
+	}
+	var h pagescan.HTML
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if _, got := refs(&h, tt.html, ""); !slices.Equal(got, tt.want) {
+				t.Errorf("Refs(%q) ids = %q, want %q", tt.html, got, tt.want)
+			}
+		})
+	}
+}
 
 // TestCSSRefs checks CSSRefs: the URLs StyleRequisites finds, each at its
 // url( or string.

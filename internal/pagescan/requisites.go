@@ -68,7 +68,11 @@ type urlAttrs struct {
 // construction inserts it, then does what htmlTag does.
 func (t *tree) htmlRequisites(g *tag) {
 	parent := t.insertionParent()
+	inserts := t.findIDs && t.insertsOwn(g)
 	opened := t.opens(g, true)
+	if t.findIDs {
+		t.htmlIDs(g, opened || inserts)
+	}
 	switch {
 	case g.atom == atom.Html || g.atom == atom.Body:
 		// Their attributes go to the one element, where they are not yet.
@@ -81,7 +85,9 @@ func (t *tree) htmlRequisites(g *tag) {
 	}
 	t.impliedEnd(g.atom)
 	if !void(g.atom) {
-		t.push(element{name: t.intern(g.name, g.atom), atom: g.atom, style: g.atom == atom.Style, cssFrom: len(t.cssBuf)})
+		// An HTML <style>'s text is raw: the page's, from the tag's end.
+		t.push(element{name: t.intern(g.name, g.atom), atom: g.atom, style: g.atom == atom.Style,
+			cssFrom: len(t.cssBuf), at: g.tokens.end})
 	}
 }
 
@@ -216,7 +222,7 @@ func (t *tree) tagRequisites(g *tag, u urlAttrs) {
 	for _, a := range g.all() {
 		switch k := string(a.key); {
 		case k == "style" && !u.noStyle:
-			t.cssRequisites(a.val, false)
+			t.cssRequisites(a.val, nil)
 		case k == u.url || k == u.url2:
 			t.addRequisite(a.val)
 		case k == u.srcset:
@@ -266,17 +272,31 @@ func (t *tree) addRequisite(v []byte) {
 		return
 	}
 	if u, ok := t.resolve(t.currentBase(), ref); ok && fetchable(u) {
-		t.reqs = append(t.reqs, link{ref: u, resolved: true, onHTML: t.onHTML})
+		t.reqs = append(t.reqs, link{ref: u, resolved: true, onHTML: t.onHTML, at: t.at, frag: t.fragment(ref)})
 	}
 }
 
-// cssRequisites notes what the CSS text loads: a sheet's, or a style
-// attribute's if not sheet.
-func (t *tree) cssRequisites(text []byte, sheet bool) {
+// cssRequisites notes what the CSS text loads: the sheet of style, a
+// <style> element, or a style attribute's declarations if style is nil.
+func (t *tree) cssRequisites(text []byte, style *element) {
 	base := t.currentBase()
-	cssURLs(string(text), sheet, func(ref string) {
+	// An HTML <style>'s URLs are found in its text as the page has it;
+	// any other's where its tag, or the tag of the style attribute, is.
+	switch {
+	case t.refs && style != nil && style.ns == nsHTML:
+		t.cssAt, t.sheetMap = -1, textMap{src: t.doc[style.at:], from: style.at}
+	case style != nil:
+		t.cssAt = style.at
+	default:
+		t.cssAt = t.at
+	}
+	cssURLsAt(string(text), style != nil, func(ref string, offset int) {
 		if u, ok := t.resolve(base, ref); ok && fetchable(u) {
-			t.reqs = append(t.reqs, link{ref: u, resolved: true, onHTML: t.onHTML})
+			l := link{ref: u, resolved: true, onHTML: t.onHTML, at: t.cssAt, frag: t.fragment(ref)}
+			if l.at < 0 {
+				l.at = t.sheetMap.offset(offset)
+			}
+			t.reqs = append(t.reqs, l)
 		}
 	})
 }
@@ -308,7 +328,7 @@ func (t *tree) popStyles(i int) {
 	for j := len(t.stack) - 1; j >= i; j-- {
 		if e := &t.stack[j]; e.style {
 			e.style = false
-			t.cssRequisites(t.cssBuf[e.cssFrom:], true)
+			t.cssRequisites(t.cssBuf[e.cssFrom:], e)
 			t.cssBuf = t.cssBuf[:e.cssFrom]
 		}
 	}
