@@ -1,9 +1,11 @@
 package pagescan_test
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"tse-crawler/internal/pagescan"
 )
@@ -142,4 +144,77 @@ func TestCSSRefs(t *testing.T) {
 			}
 		})
 	}
+}
+
+// FuzzRefs checks that Refs reports the URLs ScanRequisites does, in the
+// same order, links then requisites, each at a line and a column of the
+// page; where the page is its own text (ASCII in an encoding that keeps
+// it), at a '<', or at the start of a url( or a string in CSS.
+func FuzzRefs(f *testing.F) {
+	for i, s := range fuzzSeeds {
+		f.Add(uint8(i), []byte(s))
+	}
+	for i, tt := range requisiteTests {
+		f.Add(uint8(i), []byte(tt.html))
+	}
+	f.Add(uint8(0), []byte("<style>\r\n@import 'i.css';\r\r\n\fb { background: url(b.png#b) }\x00\n p{x:\\75rl(\"u.png\")}</style>\n<p style='x:url(p.png)'>"))
+	f.Add(uint8(0), []byte("<svg>\n<style>a{b:url(s.png)}\n<image href=i.png />\n</style></svg><p id=x><a name=y>"))
+	f.Fuzz(func(t *testing.T, which uint8, page []byte) {
+		pageURL := fuzzPages[int(which)%len(fuzzPages)]
+		charset := fuzzCharsets[int(which)/len(fuzzPages)%len(fuzzCharsets)]
+		var want []string
+		add := func(u string) { want = append(want, u) }
+		new(pagescan.HTML).ScanRequisites(pageURL, page, charset, add, add)
+		var got []pagescan.Ref
+		new(pagescan.HTML).Refs(pageURL, page, charset, func(r pagescan.Ref) { got = append(got, r) }, func(string) {})
+		what := fmt.Sprintf("Refs(%q, %q, %q)", pageURL, page, charset)
+		var urls []string
+		for _, r := range got {
+			urls = append(urls, r.URL)
+		}
+		if !slices.Equal(urls, want) {
+			t.Fatalf("%s = %q, but ScanRequisites finds %q", what, urls, want)
+		}
+		ownText := charset != "utf-16le" && !slices.ContainsFunc(page, func(c byte) bool { return c >= 0x80 || c == 0x1b })
+		for _, r := range got {
+			if r.Line < 1 || r.Column < 1 {
+				t.Fatalf("%s: %+v is at no place", what, r)
+			}
+			if !ownText {
+				continue
+			}
+			if i := offset(page, r.Line, r.Column); i >= len(page) || !strings.ContainsRune(`<uU\"'`, rune(page[i])) {
+				t.Fatalf("%s: %+v is at offset %d, not at a '<', a url( or a string", what, r, i)
+			}
+		}
+	})
+}
+
+// offset returns the offset in text of a line and a column, as Refs counts
+// them, or len(text) if text has no such place.
+func offset(text []byte, line, column int) int {
+	for i := 0; i <= len(text); {
+		if line == 1 {
+			for ; column > 1 && i < len(text) && text[i] != '\n' && text[i] != '\r'; column-- {
+				_, size := utf8.DecodeRune(text[i:])
+				i += size
+			}
+			if column > 1 {
+				return len(text)
+			}
+			return i
+		}
+		j := i
+		for j < len(text) && text[j] != '\n' && text[j] != '\r' {
+			j++
+		}
+		if j == len(text) {
+			return len(text)
+		}
+		if text[j] == '\r' && j+1 < len(text) && text[j+1] == '\n' {
+			j++
+		}
+		i, line = j+1, line-1
+	}
+	return len(text)
 }
