@@ -90,11 +90,10 @@ var exitStatus = []entry{
 	{"6", "no page was saved: the seed page could not be fetched, robots.txt forbids it, " +
 		"or it redirects out of the crawl (only `.crawler` is left)"},
 	{"7", "`-resume` does not match the crawl in *pageDirectory* (another seed, maxDepth or crawl-shaping flag, `-warc` included), or its `-warc` file is not the one the crawl wrote, or is gone"},
-	{"8", "the crawl lost its network: a host it needed could not be connected to " +
-		"(no DNS answer, connection refused or timed out, or the proxy down or refusing to open a tunnel to it), and no other host it had crawled answered either. " +
-		"It stopped before its next request, marked no page `FAILED` for it, and `-resume` finishes it once the network is back: " +
-		"see [Interrupting and resuming](#interrupting-and-resuming). " +
-		"A single dead host among hosts that answer does not stop the crawl: it is reported once, and its pages fail."},
+	{"8", "the crawl lost its network: no host it had crawled answered any more (no DNS answer, connection refused or timed out, or the proxy down). " +
+		"`-resume` finishes it once the network is back: see [Interrupting and resuming](#interrupting-and-resuming). " +
+		"A single dead host among hosts that answer is reported once, and its pages fail."},
+	{"9", "`-check` found a broken link"},
 	{"130, 143", "stopped by SIGINT (Ctrl-C) or SIGTERM; the pages saved are whole, and `-resume` finishes the crawl"},
 }
 

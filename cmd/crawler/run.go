@@ -31,6 +31,7 @@ const (
 	exitSeedFetch = 6 // no page was saved: the seed could not be fetched, was disallowed, or redirected away
 	exitResume    = 7 // -resume was given for a crawl it does not match
 	exitOutage    = 8 // the network, the DNS or the proxy is down: the crawl stopped, to be resumed
+	exitBroken    = 9 // -check found a broken link
 )
 
 // A stopSignal is the cause given to the crawl's context by the signal
@@ -58,7 +59,17 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, getenv fu
 	o, ferr := j.Run(ctx)
 	res, err := o.Result, o.Err
 	code = finish(cfg, resumeCommand(argv0, cfg, getenv), res, err, ferr, j.OutageHint, con)
-	return sumUp(cfg, j, res, code, err == nil, con)
+	code = sumUp(cfg, j, res, code, err == nil, con)
+	if r := j.Checked(); r != nil && code == exitOK {
+		if err := r.WriteText(stdout); err != nil {
+			fmt.Fprintf(con, "crawler: writing the report: %v\n", err)
+			return exitFailure
+		}
+		if len(r.Broken) > 0 {
+			return exitBroken
+		}
+	}
+	return code
 }
 
 // sumUp writes the crawl's statistics, if asked for, and on a terminal
@@ -71,7 +82,7 @@ func sumUp(cfg *config, j *job.Job, res crawler.Result, code int, finished bool,
 		fmt.Fprintf(con, "crawler: %v\n", err)
 		code = max(code, exitFailure)
 	}
-	if code == exitOK && finished && !cfg.Quiet && con.OnTerminal() {
+	if code == exitOK && finished && !cfg.Quiet && !cfg.Check && con.OnTerminal() {
 		fmt.Fprintf(con, "crawler: %s\n", r.Summary(cfg.Dir))
 	}
 	return code

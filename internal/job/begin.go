@@ -36,7 +36,18 @@ func Begin(cfg *Settings, params func() pagedir.Params, getenv func(string) stri
 		fmt.Fprintf(con, "crawler: warning: %s\n", msg)
 	}
 	j := &Job{cfg: cfg, params: params, con: con, proxy: proxy}
+	if cfg.Check && cfg.Dir == "" {
+		// A link check given no directory keeps its pages in one of its
+		// own, which it removes when it ends.
+		if j.tmpDir, err = os.MkdirTemp("", "crawler-check-"); err != nil {
+			return nil, fmt.Errorf("making a directory for the pages to check: %w", err)
+		}
+		cfg.Dir = j.tmpDir
+	}
 	if j.out, err = j.openOutputs(); err != nil {
+		if j.tmpDir != "" {
+			os.RemoveAll(j.tmpDir)
+		}
 		return nil, &SettingError{Setting: Flags, Err: err}
 	}
 	if err := j.begin(); err != nil {
@@ -178,7 +189,7 @@ func (j *Job) begin() error {
 			return &SettingError{Setting: Flags, Err: warcError(err)}
 		}
 	}
-	if note := cfg.modeNote(adopted); note != "" && !cfg.Quiet {
+	if note := cfg.modeNote(adopted); note != "" && !cfg.Quiet && !cfg.Check {
 		fmt.Fprintf(j.con, "crawler: %s\n", note)
 	}
 	j.begun = begun{dir, replay}

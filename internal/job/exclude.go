@@ -6,6 +6,8 @@ import (
 	"regexp"
 	"regexp/syntax"
 	"strings"
+
+	"tse-crawler/internal/browserurl"
 )
 
 // compileExcludes compiles the -exclude expressions, or refuses the first
@@ -112,3 +114,18 @@ func (s crawlScope) Key(link string) (string, bool) { return s.key(link) }
 func (s crawlScope) Internal(key string) bool       { return s.internal(key) }
 func (s crawlScope) Excluded(key string) bool       { return s.exclude != nil && s.exclude(key) }
 func (s crawlScope) Requisite(key string) bool      { return s.requisite == nil || s.requisite(key) }
+
+// A checkScope is a crawl's scope as a link check asks it: whether a URL
+// is in the scope, or excluded, whatever it names, a file that is no page
+// included.
+type checkScope struct{ crawlScope }
+
+func (s checkScope) Internal(link string) bool {
+	key, ok := browserurl.Key(link)
+	return ok && s.internal(key)
+}
+
+func (s checkScope) Excluded(link string) bool {
+	key, ok := browserurl.Key(link)
+	return ok && s.crawlScope.Excluded(key)
+}

@@ -16,10 +16,12 @@ import (
 	"io"
 	"net/http"
 	"net/url"
+	"os"
 	"path/filepath"
 	"time"
 
 	"tse-crawler/internal/crawler"
+	"tse-crawler/internal/linkcheck"
 	"tse-crawler/internal/linkgraph"
 	"tse-crawler/internal/pace"
 	"tse-crawler/internal/pagedir"
@@ -47,6 +49,13 @@ type Job struct {
 	// them gave.
 	report    *stats.Report
 	reportErr error
+
+	// A link check's: its checker, and what it found once Run ran it.
+	checker *linkcheck.Checker
+	checked *linkcheck.Report
+	// tmpDir is the page directory this run made for a link check given
+	// no directory, which Close removes, or "".
+	tmpDir string
 }
 
 // An Outcome is what came of a crawl that Run ran.
@@ -69,12 +78,21 @@ type Outcome struct {
 func (j *Job) Run(ctx context.Context) (Outcome, error) {
 	cfg, con, out := j.cfg, j.con, j.out
 	j.began = time.Now()
-	con.startLine(cfg.Quiet)
+	// A link check's report is what stdout is for: the log is not.
+	quiet := cfg.Quiet || cfg.Check
+	con.startLine(quiet)
 	c, fetcher := newCrawler(cfg, j.dir, j.proxy, con)
-	con.show(c, fetcher.Pacer, cfg.Quiet)
+	con.show(c, fetcher.Pacer, quiet)
 	c.History = j.history()
 	c.Sink = &pagedir.Recorder{Dir: j.dir, Archive: out.archive}
+	if cfg.Check {
+		j.checker = &linkcheck.Checker{Web: fetcher, Scope: checkScope{cfg.crawlScope()}, External: cfg.CheckExternal, Hosts: max(cfg.Parallel, 4)}
+		c.Sink, c.History = j.checker.Sink(c.Sink), j.checker.History(c.History)
+	}
 	res, err := c.Crawl(ctx, cfg.Seed)
+	if err == nil && j.checker != nil {
+		j.checked, err = j.checker.Run(ctx)
+	}
 	err = out.closeArchive(err)
 	if err == nil {
 		err = out.writeGraph(c.Graph)
@@ -83,7 +101,7 @@ func (j *Job) Run(ctx context.Context) (Outcome, error) {
 
 	// Before the command's words, so that the command that resumes the
 	// crawl stays last. A seed that failed is the command's to tell.
-	if c.QuietFailures && res.Failed > 0 && !errors.Is(err, crawler.ErrSeedFailed) {
+	if c.QuietFailures && res.Failed > 0 && !errors.Is(err, crawler.ErrSeedFailed) && !cfg.Check {
 		fmt.Fprintf(con, "crawler: %s\n", failureSummary(res))
 	}
 	if res.MaxPagesReached && err == nil {
@@ -95,6 +113,9 @@ func (j *Job) Run(ctx context.Context) (Outcome, error) {
 		// killed between the two is resumed, and writes them again,
 		// where one killed after would leave the file empty for good.
 		j.report = report(res, c, fetcher, cfg.mode, time.Since(j.began))
+		if j.checked != nil {
+			j.report.Broken = brokenLinks(j.checked)
+		}
 		j.reportErr = writeJSON(j.report, out.stats)
 	}
 	return Outcome{res, err}, j.finish(err)
@@ -127,6 +148,28 @@ func (j *Job) Stats(res crawler.Result) (*stats.Report, error) {
 func (j *Job) Close() {
 	j.out.stats.discard()
 	j.out.graph.discard()
+	if j.tmpDir != "" {
+		os.RemoveAll(j.tmpDir) // made by this run, for its pages alone
+	}
+}
+
+// Checked returns what a link check found, once Run has run it, or nil.
+func (j *Job) Checked() *linkcheck.Report { return j.checked }
+
+// brokenLinks are the broken links a link check found, as -stats-json
+// gives them.
+func brokenLinks(r *linkcheck.Report) []stats.BrokenLink {
+	broken := make([]stats.BrokenLink, len(r.Broken))
+	for i, b := range r.Broken {
+		from := make([]stats.Referrer, len(b.From))
+		pages := make(map[string]bool)
+		for k, f := range b.From {
+			from[k] = stats.Referrer{Page: f.Page, Line: f.Line, Column: f.Column}
+			pages[f.Page] = true
+		}
+		broken[i] = stats.BrokenLink{URL: b.URL, Status: b.Status, Kind: b.Kind, Pages: len(pages), Referrers: from}
+	}
+	return broken
 }
 
 // OutageHint says what most likely cut the crawl off from a host, as ue

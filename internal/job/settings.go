@@ -4,6 +4,8 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"math"
+	"net/url"
 	"regexp"
 	"slices"
 	"strconv"
@@ -59,6 +61,12 @@ type Settings struct {
 	// never what is saved, so a crawl may resume with other values.
 	Parallel    int
 	AheadMemory int64
+	// Check makes the crawl a link check: every URL its pages refer to is
+	// checked, and the broken ones reported. With the seed alone, Dir is
+	// "" and MaxDepth unbounded. CheckExternal is whether links outside
+	// the scope are checked too.
+	Check         bool
+	CheckExternal bool
 	// Built as the flags are checked, so that the crawl uses the very
 	// values that were checked; mode, order, from and until stay for the
 	// journal and the command that resumes the crawl.
@@ -134,9 +142,18 @@ func (cfg *Settings) check(rest []string) error {
 	// Before the -scope is read: a scope on the same port would be
 	// refused in html mode, which cannot parse it, and the seed is what
 	// no connection can be made to.
-	if len(rest) == 3 {
+	if len(rest) == 3 || cfg.Check && len(rest) == 1 {
 		if err := seedPort(rest[0]); err != nil {
 			return badPort(rest[0], err)
+		}
+	}
+	if cfg.Check && len(cfg.Scopes) == 0 && len(rest) > 0 {
+		// A link check's site is the seed's, all of it, unless a -scope
+		// says otherwise.
+		if site, err := browserurl.Canonical(rest[0]); err == nil {
+			if u, err := url.Parse(site); err == nil {
+				cfg.Scopes = []string{u.Scheme + "://" + u.Host + "/"}
+			}
 		}
 	}
 	if err := cfg.build(); err != nil {
@@ -206,7 +223,7 @@ func (cfg *Settings) build() error {
 	switch cfg.Links {
 	case "auto":
 		cfg.mode = "reference"
-		if len(cfg.Scopes) > 0 {
+		if len(cfg.Scopes) > 0 || cfg.Check {
 			cfg.mode = "html"
 		}
 	case "reference", "html":
@@ -252,8 +269,22 @@ func (cfg *Settings) buildMode() error {
 // setArgs checks the three arguments, those after the flags, and sets
 // them.
 func (cfg *Settings) setArgs(rest []string) error {
+	if cfg.Check && len(rest) == 1 {
+		if cfg.Resume {
+			return refuse(Flags, "-resume needs the pageDirectory of the check to finish: give seedURL pageDirectory maxDepth")
+		}
+		seed, err := cfg.checkSeed(rest[0])
+		if err != nil {
+			return err
+		}
+		cfg.Seed, cfg.RawSeed, cfg.MaxDepth = seed, rest[0], math.MaxInt32
+		return nil
+	}
 	if len(rest) != 3 {
 		msg := fmt.Sprintf("expected 3 arguments, seedURL pageDirectory maxDepth, but got %d", len(rest))
+		if cfg.Check {
+			msg = fmt.Sprintf("expected seedURL, or seedURL pageDirectory maxDepth, but got %d arguments", len(rest))
+		}
 		for _, a := range rest {
 			if strings.HasPrefix(a, "-") && len(a) > 1 {
 				msg += fmt.Sprintf(": flags such as %s must come before the arguments", a)

@@ -65,6 +65,35 @@ type BrokenLink struct {
 	Status string   `json:"status"` // its HTTP status, such as "404", or why it failed, such as "timeout"
 	Pages  int      `json:"pages"`  // how many pages link to it, or redirect to it
 	From   []string `json:"from"`   // the first three of them, in the order the crawl met them
+	// A link check's broken links have a kind (page, requisite,
+	// external or fragment), and every link to them where it is, which
+	// JSON gives as "from" in place of the first three pages.
+	Kind      string     `json:"kind,omitempty"`
+	Referrers []Referrer `json:"-"`
+}
+
+// A Referrer is where a link is: the page that holds it, and its line
+// and column there.
+type Referrer struct {
+	Page   string `json:"page"`
+	Line   int    `json:"line"`
+	Column int    `json:"column"`
+}
+
+// MarshalJSON writes a link check's broken link with its referrers as
+// "from", and any other as it is.
+func (b BrokenLink) MarshalJSON() ([]byte, error) {
+	type plain BrokenLink
+	if b.Referrers == nil {
+		return json.Marshal(plain(b))
+	}
+	return json.Marshal(struct {
+		URL    string     `json:"url"`
+		Status string     `json:"status"`
+		Kind   string     `json:"kind"`
+		Pages  int        `json:"pages"`
+		From   []Referrer `json:"from"`
+	}{b.URL, b.Status, b.Kind, b.Pages, b.Referrers})
 }
 
 // Requisites counts what came of the requisites of a crawl's pages, the

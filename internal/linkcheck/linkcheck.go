@@ -1,0 +1,423 @@
+// Package linkcheck checks every URL the pages of a crawl refer to, as a
+// link checker in a CI job does: the links and the requisites of every page
+// saved, where each is in its page, whether its target answers, and
+// whether the fragment it names is in the page it names.
+//
+// The crawl tells a [Checker] what came of each page it took (Saved,
+// Failed, Redirected, Disallowed), and the Checker scans each page saved
+// for what it refers to. Once the crawl ends, [Checker.Run] decides each
+// target: a page the crawl took is what the crawl made of it, and any
+// other target (outside the scope, a requisite, a file that is no page, a
+// page past maxDepth) is asked once, through the crawl's fetcher, so that
+// its pauses and robots.txt hold. A stylesheet is read for what it
+// imports in turn.
+package linkcheck
+
+import (
+	"context"
+	"errors"
+	"net/url"
+	"strconv"
+	"strings"
+	"sync"
+
+	"tse-crawler/internal/pagefetch"
+	"tse-crawler/internal/pagescan"
+)
+
+// A Web checks one URL: the crawl's fetcher.
+type Web interface {
+	Check(ctx context.Context, rawURL string, body bool) (pagefetch.Checked, error)
+}
+
+// A Scope says what belongs to the crawl, as the crawl's own scope does.
+type Scope interface {
+	// Key returns the crawl's key for the page a URL names, or false for
+	// a URL that names no page the crawl could take.
+	Key(link string) (string, bool)
+	// Internal says whether a URL, resolved, is in the scope, whatever
+	// it names: a file that is no page too.
+	Internal(link string) bool
+	// Excluded says whether a URL in the scope is never to be asked for
+	// (-exclude).
+	Excluded(link string) bool
+}
+
+// The kinds of a broken link.
+const (
+	KindPage      = "page"      // a link to a page in the scope
+	KindRequisite = "requisite" // something a page needs to render
+	KindExternal  = "external"  // a link outside the scope
+	KindFragment  = "fragment"  // a link to a page that has no element by its fragment's name
+)
+
+// Reasons a target is broken that are no HTTP status.
+const (
+	MissingFragment = "missing-fragment"
+	HostUnreachable = "host-unreachable"
+	Robots          = "robots"
+)
+
+// maxRedirects is how many redirects in a row a target's check follows,
+// as the crawl does.
+const maxRedirects = 10
+
+// A Checker gathers what a crawl's pages refer to, then checks it. Its
+// methods but Run are called from one goroutine, as the crawl decides.
+type Checker struct {
+	Web   Web
+	Scope Scope
+	// External is whether links outside the scope are checked.
+	External bool
+	// Hosts is how many hosts are checked at once, each one request at a
+	// time; 1 if not above 0.
+	Hosts int
+
+	scanner pagescan.HTML
+	pages   map[string]*page // by the crawl's key
+	refs    []ref
+	saved   int
+}
+
+// What the crawl made of a page it took.
+type page struct {
+	status string // "200" for a page saved, else its status or why it failed
+	target string // a redirect's target, as the crawl's key
+	ids    map[string]bool
+}
+
+// A ref is one URL that a page, or a stylesheet, refers to.
+type ref struct {
+	from         string
+	line, column int
+	url          string // resolved, without its fragment
+	fragment     string // "" for none, or an empty one
+	requisite    bool
+}
+
+func (c *Checker) page(key string) *page {
+	if c.pages == nil {
+		c.pages = make(map[string]*page)
+	}
+	p := c.pages[key]
+	if p == nil {
+		p = new(page)
+		c.pages[key] = p
+	}
+	return p
+}
+
+// Saved notes a page saved, and reads what it refers to and the fragments
+// it holds. charset is what its Content-Type named, if known.
+func (c *Checker) Saved(key string, html []byte, charset string) {
+	p := c.page(key)
+	p.status = "200"
+	p.ids = make(map[string]bool)
+	c.saved++
+	c.scanner.Refs(key, html, charset, func(r pagescan.Ref) {
+		c.refs = append(c.refs, ref{from: key, line: r.Line, column: r.Column, url: r.URL,
+			fragment: r.Fragment, requisite: r.Requisite})
+	}, func(id string) { p.ids[id] = true })
+}
+
+// Failed notes a page that could not be fetched, with the status the
+// link graph gives it: its HTTP status, or a word such as "timeout".
+func (c *Checker) Failed(key, status string) { c.page(key).status = status }
+
+// Redirected notes a page that redirected to target, a key.
+func (c *Checker) Redirected(key, target, status string) {
+	p := c.page(key)
+	p.status, p.target = status, target
+}
+
+// Disallowed notes a page that robots.txt kept the crawl from.
+func (c *Checker) Disallowed(key string) { c.page(key).status = Robots }
+
+// A target is a URL that refs name, and what came of it.
+type target struct {
+	url      string
+	key      string // the crawl's key, or ""
+	internal bool
+	status   string // "" while unknown; ok says whether it is fine
+	ok       bool
+	skip     bool // neither checked nor reported
+	body     bool // read it, for its fragments or its imports
+	ids      map[string]bool
+	css      []pagescan.Ref
+	refs     []int // into Checker.refs
+}
+
+// A BrokenLink is a target that is broken, and every link to it.
+type BrokenLink struct {
+	URL    string // a missing fragment keeps its #fragment
+	Status string // an HTTP status, such as "404", or a reason, such as "timeout"
+	Kind   string
+	From   []Referrer
+}
+
+// A Referrer is where a link is: the page (or stylesheet) that holds it,
+// and its line and column there.
+type Referrer struct {
+	Page         string
+	Line, Column int
+}
+
+// A Report is what a check found.
+type Report struct {
+	Pages  int // pages checked: saved, and read for their links
+	Links  int // links checked: those of targets asked, or decided by the crawl
+	Broken []BrokenLink
+}
+
+// BrokenLinks is how many links are broken: the referrers of every broken
+// target.
+func (r *Report) BrokenLinks() int {
+	n := 0
+	for _, b := range r.Broken {
+		n += len(b.From)
+	}
+	return n
+}
+
+// Run decides every target the pages refer to, asking the web for those
+// the crawl did not take, and returns the broken ones, most linked first.
+func (c *Checker) Run(ctx context.Context) (*Report, error) {
+	targets := make(map[string]*target)
+	var order []*target
+	add := func(from int) {
+		for i := from; i < len(c.refs); i++ {
+			r := c.refs[i]
+			t := targets[r.url]
+			if t == nil {
+				t = c.newTarget(r.url)
+				targets[r.url] = t
+				order = append(order, t)
+			}
+			t.refs = append(t.refs, i)
+		}
+	}
+	add(0)
+	for checked := 0; checked < len(order); {
+		round := order[checked:]
+		checked = len(order)
+		for _, t := range round {
+			c.decide(t, targets)
+		}
+		if err := c.checkAll(ctx, round); err != nil {
+			return nil, err
+		}
+		// A stylesheet's imports and url()s are targets in turn.
+		n := len(c.refs)
+		for _, t := range round {
+			for _, r := range t.css {
+				c.refs = append(c.refs, ref{from: t.url, line: r.Line, column: r.Column, url: r.URL, requisite: true})
+			}
+			t.css = nil
+		}
+		add(n)
+	}
+	return c.report(order), nil
+}
+
+// newTarget makes the target of the URL u, and decides what the crawl
+// knows of it.
+func (c *Checker) newTarget(u string) *target {
+	t := &target{url: u}
+	if !strings.HasPrefix(u, "http://") && !strings.HasPrefix(u, "https://") {
+		t.skip = true // mailto:, data:, javascript:, or no URL at all: nothing to ask
+		return t
+	}
+	if key, ok := c.Scope.Key(u); ok {
+		t.key = key
+	}
+	t.internal = c.Scope.Internal(u)
+	if t.internal && c.Scope.Excluded(u) {
+		t.skip = true // -exclude: never requested
+	}
+	return t
+}
+
+// decide settles t from what the crawl made of it, if the crawl took it,
+// or readies it to be asked.
+func (c *Checker) decide(t *target, targets map[string]*target) {
+	if t.skip || t.status != "" {
+		return
+	}
+	if t.key != "" {
+		if status, ids, ok := c.outcome(t.key); ok {
+			t.status, t.ids = status, ids
+			t.ok = fine(status)
+			return
+		}
+	}
+	if !t.internal && !c.External {
+		t.skip = true
+		return
+	}
+	for _, i := range t.refs {
+		if t.internal && !topFragment(c.refs[i].fragment) {
+			t.body = true
+		}
+	}
+}
+
+// outcome returns what the crawl made of the page key, following its
+// redirects: its status and, if saved, its fragments; false if the crawl
+// did not take it, or a redirect led off what it took.
+func (c *Checker) outcome(key string) (string, map[string]bool, bool) {
+	for range maxRedirects + 1 {
+		p := c.pages[key]
+		if p == nil {
+			return "", nil, false
+		}
+		if p.target == "" {
+			return p.status, p.ids, true
+		}
+		key = p.target
+	}
+	return "too-many-redirects", nil, true
+}
+
+// fine says whether a page the crawl took and did not save is there all
+// the same: a file that is no page, or a page it would not save.
+func fine(status string) bool {
+	switch status {
+	case "200", "not-html", "empty-body", "too-large":
+		return true
+	}
+	return false
+}
+
+// topFragment says whether a fragment names a place every page has: its
+// top.
+func topFragment(f string) bool {
+	return f == "" || strings.EqualFold(f, "top")
+}
+
+// checkAll asks the web for every target of round not yet decided, up to
+// c.Hosts hosts at once, each host's targets one after another.
+func (c *Checker) checkAll(ctx context.Context, round []*target) error {
+	byHost := make(map[string][]*target)
+	var hosts []string
+	for _, t := range round {
+		if t.skip || t.status != "" {
+			continue
+		}
+		h := hostOf(t.url)
+		if byHost[h] == nil {
+			hosts = append(hosts, h)
+		}
+		byHost[h] = append(byHost[h], t)
+	}
+	sem := make(chan struct{}, max(c.Hosts, 1))
+	var wg sync.WaitGroup
+	for _, h := range hosts {
+		sem <- struct{}{}
+		wg.Go(func() {
+			defer func() { <-sem }()
+			down := ""
+			for _, t := range byHost[h] {
+				if ctx.Err() != nil {
+					return
+				}
+				if down != "" {
+					t.status = down
+					continue
+				}
+				c.check(ctx, t)
+				if t.status == HostUnreachable {
+					down = t.status // reported once for the host, and not asked again
+				}
+			}
+		})
+	}
+	wg.Wait()
+	return context.Cause(ctx)
+}
+
+// check asks the web for t, following redirects, and settles it.
+func (c *Checker) check(ctx context.Context, t *target) {
+	u := t.url
+	for range maxRedirects + 1 {
+		a, err := c.Web.Check(ctx, u, t.body)
+		if err != nil {
+			t.status = reason(err)
+			return
+		}
+		if a.Location != "" && a.Code >= 300 && a.Code < 400 {
+			if key, ok := c.Scope.Key(a.Location); ok {
+				if status, ids, ok := c.outcome(key); ok {
+					t.status, t.ids, t.ok = status, ids, fine(status)
+					return
+				}
+			}
+			u = a.Location
+			continue
+		}
+		t.status = strconv.Itoa(a.Code)
+		t.ok = a.Code >= 200 && a.Code < 300
+		if !t.ok {
+			return
+		}
+		if t.body && isHTML(a.ContentType) {
+			t.ids = make(map[string]bool)
+			var s pagescan.HTML
+			s.Refs(u, a.Body, a.Charset, func(pagescan.Ref) {}, func(id string) { t.ids[id] = true })
+		}
+		if isCSS(a.ContentType) && c.isRequisite(t) {
+			if a.Body == nil {
+				a, err = c.Web.Check(ctx, u, true)
+				if err != nil || a.Code != 200 {
+					return
+				}
+			}
+			pagescan.CSSRefs(u, a.Body, a.Charset, func(r pagescan.Ref) { t.css = append(t.css, r) })
+		}
+		return
+	}
+	t.status = "too-many-redirects"
+}
+
+// isRequisite says whether a page needs t to render, so that a stylesheet
+// is read for its imports.
+func (c *Checker) isRequisite(t *target) bool {
+	for _, i := range t.refs {
+		if c.refs[i].requisite {
+			return true
+		}
+	}
+	return false
+}
+
+func isHTML(ctype string) bool {
+	m := mediaType(ctype)
+	return m == "text/html" || m == "application/xhtml+xml"
+}
+
+func isCSS(ctype string) bool { return mediaType(ctype) == "text/css" }
+
+func mediaType(ctype string) string {
+	m, _, _ := strings.Cut(ctype, ";")
+	return strings.ToLower(strings.TrimSpace(m))
+}
+
+// reason is the status of a target that got no answer.
+func reason(err error) string {
+	if errors.Is(err, pagefetch.ErrDisallowed) {
+		return Robots
+	}
+	if _, ok := errors.AsType[*pagefetch.UnreachableError](err); ok {
+		return HostUnreachable
+	}
+	return strings.ReplaceAll(strings.ToLower(pagefetch.Reason(err)), " ", "-")
+}
+
+// hostOf returns the scheme and host of a URL: the origin, which is how
+// requests are paced, and how a host that is down is reported.
+func hostOf(u string) string {
+	p, err := url.Parse(u)
+	if err != nil {
+		return u
+	}
+	return p.Scheme + "://" + p.Host
+}

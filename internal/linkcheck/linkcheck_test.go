@@ -1,0 +1,133 @@
+package linkcheck_test
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"sync"
+	"testing"
+
+	"tse-crawler/internal/linkcheck"
+	"tse-crawler/internal/pagefetch"
+)
+
+// A fakeWeb answers checks from a table, by URL, and counts them.
+type fakeWeb struct {
+	mu      sync.Mutex
+	answers map[string]pagefetch.Checked // a URL missing is a 404
+	down    map[string]bool              // hosts that cannot be reached
+	asked   map[string]int
+}
+
+func (w *fakeWeb) Check(_ context.Context, u string, body bool) (pagefetch.Checked, error) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.asked == nil {
+		w.asked = make(map[string]int)
+	}
+	w.asked[u]++
+	for h := range w.down {
+		if strings.HasPrefix(u, h) {
+			return pagefetch.Checked{}, &pagefetch.UnreachableError{Host: h, Err: fmt.Errorf("connection refused")}
+		}
+	}
+	a, ok := w.answers[u]
+	if !ok {
+		return pagefetch.Checked{Code: 404, Status: "404 Not Found"}, nil
+	}
+	if !body {
+		a.Body = nil
+	}
+	return a, nil
+}
+
+// scope takes in http://site/ alone; a URL is its own key.
+type scope struct{}
+
+func (scope) Key(link string) (string, bool) {
+	return link, strings.HasPrefix(link, "http://")
+}
+func (scope) Internal(link string) bool { return strings.HasPrefix(link, "http://site/") }
+func (scope) Excluded(link string) bool { return strings.Contains(link, "/private/") }
+
+func html(s string) pagefetch.Checked {
+	return pagefetch.Checked{Code: 200, ContentType: "text/html", Body: []byte(s)}
+}
+
+func TestChecker(t *testing.T) {
+	web := &fakeWeb{
+		answers: map[string]pagefetch.Checked{
+			"http://site/file.pdf":  {Code: 200, ContentType: "application/pdf"},
+			"http://site/s.css":     {Code: 200, ContentType: "text/css", Body: []byte("a {\n  background: url(gone.png) }\n@import 'ok.css';")},
+			"http://site/ok.css":    {Code: 200, ContentType: "text/css"},
+			"http://site/deep.html": html(`<p id=there>`),
+			"http://site/moved":     {Code: 301, Location: "http://site/gone.html"},
+			"http://other/ok":       {Code: 200},
+		},
+		down: map[string]bool{"http://dead/": true},
+	}
+	c := &linkcheck.Checker{Web: web, Scope: scope{}, External: true, Hosts: 2}
+	c.Saved("http://site/", []byte(`<link rel=stylesheet href=s.css>
+<a href=a.html>a</a> <a href=file.pdf>pdf</a> <a href=missing.pdf>x</a>
+<a href="a.html#here">h</a> <a href="a.html#nowhere">n</a> <a href="#top">t</a>
+<a href="deep.html#there">d</a> <a href="deep.html#not">d</a>
+<a href=moved>m</a> <a href=http://other/ok>o</a> <a href=http://other/gone>g</a>
+<a href=http://dead/1>1</a> <a href=http://dead/2>2</a> <a href=mailto:x@y>m</a>
+<a href=private/p.html>p</a> <a href=failed.html>f</a> <a href=robots.html>r</a>`), "")
+	c.Saved("http://site/a.html", []byte(`<h1 id=here>A</h1><a href=/failed.html>f</a>`), "")
+	c.Failed("http://site/failed.html", "404")
+	c.Disallowed("http://site/robots.html")
+	r, err := c.Run(t.Context())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got strings.Builder
+	r.WriteText(&got)
+	want := `http://dead/: host-unreachable (external, 2 links)
+  http://site/:6:1
+  http://site/:6:29
+http://site/failed.html: 404 (page, 2 links)
+  http://site/:7:30
+  http://site/a.html:1:19
+http://site/a.html#nowhere: missing-fragment (fragment, 1 link)
+  http://site/:3:29
+http://site/missing.pdf: 404 (page, 1 link)
+  http://site/:2:47
+http://site/deep.html#not: missing-fragment (fragment, 1 link)
+  http://site/:4:33
+http://site/moved: 404 (page, 1 link)
+  http://site/:5:1
+http://other/gone: 404 (external, 1 link)
+  http://site/:5:51
+http://site/robots.html: robots (page, 1 link)
+  http://site/:7:56
+http://site/gone.png: 404 (requisite, 1 link)
+  http://site/s.css:2:15
+
+2 pages checked, 18 links checked: 11 broken links to 9 targets
+`
+	if got.String() != want {
+		t.Errorf("report:\n%s\nwant:\n%s", got.String(), want)
+	}
+	for u, n := range web.asked {
+		if strings.HasPrefix(u, "http://dead/") && u != "http://dead/1" {
+			t.Errorf("asked %s %d times: a host down is asked once", u, n)
+		}
+		if strings.Contains(u, "private") || strings.HasPrefix(u, "mailto:") || u == "http://site/a.html" {
+			t.Errorf("asked %s, which the crawl decided, or must not be asked", u)
+		}
+	}
+
+	t.Run("no external links", func(t *testing.T) {
+		web := &fakeWeb{}
+		c := &linkcheck.Checker{Web: web, Scope: scope{}}
+		c.Saved("http://site/", []byte(`<a href=http://other/x>x</a><a href=y.html>y</a>`), "")
+		r, err := c.Run(t.Context())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(r.Broken) != 1 || r.Broken[0].URL != "http://site/y.html" || web.asked["http://other/x"] != 0 {
+			t.Errorf("broken %+v, asked %v", r.Broken, web.asked)
+		}
+	})
+}

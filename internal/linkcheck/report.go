@@ -1,0 +1,122 @@
+package linkcheck
+
+import (
+	"cmp"
+	"fmt"
+	"io"
+	"net/url"
+	"slices"
+)
+
+// report gathers the broken targets, in the order met, then sorts them,
+// most linked first. A host that could not be reached is one entry, with
+// every link to it.
+func (c *Checker) report(order []*target) *Report {
+	r := &Report{Pages: c.saved, Broken: []BrokenLink{}}
+	downs := make(map[string]int) // host → index in r.Broken
+	for _, t := range order {
+		if t.skip || t.status == "" {
+			continue
+		}
+		r.Links += len(t.refs)
+		if !t.ok {
+			if t.status == HostUnreachable {
+				h := hostOf(t.url)
+				i, ok := downs[h]
+				if !ok {
+					i = len(r.Broken)
+					downs[h] = i
+					r.Broken = append(r.Broken, BrokenLink{URL: h + "/", Status: HostUnreachable, Kind: c.kind(t)})
+				}
+				r.Broken[i].From = append(r.Broken[i].From, c.referrers(t.refs)...)
+				continue
+			}
+			r.Broken = append(r.Broken, BrokenLink{URL: t.url, Status: t.status, Kind: c.kind(t), From: c.referrers(t.refs)})
+			continue
+		}
+		r.Broken = append(r.Broken, c.missingFragments(t)...)
+	}
+	slices.SortStableFunc(r.Broken, func(a, b BrokenLink) int { return cmp.Compare(len(b.From), len(a.From)) })
+	return r
+}
+
+// missingFragments returns a broken link for each fragment that links to
+// t name, and t, an HTML page in the scope, does not have.
+func (c *Checker) missingFragments(t *target) []BrokenLink {
+	if !t.internal || t.ids == nil {
+		return nil
+	}
+	var broken []BrokenLink
+	index := make(map[string]int)
+	for _, i := range t.refs {
+		f := c.refs[i].fragment
+		if topFragment(f) || hasID(t.ids, f) {
+			continue
+		}
+		j, ok := index[f]
+		if !ok {
+			j = len(broken)
+			index[f] = j
+			broken = append(broken, BrokenLink{URL: t.url + "#" + f, Status: MissingFragment, Kind: KindFragment})
+		}
+		broken[j].From = append(broken[j].From, c.referrer(i))
+	}
+	return broken
+}
+
+// hasID says whether a page with ids has the element a fragment names:
+// by the fragment as written, or percent-decoded, as a browser looks.
+func hasID(ids map[string]bool, f string) bool {
+	if ids[f] {
+		return true
+	}
+	d, err := url.PathUnescape(f)
+	return err == nil && ids[d]
+}
+
+// kind is what kind of link t is, for a broken one: a requisite if any
+// page needs it to render.
+func (c *Checker) kind(t *target) string {
+	switch {
+	case c.isRequisite(t):
+		return KindRequisite
+	case !t.internal:
+		return KindExternal
+	}
+	return KindPage
+}
+
+func (c *Checker) referrers(refs []int) []Referrer {
+	from := make([]Referrer, len(refs))
+	for k, i := range refs {
+		from[k] = c.referrer(i)
+	}
+	return from
+}
+
+func (c *Checker) referrer(i int) Referrer {
+	r := c.refs[i]
+	return Referrer{Page: r.from, Line: r.line, Column: r.column}
+}
+
+// WriteText writes the report for people: each broken target, its
+// status and kind, and where every link to it is, as page:line:column;
+// then a line that sums it up.
+func (r *Report) WriteText(w io.Writer) error {
+	for _, b := range r.Broken {
+		links := "links"
+		if len(b.From) == 1 {
+			links = "link"
+		}
+		fmt.Fprintf(w, "%s: %s (%s, %d %s)\n", b.URL, b.Status, b.Kind, len(b.From), links)
+		for _, f := range b.From {
+			fmt.Fprintf(w, "  %s:%d:%d\n", f.Page, f.Line, f.Column)
+		}
+	}
+	if len(r.Broken) > 0 {
+		fmt.Fprintln(w)
+	}
+	_, err := fmt.Fprintf(w, "%d pages checked, %d links checked: %d broken links to %d targets\n",
+		r.Pages, r.Links, r.BrokenLinks(), len(r.Broken))
+	return err
+}
