@@ -170,11 +170,11 @@ var flags = []flagDef{
 		short: "write the link graph to *FILE* as CSV: every link, and what came of the page it names",
 		text: "write the crawl's link graph to *FILE* as CSV (RFC 4180, lines ending in CRLF), under the header `from,to,status,from_docid,to_docid`: " +
 			"a row for every link found on every saved page, in the order found, duplicates included, " +
-			"pages at *maxDepth* included (scanned for the graph alone, with nothing logged), and a row for every redirect followed. " +
-			"`to` is the link as normalized, or as found if it names no page. " +
+			"pages at *maxDepth* included (scanned for the graph alone, with nothing logged), then for each of its requisites, and a row for every redirect followed. " +
+			"`to` is the link as normalized (control bytes percent-encoded), or as found if it names no page. " +
 			"`status` is what came of `to`, the same on every row: the HTTP status it was saved, redirected or failed with (`200`, `301`, `404`), " +
 			"why it failed (such as `timeout`, `too-many-redirects`, `not-html`, `too-large`, `host-unreachable`), " +
-			"or why it was never requested: `external`, `excluded`, `robots`, `depth` (found only at *maxDepth*) or `max-pages`. " +
+			"or why it was never requested: `external`, `excluded`, `robots`, `requisite`, `depth` (found only at *maxDepth*) or `max-pages`. " +
 			"`from_docid` and `to_docid` are the pages' numbers in *pageDirectory*, or empty. " +
 			"*FILE* is written once the crawl has ended, under a temporary name then renamed, so a crawl stopped and resumed writes the file an uninterrupted one would. " +
 			"Without `-resume`, *FILE* must not exist (exit 2), and it must not be in *pageDirectory*.",

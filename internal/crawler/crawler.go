@@ -423,6 +423,7 @@ func (r *run) apply(src source, page bag.Item, hop int, out outcome) {
 		if r.scans(page) {
 			r.considerLinks(src, page, out)
 		}
+		r.graphRequisites(page, out)
 	case Redirected:
 		r.graphDecided(page, out)
 		if next := r.consider(src, page.URL, page.Depth, page.Depth, r.read.link(out.target)); next != "" {

@@ -9,6 +9,7 @@ import (
 	"tse-crawler/internal/bag"
 	"tse-crawler/internal/linkgraph"
 	"tse-crawler/internal/pagefetch"
+	"tse-crawler/internal/pagescan"
 )
 
 // The link graph (Crawler.Graph) is told what the crawl does as the crawl
@@ -72,6 +73,19 @@ func (r *run) graphSaved(page bag.Item, out outcome) {
 		return
 	}
 	r.read.scan(page.URL, out.html, out.charset, func(found string) { told(r.read.link(found)) })
+}
+
+// graphRequisites adds, after a page's links, a row for each requisite it
+// has, for a graph that writes its rows: a page needs them to render, and
+// the crawl never takes them as pages, so their status says so.
+func (r *run) graphRequisites(page bag.Item, out outcome) {
+	g := r.c.Graph
+	if g == nil || !g.KeepsRows() {
+		return
+	}
+	pagescan.Requisites(page.URL, out.html, out.charset, func(u string) {
+		g.Link(page.URL, u, linkgraph.Requisite)
+	})
 }
 
 // graphDecided tells the graph what came of a page that was not saved.

@@ -33,8 +33,11 @@ const (
 	External = "external" // outside the crawl, or not a URL of a page
 	Excluded = "excluded" // matched by -exclude
 	Robots   = "robots"   // robots.txt does not allow it
-	Depth    = "depth"    // found only on pages at maxDepth, so never put in the bag
-	MaxPages = "max-pages"
+	// Requisite is a resource a page needs to render, which the crawl
+	// does not take as a page: -check checks it, -warc archives it.
+	Requisite = "requisite"
+	Depth     = "depth" // found only on pages at maxDepth, so never put in the bag
+	MaxPages  = "max-pages"
 	// Failed and Redirect stand for a failure or a redirect whose status
 	// is not known: a crawl resumed from a journal that predates them.
 	Failed   = "failed"
