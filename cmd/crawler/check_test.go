@@ -77,9 +77,13 @@ func TestCheck(t *testing.T) {
 	site := newCheckSite(t)
 	seed := site.URL + "/tse/town/index.html"
 	statsFile := filepath.Join(t.TempDir(), "stats.json")
-	code, stdout, stderr := crawl(t.Context(), noProxy, "-check", "-delay", "0", "-stats-json", statsFile, seed)
+	code, stdout, stderr := crawl(t.Context(), noProxy, "-check", "-delay", "0", "-stats", "-stats-json", statsFile, seed)
 	if code != exitBroken {
 		t.Fatalf("exit %d, want %d: %s", code, exitBroken, stderr)
+	}
+	town := site.URL + "/tse/town/"
+	if line := "broken:    " + town + "parking.html (404): 2 pages link to it: " + town + "index.html, " + town + "news.html\n"; !strings.Contains(stderr, line) {
+		t.Errorf("-stats does not say\n%s\nit says:\n%s", line, stderr)
 	}
 	checkGolden(t, "town-check", site.anonymous(stdout))
 	var r struct {

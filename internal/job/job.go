@@ -163,11 +163,15 @@ func brokenLinks(r *linkcheck.Report) []stats.BrokenLink {
 	for i, b := range r.Broken {
 		from := make([]stats.Referrer, len(b.From))
 		pages := make(map[string]bool)
+		var first []string // for -stats, which names three pages
 		for k, f := range b.From {
 			from[k] = stats.Referrer{Page: f.Page, Line: f.Line, Column: f.Column}
+			if !pages[f.Page] && len(first) < 3 {
+				first = append(first, f.Page)
+			}
 			pages[f.Page] = true
 		}
-		broken[i] = stats.BrokenLink{URL: b.URL, Status: b.Status, Kind: b.Kind, Pages: len(pages), Referrers: from}
+		broken[i] = stats.BrokenLink{URL: b.URL, Status: b.Status, Kind: b.Kind, Pages: len(pages), From: first, Referrers: from}
 	}
 	return broken
 }
