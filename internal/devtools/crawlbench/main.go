@@ -223,29 +223,23 @@ func benchWikipedia(ctx context.Context, cfg config, tarball string, stdout, std
 			return cmd
 		}
 	}
-	commands := []struct {
-		name string
-		make func(dir string) *exec.Cmd
-	}{
-		{"crawler", crawler("", "")},
+	commands := []docCommand{
+		{"crawler", crawler("", ""), nil},
 		// Without requisites, the time it takes to write the archive;
 		// with them, wikipedia's 18,845, on other hosts, which the
 		// playground answers 404.
-		{"crawler -warc x.warc -requisites none", crawler("-warc", ".warc", "-requisites", "none")},
-		{"crawler -warc x.warc.gz -requisites none", crawler("-warc", ".warc.gz", "-requisites", "none")},
-		{"crawler -warc x.warc.gz", crawler("-warc", ".warc.gz")},
-		{"crawler -graph x.csv", crawler("-graph", ".csv")},
+		{"crawler -warc x.warc -requisites none", crawler("-warc", ".warc", "-requisites", "none"), nil},
+		{"crawler -warc x.warc.gz -requisites none", crawler("-warc", ".warc.gz", "-requisites", "none"), nil},
+		{"crawler -warc x.warc.gz", crawler("-warc", ".warc.gz"), nil},
+		{"crawler -graph x.csv", crawler("-graph", ".csv"), nil},
 	}
 	wget, err := exec.LookPath("wget")
 	if err == nil {
 		hostport := strings.TrimPrefix(proxy, "http://")
-		commands = append(commands, struct {
-			name string
-			make func(dir string) *exec.Cmd
-		}{"wget", func(dir string) *exec.Cmd {
+		commands = append(commands, docCommand{"wget", func(dir string) *exec.Cmd {
 			return exec.CommandContext(ctx, wget, "-q", "-r", "-l", "2", "--accept", "html",
 				"-e", "robots=on", "-e", "use_proxy=yes", "-e", "http_proxy="+hostport, "-P", dir, seed)
-		}})
+		}, wgetExits})
 	} else {
 		fmt.Fprintf(stdout, "(no wget here: the crawler is timed alone)\n\n")
 	}
@@ -253,7 +247,7 @@ func benchWikipedia(ctx context.Context, cfg config, tarball string, stdout, std
 	samples := make([][]sample, len(commands))
 	for i := range cfg.runs + 1 { // the first round warms the caches and is not counted
 		for c, cmd := range commands {
-			s, pages, err := timeRun(cfg.dir, cmd.make)
+			s, pages, err := timeRun(cfg.dir, cmd.make, cmd.ok...)
 			if err != nil {
 				return fmt.Errorf("%s: %w", cmd.name, err)
 			}
@@ -415,13 +409,14 @@ func benchHosts(ctx context.Context, cfg config, stdout, stderr io.Writer) error
 }
 
 // timeRun runs the command made for a new directory under parent, after a
-// sync, and returns its figures and how many HTML files it left.
+// sync, and returns its figures and how many HTML files it left. An exit
+// status other than 0 is a failure unless ok lists it.
 //
 // On a tmpfs the directory, and the WARC file beside it, are removed at
 // once: kept until the end, the rounds of four crawls held gigabytes of
 // memory, and every crawl's system time grew threefold as memory filled.
 // A tmpfs has no discard to make deleting slow.
-func timeRun(parent string, make func(dir string) *exec.Cmd) (sample, int, error) {
+func timeRun(parent string, make func(dir string) *exec.Cmd, ok ...int) (sample, int, error) {
 	dir, err := os.MkdirTemp(parent, "run-")
 	if err != nil {
 		return sample{}, 0, err
@@ -444,8 +439,7 @@ func timeRun(parent string, make func(dir string) *exec.Cmd) (sample, int, error
 	wall := time.Since(start)
 	if err != nil {
 		var exit *exec.ExitError
-		// wget exits 8 when a link 404s, as some here do; that is no failure.
-		if !errors.As(err, &exit) || exit.ExitCode() != 8 {
+		if !errors.As(err, &exit) || !slices.Contains(ok, exit.ExitCode()) {
 			return sample{}, 0, fmt.Errorf("%v: %s", err, stderr.String())
 		}
 	}
