@@ -4,17 +4,19 @@
 // thousand pages, and one of a million with and without -stats, for the
 // memory the statistics take, html mode against reference mode on a
 // link-heavy site shaped like javadoc's, the Python docs archived with
-// -warc, the OpenJDK API docs in either mode against wget (docs.go), and a
-// polite crawl of a synthetic site spread over four hosts, one page at a
-// time against four hosts at once, and last the crawler's peak memory on a
-// page of 50 MiB, a gzip bomb of a GiB and a million links that robots.txt
+// -warc, the OpenJDK API docs in either mode against wget (docs.go), the
+// PostgreSQL docs link checked with -check against wget --spider, served
+// by crawlbench itself with their links to other hosts pointed at loopback
+// (postgres.go), and a polite crawl of a synthetic site spread over four
+// hosts, one page at a time against four hosts at once, and last the
+// crawler's peak memory on a page of 50 MiB, a gzip bomb of a GiB and a million links that robots.txt
 // disallows, served by crawlbench itself. `make bench` runs it after the
 // micro-benchmarks. With -baseline, another crawler binary, such as an
 // older build, is timed beside ./crawler on the docs.
 //
 // Usage:
 //
-//	crawlbench [-runs 5] [-shared ../shared/playground] [-dir /tmp] [-synthetic 100000] [-stats-pages 1000000] [-stats-runs 1] [-heavy 4000] [-python DIR] [-javadoc DIR] [-docs-runs 3] [-baseline FILE] [-hosts 4] [-hosts-pages 400] [-hosts-delay 20ms] [-memory=false] [-memory-runs 3]
+//	crawlbench [-runs 5] [-shared ../shared/playground] [-dir /tmp] [-synthetic 100000] [-stats-pages 1000000] [-stats-runs 1] [-heavy 4000] [-python DIR] [-javadoc DIR] [-postgres DIR] [-docs-runs 3] [-baseline FILE] [-hosts 4] [-hosts-pages 400] [-hosts-delay 20ms] [-memory=false] [-memory-runs 3]
 //
 // It needs ./crawler and ./playground (make builds them), tar, and wget
 // for the comparison (without wget, the crawler is timed alone). Each run
@@ -74,6 +76,9 @@ type config struct {
 	pythonDocs, javadoc string
 	docsRuns            int
 	baseline            string
+	// The PostgreSQL docs ("" skips them), link checked against wget
+	// --spider, docsRuns times.
+	postgres string
 	// The crawl of several hosts: how many, how many pages in all, and
 	// the pause, short enough to be timed in seconds, long enough that
 	// pauses and not requests make the time.
@@ -99,7 +104,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	heavyPages := fs.Int("heavy", 4000, "pages, about, of the link-heavy site that html and reference modes crawl; 0 to skip it")
 	fs.StringVar(&cfg.pythonDocs, "python", "/usr/share/doc/python3.11/html", `the Python docs, crawled with -warc; "" to skip them`)
 	fs.StringVar(&cfg.javadoc, "javadoc", "/usr/share/doc/openjdk-17-jre-headless/api", `the OpenJDK API docs, crawled against wget; "" to skip them`)
-	fs.IntVar(&cfg.docsRuns, "docs-runs", 3, "timed runs of each command on the OpenJDK docs; 0 to skip them")
+	fs.IntVar(&cfg.docsRuns, "docs-runs", 3, "timed runs of each command on the OpenJDK and PostgreSQL docs; 0 to skip them")
+	fs.StringVar(&cfg.postgres, "postgres", "/usr/share/doc/postgresql-doc-15/html", `the PostgreSQL docs, link checked with -check against wget --spider; "" to skip them`)
 	fs.StringVar(&cfg.baseline, "baseline", "", "another crawler binary, such as an older commit's, to time beside ./crawler on the docs")
 	fs.IntVar(&cfg.hosts, "hosts", 4, "hosts of the polite crawl of several hosts; 0 to skip it")
 	fs.IntVar(&cfg.hostsPages, "hosts-pages", 400, "pages of the site of several hosts, in all")
@@ -177,6 +183,11 @@ func bench(ctx context.Context, cfg config, stdout, stderr io.Writer) error {
 	}
 	if cfg.javadoc != "" && cfg.docsRuns > 0 {
 		if err := benchJavadoc(ctx, cfg, stdout, stderr); err != nil {
+			return err
+		}
+	}
+	if cfg.postgres != "" && cfg.docsRuns > 0 {
+		if err := benchPostgres(ctx, cfg, stdout, stderr); err != nil {
 			return err
 		}
 	}
