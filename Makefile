@@ -107,8 +107,10 @@ system: build
 # (ten minutes; crawlbench -stats-pages 0 skips it), html mode against
 # reference mode on a link-heavy site shaped like javadoc's, the Python
 # docs with -warc and the OpenJDK docs against wget (when python3.11-doc
-# and openjdk-17-doc are installed), a polite crawl of a synthetic site on
-# four hosts, one page at a time and four hosts at once, and the crawler's
+# and openjdk-17-doc are installed), the PostgreSQL docs link checked with
+# -check against wget --spider (when postgresql-doc-15 is; crawlbench
+# -postgres '' skips them), a polite crawl of a synthetic site on four
+# hosts, one page at a time and four hosts at once, and the crawler's
 # peak memory on a page of 50 MiB, a gzip bomb of a GiB and a million links
 # that robots.txt disallows (crawlbench -memory=false skips it). BENCHDIR
 # is where the crawls write (a tmpfs if there is one, to leave the disk's
