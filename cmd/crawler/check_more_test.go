@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"os"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -193,5 +195,43 @@ func TestCheckExternalHosts(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestCheckUsage: a link check takes the seed alone, or all three
+// arguments, and -resume needs the page directory of the check it
+// finishes.
+func TestCheckUsage(t *testing.T) {
+	var log hostLog
+	site := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { log.add(r) }))
+	t.Cleanup(site.Close)
+	seed := site.URL + "/index.html"
+	tests := []struct {
+		name string
+		args []string // "DIR" is replaced by an empty directory
+		msg  string
+	}{
+		{"two arguments", []string{"-check", seed, "DIR"}, "expected seedURL, or seedURL pageDirectory maxDepth, but got 2 arguments"},
+		{"four arguments", []string{"-check", seed, "DIR", "2", "3"}, "seedURL, or seedURL pageDirectory maxDepth"},
+		{"-resume with the seed alone", []string{"-check", "-resume", seed}, "-resume needs the pageDirectory"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			dir := t.TempDir()
+			args := slices.Clone(tt.args)
+			if i := slices.Index(args, "DIR"); i >= 0 {
+				args[i] = dir
+			}
+			code, stdout, stderr := crawl(t.Context(), noProxy, append([]string{"-delay", "0"}, args...)...)
+			if code != exitUsage || !strings.Contains(stderr, tt.msg) || stdout != "" {
+				t.Errorf("exit %d, stdout %q, stderr %q; want %d and %q", code, stdout, stderr, exitUsage, tt.msg)
+			}
+			if entries, _ := os.ReadDir(dir); len(entries) != 0 {
+				t.Errorf("%s holds %v, want nothing", dir, entries)
+			}
+		})
+	}
+	if len(log.reqs) != 0 {
+		t.Errorf("requests sent: %q", log.reqs)
 	}
 }
