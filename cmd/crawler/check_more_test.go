@@ -1,14 +1,20 @@
 package main
 
 import (
+	"bytes"
+	"context"
+	"errors"
 	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"os"
+	"os/exec"
 	"slices"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
+	"testing/fstest"
 )
 
 // linkPage is a page with one link to each of hrefs, the link to
@@ -233,5 +239,125 @@ func TestCheckUsage(t *testing.T) {
 	}
 	if len(log.reqs) != 0 {
 		t.Errorf("requests sent: %q", log.reqs)
+	}
+}
+
+// checkSiteFS is a site of 19 pages under /site/, three deep, with
+// something broken of each kind: a missing page linked from the seed and
+// from pages at maxDepth 2, a missing fragment, a missing image, a page
+// robots.txt disallows, and a missing page on another host, EXT. The
+// pages at maxDepth link to a page past it, which the check asks for.
+func checkSiteFS(ext string) fstest.MapFS {
+	page := func(body string) *fstest.MapFile {
+		return &fstest.MapFile{Data: []byte("<!DOCTYPE html>\n<html><body>\n" + body + "</body></html>\n")}
+	}
+	fsys := fstest.MapFS{
+		"robots.txt":        {Data: []byte("User-agent: *\nDisallow: /site/private.html\n")},
+		"site/img/logo.png": {Data: []byte("\x89PNG\r\n\x1a\n")},
+		"site/beyond.html":  page("<p>beyond maxDepth</p>\n"),
+	}
+	index := `<img src="img/logo.png">` + "\n" + `<a href="missing.html">missing</a>` + "\n" +
+		`<a href="private.html">private</a>` + "\n" + `<a href="EXT/ok">ok</a>` + "\n"
+	for i := 1; i <= 6; i++ {
+		index += fmt.Sprintf("<a href=\"t%d.html\">topic %d</a>\n", i, i)
+		topic := fmt.Sprintf("<h1 id=\"top%d\">topic</h1>\n<a href=\"t%d-a.html\">a</a>\n<a href=\"t%d-b.html\">b</a>\n<a href=\"index.html\">home</a>\n", i, i, i)
+		switch i {
+		case 2:
+			topic += `<img src="img/gone.png">` + "\n"
+		case 3:
+			topic += `<a href="t1.html#nowhere">nowhere</a>` + "\n" + `<a href="t1.html#top1">there</a>` + "\n"
+		case 5:
+			topic += `<a href="EXT/gone">gone</a>` + "\n"
+		}
+		fsys[fmt.Sprintf("site/t%d.html", i)] = page(topic)
+		fsys[fmt.Sprintf("site/t%d-a.html", i)] = page(`<a href="index.html">home</a>` + "\n" + `<a href="beyond.html">beyond</a>` + "\n")
+		fsys[fmt.Sprintf("site/t%d-b.html", i)] = page(`<a href="missing.html">missing</a>` + "\n" + `<a href="EXT/gone">gone</a>` + "\n")
+	}
+	fsys["site/index.html"] = page(index)
+	for name, f := range fsys {
+		f.Data = bytes.ReplaceAll(f.Data, []byte("EXT"), []byte(ext))
+		fsys[name] = f
+	}
+	return fsys
+}
+
+// TestCheckResume stops a link check that saves its pages at every step
+// of the crawl and of the check after it: while each request is in
+// flight, and once each is answered, by a cancel as Ctrl-C gives, and
+// with SIGKILL to a crawler process. -resume then reports exactly what an
+// uninterrupted check does, links on the pages saved before the stop
+// among them.
+func TestCheckResume(t *testing.T) {
+	ext := servePages(t, map[string]string{"/ok": "ok"})
+	p := newStepProxy(t, checkSiteFS(ext.URL))
+	args := []string{"-check", "-delay", "0", p.URL + "/site/index.html", "2"}
+
+	p.setHook(nil)
+	code, want, stderr := crawl(t.Context(), noProxy, withDir(args, t.TempDir())...)
+	if code != exitBroken {
+		t.Fatalf("uninterrupted check: exit %d: %s", code, stderr)
+	}
+	steps := p.n.Load()
+	for _, broken := range []string{"/site/missing.html: 404 (page, 7 links)", "/site/t1.html#nowhere: missing-fragment",
+		"/site/img/gone.png: 404 (requisite", "/site/private.html: robots (page", ext.URL + "/gone: 404 (external, 7 links)",
+		"19 pages checked"} {
+		if !strings.Contains(want, broken) {
+			t.Fatalf("the uninterrupted check does not report %q:\n%s", broken, want)
+		}
+	}
+	resume := func(t *testing.T, dir string) {
+		t.Helper()
+		code, got, stderr := crawl(t.Context(), noProxy, withDir(append([]string{"-resume"}, args...), dir)...)
+		if code != exitBroken || got != want {
+			t.Errorf("resumed check: exit %d, report:\n%s\nwant %d and:\n%s\n%s", code, got, exitBroken, want, stderr)
+		}
+	}
+	for step := int64(1); step <= steps; step++ {
+		for _, answered := range []bool{false, true} {
+			name := fmt.Sprintf("request %d %s", step, map[bool]string{false: "in flight", true: "answered"}[answered])
+			t.Run("cancel "+name, func(t *testing.T) {
+				dir := t.TempDir()
+				ctx, cancel := context.WithCancelCause(t.Context())
+				defer cancel(nil)
+				p.setHook(func(n int64, done bool) {
+					if n == step && done == answered {
+						cancel(stopSignal{syscall.SIGINT})
+					}
+				})
+				code, got, stderr := crawl(ctx, noProxy, withDir(args, dir)...)
+				p.setHook(nil)
+				switch {
+				case code == exitBroken && answered && step == steps:
+					if got != want {
+						t.Errorf("the check finished with another report:\n%s", got)
+					}
+				case code == 130:
+					resume(t, dir)
+				default:
+					t.Fatalf("stopped check: exit %d: %s", code, stderr)
+				}
+			})
+			if testing.Short() {
+				continue
+			}
+			t.Run("kill -9 "+name, func(t *testing.T) {
+				dir := t.TempDir()
+				cmd, stderr := crawlerProcess("", withDir(args, dir)...)
+				var stdout bytes.Buffer
+				cmd.Stdout = &stdout
+				err := interruptCmd(t, p, cmd, step, answered, (*os.Process).Kill)
+				var exit *exec.ExitError
+				switch {
+				case errors.As(err, &exit) && exit.Sys().(syscall.WaitStatus).Signal() == syscall.SIGKILL:
+					resume(t, dir)
+				case answered && cmd.ProcessState.ExitCode() == exitBroken:
+					if stdout.String() != want {
+						t.Errorf("the check finished with another report:\n%s", stdout.String())
+					}
+				default:
+					t.Fatalf("the crawler process: %v, want it killed: %s", err, stderr)
+				}
+			})
+		}
 	}
 }
