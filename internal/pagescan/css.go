@@ -99,13 +99,8 @@ func atCharset(b []byte) (string, bool) {
 // is a style sheet (a <style> element's too) if sheet is true, and a style
 // attribute's declarations if not, in which no at-rule counts.
 func cssURLs(text string, sheet bool, found func(ref string)) {
-	f := cssFinder{
-		z:         cssScanner{s: cssPreprocess(text)},
-		found:     found,
-		sheet:     sheet,
-		importsOK: sheet,
-		suppress:  -1,
-	}
+	f := newCSSFinder(text, sheet)
+	f.found = found
 	f.run()
 }
 
@@ -113,14 +108,15 @@ func cssURLs(text string, sheet bool, found func(ref string)) {
 // starts (the url( or the string), as an offset in text preprocessed (see
 // [cssPreprocess]).
 func cssURLsAt(text string, sheet bool, found func(ref string, at int)) {
-	f := cssFinder{
-		z:         cssScanner{s: cssPreprocess(text)},
-		foundAt:   found,
-		sheet:     sheet,
-		importsOK: sheet,
-		suppress:  -1,
-	}
+	f := newCSSFinder(text, sheet)
+	f.foundAt = found
 	f.run()
+}
+
+// newCSSFinder returns a finder of the URLs in text, a style sheet if
+// sheet is true, else a style attribute's declarations.
+func newCSSFinder(text string, sheet bool) cssFinder {
+	return cssFinder{z: cssScanner{s: cssPreprocess(text)}, sheet: sheet, importsOK: sheet, suppress: -1}
 }
 
 // A cssFinder finds the URLs in CSS, token by token. In a sheet, it
