@@ -404,8 +404,11 @@ func (q *requisites) judge(it requisite, r pagefetch.Requisite, err error) (targ
 	switch {
 	case r.Code >= 200 && r.Code < 300:
 		q.count(func(res *stats.Requisites) { res.Fetched++; res.Bytes += int64(len(r.Body)) })
-		if stylesheet(it.url, r.ContentType) {
+		switch {
+		case stylesheet(it.url, r.ContentType):
 			needs = q.sheet(it.url, r)
+		case document(r.ContentType):
+			needs = q.document(it.url, r)
 		}
 	case r.Location != "" && it.hop >= maxRedirects:
 		q.failed("too many redirects")
@@ -430,6 +433,33 @@ func (q *requisites) sheet(sheetURL string, r pagefetch.Requisite) []string {
 		}
 	})
 	return needs
+}
+
+// document returns the keys of what a document fetched as a requisite
+// from docURL (an SVG image, or what an <object> or <embed> shows) needs,
+// each once, in the order found: its images, stylesheets, and other
+// requisites, read as a page's are.
+func (q *requisites) document(docURL string, r pagefetch.Requisite) []string {
+	var needs []string
+	found := make(map[string]bool)
+	q.c.Requisites.Requisites(docURL, r.Body, r.Charset, func(u string) {
+		if key, ok := browserurl.Key(u); ok && !found[key] {
+			found[key] = true
+			needs = append(needs, key)
+		}
+	})
+	return needs
+}
+
+// document reports whether a requisite is a document, HTML or SVG, to be
+// read for what it needs in turn, by its Content-Type.
+func document(contentType string) bool {
+	mt, _, _ := strings.Cut(contentType, ";")
+	switch strings.ToLower(strings.TrimSpace(mt)) {
+	case "text/html", "application/xhtml+xml", "image/svg+xml":
+		return true
+	}
+	return false
 }
 
 // stylesheet reports whether a requisite is a stylesheet, to be read for

@@ -35,7 +35,8 @@ import (
 //     drop it, and sizes is ignored;
 //   - the background of <body>, <table> and its parts, which browsers
 //     still honour;
-//   - in SVG, the href (else the xlink:href) of <image> and <script>;
+//   - in SVG, the href (else the xlink:href) of <image>, <script>, <use>
+//     and <feImage>, unless it is only a fragment;
 //   - what the CSS of a style attribute and of a <style> element (HTML or
 //     SVG) loads, as [StyleRequisites] reads a sheet, resolved against the
 //     document's base.
@@ -61,6 +62,9 @@ type urlAttrs struct {
 	noStyle bool
 	// onHTML says that the tag is an <html>.
 	onHTML bool
+	// local says that a URL that is only a fragment points into the
+	// document, and loads nothing.
+	local bool
 }
 
 // htmlRequisites is htmlTag for a tag in the document when the tree
@@ -203,11 +207,17 @@ func nextWord(s []byte) (word, rest []byte) {
 // foreignURLAttrs returns which attributes of a tag in SVG or MathML, whose
 // element is e, hold requisites. SVG 2's href wins over xlink:href.
 func foreignURLAttrs(g *tag, e *element) urlAttrs {
-	if e.ns == nsSVG && (e.name == "image" || e.name == "script") {
+	if e.ns != nsSVG {
+		return urlAttrs{}
+	}
+	switch e.name {
+	case "image", "script", "use", "feimage", "feImage":
+		// <use> and <feImage> load another file only when href names
+		// one: "#icon" points into this document (addRequisite).
 		if g.has("href") {
-			return urlAttrs{url: "href"}
+			return urlAttrs{url: "href", local: true}
 		}
-		return urlAttrs{url: "xlink:href"}
+		return urlAttrs{url: "xlink:href", local: true}
 	}
 	return urlAttrs{}
 }
@@ -224,6 +234,9 @@ func (t *tree) tagRequisites(g *tag, u urlAttrs) {
 		case k == "style" && !u.noStyle:
 			t.cssRequisites(a.val, nil)
 		case k == u.url || k == u.url2:
+			if u.local && bytes.HasPrefix(bytes.TrimLeft(a.val, " \t\n\f\r"), []byte("#")) {
+				continue // a place in this document, which loads nothing
+			}
 			t.addRequisite(a.val)
 		case k == u.srcset:
 			srcsetURLs(a.val, t.addRequisite)

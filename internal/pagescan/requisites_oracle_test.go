@@ -121,12 +121,19 @@ func (w *requisiteWalk) urlAttrs(n *html.Node, attr func(ns, key string) (string
 		}
 	}
 	none := named()
-	if n.Namespace == "svg" && (n.Data == "image" || n.Data == "script") {
+	if n.Namespace == "svg" && (n.Data == "image" || n.Data == "script" || n.Data == "use" || n.Data == "feImage") {
+		// A URL that is only a fragment points into the document.
+		local := func(a html.Attribute) bool { return strings.HasPrefix(strings.TrimLeft(a.Val, " \t\n\f\r"), "#") }
 		if _, ok := attr("", "href"); ok {
-			return named("href")
+			return func(a html.Attribute) int {
+				if a.Namespace == "" && a.Key == "href" && !local(a) {
+					return 1
+				}
+				return 0
+			}
 		}
 		return func(a html.Attribute) int {
-			if a.Namespace == "xlink" && a.Key == "href" {
+			if a.Namespace == "xlink" && a.Key == "href" && !local(a) {
 				return 1
 			}
 			return 0

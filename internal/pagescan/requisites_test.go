@@ -61,6 +61,7 @@ var requisiteTests = []struct {
 	{"a form in a table closes at once", `<table><video poster=p.jpg><form><source src=s.webm>`, inDir("p.jpg", "s.webm")},
 	// SVG
 	{"svg image", `<svg><image href=h.png /><image xlink:href=x.png /><image xlink:href=no.png href=h2.png /></svg>`, inDir("h.png", "x.png", "h2.png")},
+	{"svg use and feImage, but not a place in the page", `<svg><use href="sprite.svg#icon" /><use href="#here" /><use xlink:href=" #there" /><filter><feImage href=f.png /></filter><use xlink:href=u.svg#x /></svg>`, inDir("sprite.svg", "f.png", "u.svg")},
 	{"svg script", `<svg><script href=s.js></script><script xlink:href=x.js>var a = 1</script></svg>`, inDir("s.js", "x.js")},
 	{"svg script holds markup", `<svg><script>"<img src=i.png>"</script></svg>`, inDir("i.png")},
 	{"an <img> in svg is HTML's, and ends the svg", `<svg><img src=i.png><image href=no.png src=html.png></svg>`, inDir("i.png", "html.png")},
