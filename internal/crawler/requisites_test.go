@@ -607,3 +607,28 @@ func TestRequisiteRedirects(t *testing.T) {
 		}
 	}
 }
+
+// TestRequisiteDocuments checks that a document fetched as a requisite, an
+// SVG image or what an <object> shows, is read for its own requisites, to
+// any depth, and anything else is not.
+func TestRequisiteDocuments(t *testing.T) {
+	site := fstest.MapFS{
+		"www.example.edu/index.html": {Data: []byte(`req="pic.svg" req="frame.html" req="data.txt"`)},
+		"www.example.edu/pic.svg":    {Data: []byte(`<svg xmlns="http://www.w3.org/2000/svg"> req="in-svg.png"</svg>`)},
+		"www.example.edu/frame.html": {Data: []byte(`<p> req="inner.svg"`)},
+		"www.example.edu/inner.svg":  {Data: []byte(`<svg> req="deep.png"</svg>`)},
+		"www.example.edu/data.txt":   {Data: []byte(`req="no.png"`)},
+	}
+	for _, parallel := range []int{1, 4} {
+		run := crawlReqSite(t, site, reqSeed, []string{"http://www.example.edu/"}, "all", parallel, 0, nil)
+		if run.err != nil {
+			t.Fatal(run.err)
+		}
+		got := slices.DeleteFunc(run.requested(), func(u string) bool { return u == reqSeed })
+		want := []string{"http://www.example.edu/data.txt", "http://www.example.edu/deep.png", "http://www.example.edu/frame.html",
+			"http://www.example.edu/in-svg.png", "http://www.example.edu/inner.svg", "http://www.example.edu/pic.svg"}
+		if slices.Sort(got); !slices.Equal(got, want) {
+			t.Errorf("-parallel %d requested %v, want %v", parallel, got, want)
+		}
+	}
+}
