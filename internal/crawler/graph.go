@@ -83,9 +83,13 @@ func (r *run) graphRequisites(page bag.Item, out outcome) {
 	if g == nil || !g.KeepsRows() {
 		return
 	}
-	pagescan.Requisites(page.URL, out.html, out.charset, func(u string) {
-		g.Link(page.URL, u, linkgraph.Requisite)
-	})
+	var h pagescan.HTML
+	h.Refs(page.URL, out.html, out.charset, func(ref pagescan.Ref) {
+		// A frame's document is a link there already.
+		if ref.Requisite && !ref.Frame {
+			g.Link(page.URL, ref.URL, linkgraph.Requisite)
+		}
+	}, nil)
 }
 
 // graphDecided tells the graph what came of a page that was not saved.

@@ -115,6 +115,9 @@ func (c *Checker) Saved(key string, html []byte, charset string) {
 	p.ids = make(map[string]bool)
 	c.saved++
 	c.scanner.Refs(key, html, charset, func(r pagescan.Ref) {
+		if r.Frame {
+			return // checked as the link it is too
+		}
 		c.refs = append(c.refs, ref{from: key, line: r.Line, column: r.Column, url: r.URL,
 			fragment: r.Fragment, requisite: r.Requisite})
 	}, func(id string) { p.ids[id] = true })

@@ -441,6 +441,7 @@ type tree struct {
 	// the <body> got that attribute: a later tag's does not replace it.
 	htmlStyle, bodyStyle, bodyBackground bool
 	onHTML                               bool // the requisites being noted are the <html>'s
+	frame                                bool // the requisite being noted is a frame's document
 }
 
 // A link is a link or a requisite found in the page, not yet reported.
@@ -457,6 +458,9 @@ type link struct {
 	// tree notes fragments.
 	at   int
 	frag string
+	// frame says that the requisite is an <iframe>'s or a <frame>'s
+	// document, which is a link too.
+	frame bool
 }
 
 // A tag is the start tag being read.
@@ -733,6 +737,9 @@ func (t *tree) framesetTag(g *tag) {
 		}
 	case atom.Frame:
 		t.addSrc(g)
+		if t.requisites {
+			t.tagRequisites(g, urlAttrs{url: "src", frame: true})
+		}
 	}
 }
 

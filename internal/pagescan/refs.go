@@ -17,6 +17,9 @@ type Ref struct {
 	// Requisite says whether the URL is a requisite (what [Requisites]
 	// finds), rather than a page link (what [HTML.Scan] finds).
 	Requisite bool
+	// Frame says that a requisite is an <iframe>'s or a <frame>'s
+	// document, which is a link of the page too.
+	Frame bool
 	// Line and Column, both from 1, are where the '<' of the tag that
 	// holds the URL is, or, in the sheet of an HTML <style>, its url(
 	// or string. Column counts characters (runes) of the decoded text.
@@ -51,7 +54,7 @@ func (h *HTML) Refs(pageURL string, page []byte, charset string, ref func(Ref), 
 		for i := range t.reqs {
 			r := &t.reqs[i]
 			line, col := p.position(r.at)
-			ref(Ref{URL: r.ref, Fragment: r.frag, Requisite: true, Line: line, Column: col})
+			ref(Ref{URL: r.ref, Fragment: r.frag, Requisite: true, Frame: r.frame, Line: line, Column: col})
 		}
 	}
 	if id != nil {

@@ -31,6 +31,13 @@ func req(name string, line, col int) pagescan.Ref {
 	return r
 }
 
+// frame is a frame's document, at line and col, as a requisite.
+func frame(name string, line, col int) pagescan.Ref {
+	r := req(name, line, col)
+	r.Frame = true
+	return r
+}
+
 // TestRefs checks where Refs places each link and requisite: at the '<'
 // of its tag, lines ending at LF, CR LF and a lone CR, columns counting
 // characters; in an HTML <style>, at its url( or string.
@@ -57,7 +64,7 @@ func TestRefs(t *testing.T) {
 			link("a.html", 2, 1), req("s.css#x", 1, 1), req("i.png", 3, 1), req("j.png", 3, 1), req("k.png#f", 3, 1),
 		}},
 		{"an iframe and a refresh", "<meta http-equiv=refresh content='0; url=r.html#r'>\n<iframe src=f.html#x></iframe>", []pagescan.Ref{
-			link("r.html#r", 1, 1), link("f.html#x", 2, 1),
+			link("r.html#r", 1, 1), link("f.html#x", 2, 1), frame("f.html#x", 2, 1),
 		}},
 		{"a style element's URLs, each where it is", "<style>\r\n@import 'i.css';\r\r\n\fb { background: url(b.png#b) }\n p{x:\\75rl(\"u.png\")}</style>\n<p style='x:url(p.png)'>", []pagescan.Ref{
 			req("i.css", 2, 9), req("b.png#b", 4, 18), req("u.png", 5, 6), req("p.png", 6, 1),
@@ -69,7 +76,7 @@ func TestRefs(t *testing.T) {
 			req("i.png", 3, 1), req("s.png", 2, 1),
 		}},
 		{"a frameset page", "<html><head><link rel=icon href=f.ico></head>\r\n<frameset><frame src=a.html#a>\r\n<frame src=b.html></frameset>", []pagescan.Ref{
-			link("a.html#a", 2, 11), link("b.html", 3, 1), req("f.ico", 1, 13),
+			link("a.html#a", 2, 11), link("b.html", 3, 1), req("f.ico", 1, 13), frame("a.html#a", 2, 11), frame("b.html", 3, 1),
 		}},
 	}
 	var h pagescan.HTML

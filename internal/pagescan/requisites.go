@@ -35,6 +35,8 @@ import (
 //     drop it, and sizes is ignored;
 //   - the background of <body>, <table> and its parts, which browsers
 //     still honour;
+//   - the src of an <iframe> without a srcdoc, and of a <frame> in a
+//     frameset: the documents they show, which are links too;
 //   - in SVG, the href (else the xlink:href) of <image>, <script>, <use>
 //     and <feImage>, unless it is only a fragment;
 //   - what the CSS of a style attribute and of a <style> element (HTML or
@@ -44,9 +46,7 @@ import (
 // An empty URL, and one that does not resolve or resolves to a scheme
 // other than http or https, such as a data: URL, is skipped. Each is
 // resolved when its tag is read, against the base known then, as a
-// browser starts loading it as soon as it inserts the element. An
-// <iframe> or a <frame> is a page, not a requisite: html mode follows it
-// as a link. In a frameset page, the body the frameset replaces goes with
+// browser starts loading it as soon as it inserts the element. In a frameset page, the body the frameset replaces goes with
 // its requisites.
 func Requisites(pageURL string, page []byte, charset string, found func(url string)) {
 	d := decode(page, charset)
@@ -65,6 +65,8 @@ type urlAttrs struct {
 	// local says that a URL that is only a fragment points into the
 	// document, and loads nothing.
 	local bool
+	// frame says that the URL is a frame's document.
+	frame bool
 }
 
 // htmlRequisites is htmlTag for a tag in the document when the tree
@@ -129,6 +131,13 @@ func htmlURLAttrs(g *tag, parent *element) urlAttrs {
 		return urlAttrs{url: "src", url2: "poster"}
 	case atom.Object:
 		return urlAttrs{url: "data"}
+	case atom.Iframe:
+		// A browser shows its srcdoc instead, if it has one.
+		if !g.has("srcdoc") {
+			return urlAttrs{url: "src", frame: true}
+		}
+	case atom.Frame: // in a frameset: the tree opens no other
+		return urlAttrs{url: "src", frame: true}
 	case atom.Track:
 		if media {
 			return urlAttrs{url: "src"}
@@ -228,7 +237,7 @@ func (t *tree) tagRequisites(g *tag, u urlAttrs) {
 	if u.url == "" && u.url2 == "" && u.srcset == "" && (u.noStyle || !g.mayHave("style")) {
 		return // most tags: nothing to read
 	}
-	t.onHTML = u.onHTML
+	t.onHTML, t.frame = u.onHTML, u.frame
 	for _, a := range g.all() {
 		switch k := string(a.key); {
 		case k == "style" && !u.noStyle:
@@ -242,7 +251,7 @@ func (t *tree) tagRequisites(g *tag, u urlAttrs) {
 			srcsetURLs(a.val, t.addRequisite)
 		}
 	}
-	t.onHTML = false
+	t.onHTML, t.frame = false, false
 }
 
 // mayHave reports whether the tag may have an attribute named key, which
@@ -285,7 +294,7 @@ func (t *tree) addRequisite(v []byte) {
 		return
 	}
 	if u, ok := t.resolve(t.currentBase(), ref); ok && fetchable(u) {
-		t.reqs = append(t.reqs, link{ref: u, resolved: true, onHTML: t.onHTML, at: t.at, frag: t.fragment(ref)})
+		t.reqs = append(t.reqs, link{ref: u, resolved: true, onHTML: t.onHTML, at: t.at, frag: t.fragment(ref), frame: t.frame})
 	}
 }
 

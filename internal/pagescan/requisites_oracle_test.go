@@ -153,6 +153,12 @@ func (w *requisiteWalk) urlAttrs(n *html.Node, attr func(ns, key string) (string
 		return named("src", "poster")
 	case atom.Object:
 		return named("data")
+	case atom.Iframe:
+		if _, ok := attr("", "srcdoc"); !ok {
+			return named("src")
+		}
+	case atom.Frame:
+		return named("src")
 	case atom.Source:
 		if media {
 			return named("src")
