@@ -47,7 +47,8 @@
 // left alone. [ReopenAt] cuts the file back to a size the caller recorded,
 // where a record ends. A resumed run
 // begins with a warcinfo record of its own, as the standard allows, since
-// it is a run with its own start and perhaps its own software.
+// it is a run with its own start and perhaps its own software. [Read]
+// reads a finished file back record by record, with the same reader.
 //
 // # No WARC library
 //

@@ -77,6 +77,9 @@ type scanner struct {
 	br *bufio.Reader
 	z  *gzip.Reader
 	zb *bufio.Reader // reads z
+	// keep, if not nil, is given the fields and the block of each record
+	// read, which is otherwise skipped.
+	keep func(fields header, block io.Reader) error
 }
 
 // pos returns the offset in the file of what br reads next.
@@ -88,7 +91,7 @@ func (s *scanner) pos() int64 {
 // nextPlain reads a record from a plain WARC file, and returns its type.
 // It reports torn a record that the end of the file cuts short.
 func nextPlain(s *scanner) (typ string, torn bool, err error) {
-	typ, err = readRecord(s.br)
+	typ, err = readRecord(s.br, s.keep)
 	return typ, err == errShort, err
 }
 
@@ -115,7 +118,7 @@ func nextMember(s *scanner) (typ string, torn bool, err error) {
 	} else {
 		s.zb.Reset(s.z)
 	}
-	typ, err = readRecord(s.zb)
+	typ, err = readRecord(s.zb, s.keep)
 	if err == nil {
 		if _, err = s.zb.ReadByte(); err == nil {
 			err = errors.New("gzip member holds more than one record")
@@ -129,10 +132,11 @@ func nextMember(s *scanner) (typ string, torn bool, err error) {
 	return typ, errors.Is(err, io.ErrUnexpectedEOF), err
 }
 
-// readRecord reads a record from br and returns its type. It returns
-// errShort if br ends before the record does, and the error of br itself
-// if br fails.
-func readRecord(br *bufio.Reader) (string, error) {
+// readRecord reads a record from br and returns its type, giving its
+// fields and block to keep if keep is not nil. It returns errShort if br
+// ends before the record does, the error of br itself if br fails, and
+// that of keep if keep fails.
+func readRecord(br *bufio.Reader, keep func(header, io.Reader) error) (string, error) {
 	// A cut may leave as little as one byte of the record.
 	b, err := br.Peek(len(version))
 	if !bytes.HasPrefix([]byte(version), b) {
@@ -143,6 +147,7 @@ func readRecord(br *bufio.Reader) (string, error) {
 	}
 	br.Discard(len(version))
 	var typ string
+	var fields header
 	length := int64(-1)
 	for {
 		line, err := readLine(br)
@@ -157,6 +162,9 @@ func readRecord(br *bufio.Reader) (string, error) {
 			return "", fmt.Errorf("header line %q is not a named field", line)
 		}
 		value = strings.Trim(value, " \t")
+		if keep != nil {
+			fields = append(fields, [2]string{name, value})
+		}
 		switch {
 		case strings.EqualFold(name, "WARC-Type"):
 			typ = value
@@ -170,6 +178,13 @@ func readRecord(br *bufio.Reader) (string, error) {
 	}
 	if length < 0 {
 		return "", errors.New("record has no Content-Length")
+	}
+	if keep != nil {
+		block := &io.LimitedReader{R: br, N: length}
+		if err := keep(fields, block); err != nil {
+			return "", err
+		}
+		length = block.N
 	}
 	for length > 0 {
 		n := int(min(length, 1<<30))
