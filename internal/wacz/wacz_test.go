@@ -1,0 +1,259 @@
+package wacz
+
+import (
+	"archive/zip"
+	"bufio"
+	"bytes"
+	"compress/gzip"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"tse-crawler/internal/warc"
+)
+
+// exchanges are those of the test's WARC file, by URL: the response, and
+// whether the URL is a page the crawl saved.
+var exchanges = []struct {
+	url, resp string
+	page      bool
+}{
+	{"http://www.example.test/robots.txt", "HTTP/1.1 404 Not Found\r\nContent-Type: text/plain\r\nContent-Length: 0\r\n\r\n", false},
+	{"http://www.example.test/", "HTTP/1.1 200 OK\r\nContent-Type: text/html; charset=utf-8\r\nContent-Length: 52\r\n\r\n<html><title> Home\n page </title><a href=b>b</a>\n\n\n", true},
+	{"http://www.example.test/style.css", "HTTP/1.1 200 OK\r\nContent-Type: text/css\r\nContent-Length: 3\r\n\r\np{}", false},
+	{"http://www.example.test/b?z=1&a=2", "HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nTransfer-Encoding: chunked\r\n\r\n5\r\n<p>b<\r\n3\r\n/p>\r\n0\r\n\r\n", true},
+	{"http://example.test:8080/a", "HTTP/1.1 301 Moved\r\nLocation: /\r\nContent-Length: 0\r\n\r\n", false},
+	{"http://www.example.test/", "HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nContent-Length: 30\r\n\r\n<title>Again</title>, fetched again", true},
+}
+
+// makeWARC writes the exchanges to a .warc.gz in dir, in two runs, as a
+// crawl that resumed does.
+func makeWARC(t *testing.T, dir string) string {
+	path := filepath.Join(dir, "crawl.warc.gz")
+	date := time.Date(2025, 3, 1, 12, 0, 0, 0, time.UTC)
+	for run, xs := range [][]int{{0, 1, 2}, {3, 4, 5}} {
+		open := warc.Create
+		if run > 0 {
+			open = warc.Reopen
+		}
+		w, err := open(path, warc.Info{Software: "test/1"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, i := range xs {
+			x := exchanges[i]
+			err := w.WriteExchange(warc.Exchange{
+				TargetURI: x.url,
+				Date:      date.Add(time.Duration(i) * time.Second),
+				Request:   []byte("GET / HTTP/1.1\r\nHost: example.test\r\n\r\n"),
+				Response:  strings.NewReader(x.resp),
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+		}
+		if err := w.Close(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return path
+}
+
+func TestWrite(t *testing.T) {
+	dir := t.TempDir()
+	src := makeWARC(t, dir)
+	var pages []string
+	for _, x := range exchanges {
+		if x.page && !slices.Contains(pages, x.url) {
+			pages = append(pages, x.url)
+		}
+	}
+	now := time.Date(2025, 3, 2, 0, 0, 0, 0, time.UTC)
+	path := filepath.Join(dir, "site.wacz")
+	if err := os.WriteFile(path, []byte("an older package"), 0o666); err != nil {
+		t.Fatal(err)
+	}
+	p := Package{WARC: src, Pages: pages, Software: "tse-crawler/test", Now: func() time.Time { return now }}
+	if err := p.Write(path); err != nil {
+		t.Fatal(err)
+	}
+	files := check(t, path)
+	if want, _ := os.ReadFile(src); !bytes.Equal(files[warcPath], want) {
+		t.Errorf("%s is not the WARC file", warcPath)
+	}
+
+	lines := strings.Split(strings.TrimSuffix(string(files[indexPath]), "\n"), "\n")
+	if len(lines) != len(exchanges) {
+		t.Errorf("index has %d lines, want one for each response, %d:\n%s", len(lines), len(exchanges), files[indexPath])
+	}
+	for _, want := range []string{
+		`test,example)/ 20250301120001 {"url":"http://www.example.test/","mime":"text/html","status":"200","digest":"sha1:`,
+		`test,example)/b?a=2&z=1 20250301120003 {"url":"http://www.example.test/b?z=1&a=2","mime":"text/html","status":"200"`,
+		`test,example:8080)/a 20250301120004 {"url":"http://example.test:8080/a","mime":"unk","status":"301"`,
+	} {
+		if !strings.Contains(string(files[indexPath]), want) {
+			t.Errorf("index has no line that begins %s:\n%s", want, files[indexPath])
+		}
+	}
+
+	wantPages := `{"format":"json-pages-1.0","id":"pages","title":"All Pages"}
+{"url":"http://www.example.test/","ts":"2025-03-01T12:00:01.000000Z","title":"Home page"}
+{"url":"http://www.example.test/b?z=1&a=2","ts":"2025-03-01T12:00:03.000000Z","title":""}
+`
+	if got := string(files[pagesPath]); got != wantPages {
+		t.Errorf("pages.jsonl:\n%s\nwant:\n%s", got, wantPages)
+	}
+	var dp struct {
+		Created  string `json:"created"`
+		Software string `json:"software"`
+	}
+	json.Unmarshal(files[dataPath], &dp)
+	if dp.Created != "2025-03-02T00:00:00Z" || dp.Software != "tse-crawler/test" {
+		t.Errorf("datapackage.json: %s", files[dataPath])
+	}
+	if left, _ := filepath.Glob(filepath.Join(dir, ".*")); len(left) > 0 {
+		t.Errorf("temporary files left: %v", left)
+	}
+}
+
+// TestWriteRefused: a WARC file that is not whole leaves what was at the
+// package's path, and no temporary file.
+func TestWriteRefused(t *testing.T) {
+	dir := t.TempDir()
+	src := makeWARC(t, dir)
+	data, _ := os.ReadFile(src)
+	os.WriteFile(src, data[:len(data)-5], 0o666)
+	path := filepath.Join(dir, "site.wacz")
+	p := Package{WARC: src, Software: "tse-crawler/test", Now: time.Now}
+	if err := p.Write(path); err == nil {
+		t.Fatal("Write of a torn WARC file succeeded")
+	}
+	entries, _ := os.ReadDir(dir)
+	if len(entries) != 1 {
+		t.Errorf("left in the directory: %v", entries)
+	}
+}
+
+// check opens the package at path and checks it as a reader would: its
+// entries, the WARC file stored, each index line against the record it
+// points at, the order of the index, the pages' header line, and every
+// digest and size. It returns the entries' contents by name.
+func check(t *testing.T, path string) map[string][]byte {
+	t.Helper()
+	zr, err := zip.OpenReader(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer zr.Close()
+	files := make(map[string][]byte)
+	var names []string
+	for _, f := range zr.File {
+		names = append(names, f.Name)
+		if f.Name == warcPath && f.Method != zip.Store {
+			t.Errorf("%s is compressed with method %d, not stored", f.Name, f.Method)
+		}
+		rc, err := f.Open()
+		if err != nil {
+			t.Fatal(err)
+		}
+		files[f.Name], err = io.ReadAll(rc)
+		rc.Close()
+		if err != nil {
+			t.Fatalf("%s: %v", f.Name, err)
+		}
+	}
+	slices.Sort(names)
+	if want := []string{warcPath, digestPath, dataPath, indexPath, pagesPath}; !slices.Equal(names, want) {
+		t.Fatalf("entries %q, want %q", names, want)
+	}
+
+	data := files[warcPath]
+	index := strings.Split(strings.TrimSuffix(string(files[indexPath]), "\n"), "\n")
+	if !slices.IsSorted(index) {
+		t.Errorf("index not sorted:\n%s", files[indexPath])
+	}
+	for _, l := range index {
+		key, js, _ := strings.Cut(l, " {")
+		var e struct {
+			URL, Digest, Filename string
+			Offset, Length        int64
+		}
+		if err := json.Unmarshal([]byte("{"+js), &e); err != nil {
+			t.Errorf("index line %s: %v", l, err)
+			continue
+		}
+		if e.Filename != "data.warc.gz" || e.Offset < 0 || e.Length <= 0 || e.Offset+e.Length > int64(len(data)) {
+			t.Errorf("index line %s points nowhere", l)
+			continue
+		}
+		if f := strings.Fields(key); len(f) != 2 || len(f[1]) != 14 {
+			t.Errorf("index line %s: key %q", l, key)
+		}
+		zr, err := gzip.NewReader(bytes.NewReader(data[e.Offset : e.Offset+e.Length]))
+		if err != nil {
+			t.Errorf("index line %s: %v", l, err)
+			continue
+		}
+		zr.Multistream(false)
+		rec, err := io.ReadAll(zr)
+		if err != nil {
+			t.Errorf("index line %s: %v", l, err)
+			continue
+		}
+		head, _, _ := bytes.Cut(rec, []byte("\r\n\r\n"))
+		fields := map[string]string{}
+		for _, hl := range strings.Split(string(head), "\r\n")[1:] {
+			k, v, _ := strings.Cut(hl, ": ")
+			fields[k] = v
+		}
+		if fields["WARC-Target-URI"] != e.URL || fields["WARC-Payload-Digest"] != e.Digest {
+			t.Errorf("index line %s: record of %q, digest %q", l, fields["WARC-Target-URI"], fields["WARC-Payload-Digest"])
+		}
+		if typ := fields["WARC-Type"]; typ != "response" && typ != "resource" && typ != "revisit" {
+			t.Errorf("index line %s: a %s record", l, typ)
+		}
+	}
+
+	sc := bufio.NewScanner(bytes.NewReader(files[pagesPath]))
+	if !sc.Scan() || sc.Text() != `{"format":"json-pages-1.0","id":"pages","title":"All Pages"}` {
+		t.Errorf("pages.jsonl begins %q", sc.Text())
+	}
+
+	var dp struct {
+		Profile   string `json:"profile"`
+		Version   string `json:"wacz_version"`
+		Resources []struct {
+			Name, Path, Hash string
+			Bytes            int
+		}
+	}
+	if err := json.Unmarshal(files[dataPath], &dp); err != nil {
+		t.Fatal(err)
+	}
+	if dp.Profile != "data-package" || dp.Version != "1.1.1" || len(dp.Resources) != 3 {
+		t.Errorf("datapackage.json: %s", files[dataPath])
+	}
+	for _, r := range dp.Resources {
+		b, ok := files[r.Path]
+		if !ok || r.Path == dataPath || r.Path == digestPath || r.Name != filepath.Base(r.Path) {
+			t.Errorf("datapackage.json lists %+v", r)
+			continue
+		}
+		if h := sha256.Sum256(b); r.Hash != "sha256:"+hex.EncodeToString(h[:]) || r.Bytes != len(b) {
+			t.Errorf("datapackage.json: %s has %d bytes, %s", r.Path, r.Bytes, r.Hash)
+		}
+	}
+	h := sha256.Sum256(files[dataPath])
+	if want := fmt.Sprintf(`{"path":"datapackage.json","hash":"sha256:%x"}`, h); string(files[digestPath]) != want {
+		t.Errorf("datapackage-digest.json: %s, want %s", files[digestPath], want)
+	}
+	return files
+}
