@@ -7,11 +7,14 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
+	"time"
 
 	"tse-crawler/internal/buildinfo"
 	"tse-crawler/internal/crawler"
 	"tse-crawler/internal/linkgraph"
 	"tse-crawler/internal/pagedir"
+	"tse-crawler/internal/wacz"
 	"tse-crawler/internal/warc"
 )
 
@@ -99,8 +102,11 @@ func (j *Job) openOutputs() (*outputs, error) {
 	// written, is told with nothing written in either.
 	if cfg.WARC != "" && !cfg.Resume {
 		err := checkNewWARC(cfg.WARC)
+		if err == nil && cfg.wacz() {
+			err = checkNewWARC(cfg.warcFile())
+		}
 		if err == nil {
-			out.archive, err = warc.Create(cfg.WARC, j.warcInfo())
+			out.archive, err = warc.Create(cfg.warcFile(), j.warcInfo())
 		}
 		if err != nil {
 			out.stats.discard()
@@ -144,7 +150,7 @@ func (out *outputs) writeGraph(g *linkgraph.Graph) error {
 func (out *outputs) unmake(cfg *Settings) {
 	if out.archive != nil && !cfg.Resume {
 		out.archive.Close()
-		os.Remove(cfg.WARC)
+		os.Remove(cfg.warcFile())
 	}
 }
 
@@ -184,7 +190,7 @@ func (j *Job) begin() error {
 		return err
 	}
 	if cfg.WARC != "" && cfg.Resume {
-		if out.archive, err = dir.ResumeWARC(cfg.WARC, replay, j.warcInfo()); err != nil {
+		if out.archive, err = dir.ResumeWARC(cfg.warcFile(), replay, j.warcInfo()); err != nil {
 			dir.Close()
 			return &SettingError{Setting: Flags, Err: warcError(err)}
 		}
@@ -284,6 +290,46 @@ func (j *Job) warcInfo() warc.Info {
 	}
 	info.Fields = append(info.Fields, [2]string{"seed", cfg.Seed}, [2]string{"maxDepth", strconv.Itoa(cfg.MaxDepth)})
 	return info
+}
+
+// wacz reports whether -warc names a WACZ package, which the crawl makes
+// when it ends from the WARC file it writes beside it as it goes.
+func (cfg *Settings) wacz() bool { return strings.HasSuffix(cfg.WARC, ".wacz") }
+
+// warcFile is the WARC file the crawl writes: -warc's, or for a package
+// the .warc.gz beside it, which a crawl that resumes cuts back as any.
+func (cfg *Settings) warcFile() string {
+	if cfg.wacz() {
+		return cfg.WARC + ".warc.gz"
+	}
+	return cfg.WARC
+}
+
+// writeWACZ makes the -warc package, if -warc names one, from the
+// crawl's finished WARC file and the pages in the page directory: before
+// the marker is emptied, so that a crawl killed before the package is
+// whole is resumed, and makes it again.
+func (j *Job) writeWACZ() error {
+	cfg := j.cfg
+	if !cfg.wacz() {
+		return nil
+	}
+	var pages []string
+	for id := 1; ; id++ {
+		u, _, _, err := j.dir.Load(id)
+		if errors.Is(err, fs.ErrNotExist) {
+			break
+		}
+		if err != nil {
+			return fmt.Errorf("-warc: reading the pages for %s: %w", cfg.WARC, err)
+		}
+		pages = append(pages, u)
+	}
+	p := wacz.Package{WARC: cfg.warcFile(), Pages: pages, Software: "tse-crawler/" + buildinfo.Version, Now: time.Now}
+	if err := p.Write(cfg.WARC); err != nil {
+		return fmt.Errorf("-warc: %w", err)
+	}
+	return nil
 }
 
 // checkNewWARC finds what would make [warc.Create] refuse path, as far as

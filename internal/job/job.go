@@ -69,7 +69,8 @@ type Outcome struct {
 	Err error
 }
 
-// Run crawls, closes the WARC file, writes the link graph, sums up on the
+// Run crawls, closes the WARC file, writes the link graph and a -warc
+// package, which replaces the WARC file it is made from, sums up on the
 // console the pages that failed under -q and a crawl that -max-pages ended,
 // and closes the page directory as the outcome requires: a crawl that
 // ended, or whose seed failed, empties its marker; any other keeps it, to
@@ -97,6 +98,11 @@ func (j *Job) Run(ctx context.Context) (Outcome, error) {
 	if err == nil {
 		err = out.writeGraph(c.Graph)
 	}
+	if err == nil || errors.Is(err, crawler.ErrSeedFailed) {
+		if werr := j.writeWACZ(); werr != nil {
+			err = werr
+		}
+	}
 	con.endCrawl()
 
 	// Before the command's words, so that the command that resumes the
@@ -118,7 +124,12 @@ func (j *Job) Run(ctx context.Context) (Outcome, error) {
 		}
 		j.reportErr = writeJSON(j.report, out.stats)
 	}
-	return Outcome{res, err}, j.finish(err)
+	ferr := j.finish(err)
+	if ferr == nil && (err == nil || errors.Is(err, crawler.ErrSeedFailed)) && cfg.wacz() {
+		// The package holds it now, and the crawl is done.
+		os.Remove(cfg.warcFile())
+	}
+	return Outcome{res, err}, ferr
 }
 
 // Stats gathers the figures of the crawl, which came to res once Run has
@@ -208,7 +219,7 @@ func newCrawler(cfg *Settings, dir *pagedir.Dir, proxy func(*http.Request) (*url
 	if cfg.WARC != "" {
 		// Large responses wait for their records beside the file they
 		// go to, rather than in memory or in a small /tmp.
-		fetcher.SpoolDir = filepath.Dir(cfg.WARC)
+		fetcher.SpoolDir = filepath.Dir(cfg.warcFile())
 	}
 	c := &crawler.Crawler{
 		Web:      fetcher,

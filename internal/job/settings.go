@@ -48,7 +48,7 @@ type Settings struct {
 	Stats     bool
 	StatsJSON string
 	Graph     string // -graph: the link graph's CSV file, or ""
-	WARC      string // -warc FILE
+	WARC      string // -warc FILE: a WARC file, or a .wacz package
 	// Requisites says which requisites of its pages a crawl with -warc
 	// fetches: all, scope or none.
 	Requisites string
