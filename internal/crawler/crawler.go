@@ -231,6 +231,10 @@ type run struct {
 	// ever saved, it says why the seed (or the page it redirects to) gave
 	// nothing.
 	seedFailure string
+	// graphReqs are the requisites of the page being applied, read with
+	// its links, if graphRead: for the link graph's rows.
+	graphReqs []string
+	graphRead bool
 }
 
 // crawl runs the crawl with a scribe that saves and journals behind it, and
@@ -461,9 +465,12 @@ func (r *run) considerLinks(src source, page bag.Item, out outcome) {
 		}
 		return
 	}
-	r.read.scan(page.URL, out.html, out.charset, func(found string) {
+	found := func(found string) {
 		r.consider(src, page.URL, page.Depth, page.Depth+1, r.read.link(found))
-	})
+	}
+	if !r.graphScan(page.URL, out, found) {
+		r.read.scan(page.URL, out.html, out.charset, found)
+	}
 }
 
 // consider puts l, a link found on page from at depth or the target of its

@@ -72,7 +72,30 @@ func (r *run) graphSaved(page bag.Item, out outcome) {
 		}
 		return
 	}
-	r.read.scan(page.URL, out.html, out.charset, func(found string) { told(r.read.link(found)) })
+	found := func(found string) { told(r.read.link(found)) }
+	if !r.graphScan(page.URL, out, found) {
+		r.read.scan(page.URL, out.html, out.charset, found)
+	}
+}
+
+// A graphScanner reads a page's links and, in the same pass, its
+// requisites for the link graph (pagescan.HTML.ScanGraph).
+type graphScanner interface {
+	ScanGraph(pageURL string, page []byte, charset string, found, requisite func(url string))
+}
+
+// graphScan reads the links of a page saved with found and, in the same
+// pass, its requisites, for graphRequisites, if the graph keeps rows and
+// the crawl's scanner can; it reports whether it did.
+func (r *run) graphScan(pageURL string, out outcome, found func(string)) bool {
+	gs, ok := r.c.Scanner.(graphScanner)
+	if !ok || r.c.Graph == nil || !r.c.Graph.KeepsRows() {
+		return false
+	}
+	r.graphReqs = r.graphReqs[:0]
+	gs.ScanGraph(pageURL, out.html, out.charset, found, func(u string) { r.graphReqs = append(r.graphReqs, u) })
+	r.graphRead = true
+	return true
 }
 
 // graphRequisites adds, after a page's links, a row for each requisite it
@@ -81,6 +104,14 @@ func (r *run) graphSaved(page bag.Item, out outcome) {
 func (r *run) graphRequisites(page bag.Item, out outcome) {
 	g := r.c.Graph
 	if g == nil || !g.KeepsRows() {
+		return
+	}
+	if r.graphRead {
+		// Read with the page's links.
+		for _, u := range r.graphReqs {
+			g.Link(page.URL, u, linkgraph.Requisite)
+		}
+		r.graphRead = false
 		return
 	}
 	var h pagescan.HTML

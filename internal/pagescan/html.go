@@ -97,6 +97,15 @@ func (h *HTML) ScanRequisites(pageURL string, page []byte, charset string, found
 	h.scanRange(pageURL, d, 0, len(d.text), found, requisite)
 }
 
+// ScanGraph is ScanRequisites for a link graph, whose rows are a page's
+// links, then its requisites but the documents of its frames, which are
+// links there already.
+func (h *HTML) ScanGraph(pageURL string, page []byte, charset string, found, requisite func(url string)) {
+	d := decode(page, charset)
+	h.read(pageURL, d, 0, len(d.text), gather{links: true, requisites: true})
+	h.t.reportFrames(found, requisite, false)
+}
+
 // scanRange reads the whole document, and calls found, unless it is nil,
 // with the links whose tags start at an offset of its text in [start,
 // end), then requisite, unless it is nil, with the page's requisites.
@@ -527,12 +536,20 @@ func (t *tree) reset(pageURL string, d document, g gather) {
 // report calls found with each link, resolved, then requisite with each
 // requisite, skipping either that is nil.
 func (t *tree) report(found, requisite func(url string)) {
+	t.reportFrames(found, requisite, true)
+}
+
+// reportFrames is report, with the requisites that are frames' documents
+// only if frames.
+func (t *tree) reportFrames(found, requisite func(url string), frames bool) {
 	base := t.finalBase()
 	for i := range t.links {
 		found(t.linkURL(base, &t.links[i]))
 	}
 	for _, r := range t.reqs {
-		requisite(r.ref)
+		if frames || !r.frame {
+			requisite(r.ref)
+		}
 	}
 }
 
