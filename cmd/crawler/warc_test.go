@@ -115,8 +115,16 @@ func checkWARC(t *testing.T, path string) []warcCapture {
 		}
 		switch rec.fields["warc-type"] {
 		case "warcinfo":
-			if !bytes.Contains(rec.block, []byte("software: tse-crawler/")) || !bytes.Contains(rec.block, []byte("robots: ")) {
+			if !bytes.Contains(rec.block, []byte("software: tse-crawler/")) {
 				t.Errorf("warcinfo record %d: %q", i, rec.block)
+			}
+			// The robots policy once, and the file by its name alone.
+			if n := bytes.Count(rec.block, []byte("\r\nrobots: ")); n != 1 ||
+				!bytes.Contains(rec.block, []byte("\r\nrobots: obey\r\n")) && !bytes.Contains(rec.block, []byte("\r\nrobots: ignore\r\n")) {
+				t.Errorf("warcinfo record %d says robots %d times, or neither obey nor ignore: %q", i, n, rec.block)
+			}
+			if !bytes.Contains(rec.block, []byte("\r\nwarc: "+filepath.Base(path)+"\r\n")) || bytes.Contains(rec.block, []byte(filepath.Dir(path))) {
+				t.Errorf("warcinfo record %d does not name %s by its base name alone: %q", i, path, rec.block)
 			}
 			continue
 		case "request":

@@ -278,6 +278,11 @@ func (cfg *Settings) adopt(p pagedir.Params) (bool, error) {
 // warcInfo describes the crawl for the warcinfo record that begins each
 // run's part of its WARC file: the software, the robots policy, the
 // options that shape the crawl, the seed and maxDepth.
+//
+// The robots policy is said once, as obey or ignore, not again as the
+// journal's true or false. The files the crawl writes, -warc and -graph,
+// are named by their base names alone: a WARC file is made to be shared,
+// and the path a user typed, perhaps from their home directory, is theirs.
 func (j *Job) warcInfo() warc.Info {
 	cfg := j.cfg
 	robots := "ignore"
@@ -286,6 +291,12 @@ func (j *Job) warcInfo() warc.Info {
 	}
 	info := warc.Info{Software: "tse-crawler/" + buildinfo.Version, Fields: [][2]string{{"robots", robots}}}
 	for _, o := range j.params().Options {
+		switch o[0] {
+		case "robots":
+			continue
+		case "warc", "graph":
+			o[1] = filepath.Base(o[1])
+		}
 		info.Fields = append(info.Fields, [2]string{o[0], o[1]})
 	}
 	info.Fields = append(info.Fields, [2]string{"seed", cfg.Seed}, [2]string{"maxDepth", strconv.Itoa(cfg.MaxDepth)})
