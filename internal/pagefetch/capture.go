@@ -81,7 +81,7 @@ func (f *Fetcher) newTape() *tape {
 // response has been read, so a connection has at most one capture.
 type recConn struct {
 	net.Conn
-	ip string
+	ip string       // the address connected to, or "" for a tunnel through a proxy
 	n  atomic.Int64 // bytes read (see errStale)
 
 	mu  sync.Mutex
@@ -133,6 +133,22 @@ type capture struct {
 	ip   string
 	req  []byte
 	resp *spool
+
+	// proxied is set when the client's proxy function sends the request
+	// to a proxy, whose address, not the server's, its connection has.
+	proxied atomic.Bool
+}
+
+// A captureKey is the key of a request's capture in its context, where
+// the client's proxy function finds it.
+type captureKey struct{}
+
+// noteProxy tells the capture of r, if it has one, whether r goes through
+// a proxy.
+func noteProxy(r *http.Request, proxied bool) {
+	if cp, ok := r.Context().Value(captureKey{}).(*capture); ok {
+		cp.proxied.Store(proxied)
+	}
 }
 
 // record appends what was read of the response, up to cp.limit: a server
@@ -190,10 +206,16 @@ func (cp *capture) end(t *tape, target string) {
 		// crawl itself goes on, with the page it read.
 		cp.truncated = "unspecified"
 	}
+	// WARC-IP-Address is the server's address: a request sent to a proxy
+	// was never connected to the server, so it has none.
+	ip := cp.ip
+	if cp.proxied.Load() {
+		ip = ""
+	}
 	t.add(warc.Exchange{
 		TargetURI: target,
 		Date:      cp.date,
-		IP:        cp.ip,
+		IP:        ip,
 		Request:   cp.req,
 		Response:  cp.resp,
 		Truncated: cp.truncated,
@@ -201,8 +223,10 @@ func (cp *capture) end(t *tape, target string) {
 }
 
 // trace returns ctx with a trace that attaches cp to the connection the
-// request gets, if it is one that records.
+// request gets, if it is one that records, and cp for the client's proxy
+// function to find.
 func (cp *capture) trace(ctx context.Context) context.Context {
+	ctx = context.WithValue(ctx, captureKey{}, cp)
 	return httptrace.WithClientTrace(ctx, &httptrace.ClientTrace{
 		GotConn: func(info httptrace.GotConnInfo) {
 			if rc, ok := info.Conn.(*recConn); ok {
@@ -259,6 +283,11 @@ const defaultMaxHeaderBytes = 10 << 20
 // direct, and the https dialer opens the tunnel through the proxy that
 // proxy chooses, as the transport would (RFC 9110, section 9.3.6), and
 // makes its TLS connection through it.
+//
+// A connection through a proxy is the proxy's, so an exchange made on one
+// has no IP address: a tunnel's connection holds none, and the proxy
+// function notes on the capture of an http request sent to a proxy that
+// it was.
 func recordingDialers(dialer *net.Dialer, cfg *tls.Config, proxy func(*http.Request) (*url.URL, error)) (
 	dial, dialTLS func(ctx context.Context, network, addr string) (net.Conn, error),
 	httpProxy func(*http.Request) (*url.URL, error)) {
@@ -274,13 +303,15 @@ func recordingDialers(dialer *net.Dialer, cfg *tls.Config, proxy func(*http.Requ
 			if r.URL.Scheme == "https" {
 				return nil, nil
 			}
-			return proxy(r)
+			u, err := proxy(r)
+			noteProxy(r, u != nil)
+			return u, err
 		}
 	}
 	dialTLS = func(ctx context.Context, network, addr string) (net.Conn, error) {
 		hctx, cancel := context.WithTimeout(ctx, tlsHandshakeTimeout)
 		defer cancel()
-		raw, err := dialTunnel(hctx, dialer, proxy, network, addr)
+		raw, tunnel, err := dialTunnel(hctx, dialer, proxy, network, addr)
 		if err != nil {
 			return nil, err
 		}
@@ -301,29 +332,35 @@ func recordingDialers(dialer *net.Dialer, cfg *tls.Config, proxy func(*http.Requ
 			raw.Close()
 			return nil, err
 		}
-		return newRecConn(conn), nil // a tls.Conn's RemoteAddr is raw's
+		rc := newRecConn(conn) // a tls.Conn's RemoteAddr is raw's
+		if tunnel {
+			rc.ip = "" // the proxy's
+		}
+		return rc, nil
 	}
 	return dial, dialTLS, httpProxy
 }
 
 // dialTunnel connects to addr, an https request's host and port: through
 // a CONNECT tunnel if proxy chooses an http proxy for it, else directly.
-// ctx bounds the whole of it, the proxy's answer included.
-func dialTunnel(ctx context.Context, dialer *net.Dialer, proxy func(*http.Request) (*url.URL, error), network, addr string) (net.Conn, error) {
+// It reports which. ctx bounds the whole of it, the proxy's answer
+// included.
+func dialTunnel(ctx context.Context, dialer *net.Dialer, proxy func(*http.Request) (*url.URL, error), network, addr string) (_ net.Conn, tunnel bool, _ error) {
 	var pu *url.URL
 	if proxy != nil {
 		var err error
 		if pu, err = proxy(&http.Request{URL: &url.URL{Scheme: "https", Host: addr}, Header: http.Header{}}); err != nil {
-			return nil, err
+			return nil, false, err
 		}
 	}
 	if pu == nil {
-		return dialer.DialContext(ctx, network, addr)
+		conn, err := dialer.DialContext(ctx, network, addr)
+		return conn, false, err
 	}
 	if pu.Scheme != "http" {
 		// The transport would speak TLS or SOCKS to such a proxy; a
 		// crawl that records does not, rather than record ciphertext.
-		return nil, fmt.Errorf("https through a %s proxy (%s) cannot be recorded in a WARC file: give an http:// proxy", pu.Scheme, pu.Redacted())
+		return nil, false, fmt.Errorf("https through a %s proxy (%s) cannot be recorded in a WARC file: give an http:// proxy", pu.Scheme, pu.Redacted())
 	}
 	proxyAddr := pu.Host
 	if pu.Port() == "" {
@@ -331,7 +368,7 @@ func dialTunnel(ctx context.Context, dialer *net.Dialer, proxy func(*http.Reques
 	}
 	conn, err := dialer.DialContext(ctx, network, proxyAddr)
 	if err != nil {
-		return nil, err
+		return nil, false, err
 	}
 	// The answer is read with a deadline that ctx's end brings forward, so
 	// that a proxy that never answers holds the request no longer than
@@ -368,7 +405,7 @@ func dialTunnel(ctx context.Context, dialer *net.Dialer, proxy func(*http.Reques
 		resp.Body.Close()
 		if err = proxyRefusal(pu, addr, resp); err != nil {
 			conn.Close()
-			return nil, err // which names the proxy and addr
+			return nil, false, err // which names the proxy and addr
 		}
 		if br.Buffered() > 0 {
 			err = errors.New("the proxy sent more than its answer to CONNECT")
@@ -376,8 +413,8 @@ func dialTunnel(ctx context.Context, dialer *net.Dialer, proxy func(*http.Reques
 	}
 	if err != nil {
 		conn.Close()
-		return nil, fmt.Errorf("tunnel to %s through proxy %s: %w", addr, pu.Redacted(), err)
+		return nil, false, fmt.Errorf("tunnel to %s through proxy %s: %w", addr, pu.Redacted(), err)
 	}
 	conn.SetDeadline(time.Time{})
-	return conn, nil
+	return conn, true, nil
 }

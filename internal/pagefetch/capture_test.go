@@ -417,3 +417,72 @@ func TestTapeTargetURI(t *testing.T) {
 		w.Close()
 	}
 }
+
+// TestTapeIPAddress: an exchange made on a connection to the server
+// itself has the server's address; one made through a proxy, plain http
+// sent to it or https through its tunnel, has none, as the address
+// connected to was the proxy's. The client decides for each request, so
+// that a host the proxy function sends direct still has its address.
+func TestTapeIPAddress(t *testing.T) {
+	page := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Write([]byte("<html>p</html>"))
+	})
+	plain, direct := httptest.NewServer(page), httptest.NewServer(page)
+	defer plain.Close()
+	defer direct.Close()
+	secure := httptest.NewTLSServer(page)
+	defer secure.Close()
+	pool := x509.NewCertPool()
+	pool.AddCert(secure.Certificate())
+	p := newConnectProxy(t)
+	pu, err := url.Parse(p.URL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fetcher := func(proxy func(*http.Request) (*url.URL, error)) *pagefetch.Fetcher {
+		c := pagefetch.NewClient(pagefetch.ClientOptions{LoopbackOnly: true, Timeout: 10 * time.Second, Capture: true,
+			TLS: &tls.Config{RootCAs: pool}, Proxy: proxy})
+		t.Cleanup(c.CloseIdleConnections)
+		return &pagefetch.Fetcher{Client: c, Pacer: pace.New(0, pacetest.New()), UserAgent: userAgent, Record: true}
+	}
+	// Every host through the proxy but direct's.
+	proxied := fetcher(func(r *http.Request) (*url.URL, error) {
+		if r.URL.Host == strings.TrimPrefix(direct.URL, "http://") {
+			return nil, nil
+		}
+		return pu, nil
+	})
+	tests := []struct {
+		name string
+		f    *pagefetch.Fetcher
+		url  string
+		ip   string
+	}{
+		{"http without a proxy", fetcher(nil), plain.URL, "127.0.0.1"},
+		{"https without a proxy", fetcher(nil), secure.URL, "127.0.0.1"},
+		{"http through a proxy", proxied, plain.URL, ""},
+		{"https through a proxy's tunnel", proxied, secure.URL, ""},
+		{"http the proxy function sends direct", proxied, direct.URL, "127.0.0.1"},
+		{"http through a proxy again", proxied, plain.URL, ""},
+	}
+	for _, tt := range tests {
+		_, tape, err := tt.f.FetchRecorded(t.Context(), tt.url+"/page.html")
+		if err != nil {
+			t.Fatalf("%s: %v", tt.name, err)
+		}
+		if len(tape.Exchanges) != 1 {
+			t.Fatalf("%s: %d exchanges, want 1", tt.name, len(tape.Exchanges))
+		}
+		if ip := tape.Exchanges[0].IP; ip != tt.ip {
+			t.Errorf("%s: IP %q, want %q", tt.name, ip, tt.ip)
+		}
+	}
+	p.mu.Lock()
+	lines := p.lines
+	p.mu.Unlock()
+	host := strings.TrimPrefix(secure.URL, "https://")
+	want := []string{"GET " + plain.URL + "/page.html", "CONNECT " + host, "GET " + plain.URL + "/page.html"}
+	if fmt.Sprint(lines) != fmt.Sprint(want) {
+		t.Errorf("the proxy was sent %q, want %q", lines, want)
+	}
+}
