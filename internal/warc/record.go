@@ -53,10 +53,12 @@ func (w *Writer) encode(out io.Writer, r record) error {
 	if w.gzip {
 		// A gzip.Writer holds about a megabyte of state, so it is reused.
 		if w.zw == nil {
-			// The fastest level: on the playground's pages, level 5 takes
-			// 1.7 times as long, longer than fetching and saving a page,
-			// for a file a tenth smaller.
-			w.zw, _ = gzip.NewWriterLevel(out, gzip.BestSpeed)
+			// The best compression: of a crawl of the Python 3.11
+			// documentation to depth 2 (51 MB of records), it makes 7.6 MB,
+			// where levels 1, 5, 7 and 8 make 9.5, 8.2, 7.9 and 7.75 MB,
+			// for 1.2 s more CPU than level 1, still less than the
+			// crawl at -delay 0 spends fetching.
+			w.zw, _ = gzip.NewWriterLevel(out, gzip.BestCompression)
 		} else {
 			w.zw.Reset(out)
 		}
