@@ -122,6 +122,11 @@ type Crawler struct {
 	// directory or the pages' figures. With Parallel above 1, it must be
 	// safe for concurrent use.
 	Requisites RequisiteReader
+	// MaxRequisites, if above 0, caps the requisites fetched for one
+	// page: of the distinct URLs it names, in scope, in document order,
+	// those past the first MaxRequisites are skipped; and so for what each
+	// stylesheet names, apart from its page's. 0 is no cap.
+	MaxRequisites int
 
 	// Graph, if set, is told every link of every page saved and every
 	// redirect followed, and what came of each URL they name (see

@@ -110,12 +110,13 @@ func (rd *reader) keep(pageURL string, html []byte, charset string) *pageLinks {
 // keepRequisites is keep, reading the page with scan, which finds the
 // links rd.scan does and the page's requisites in the same pass
 // (OnePassReader), and calling requisite with each of these.
+// It returns what scan does too.
 func (rd *reader) keepRequisites(pageURL string, html []byte, charset string,
-	scan func(pageURL string, page []byte, charset string, found, requisite func(url string)), requisite func(url string)) *pageLinks {
+	scan func(pageURL string, page []byte, charset string, found, requisite func(url string)) int, requisite func(url string)) (*pageLinks, int) {
 	pl := new(pageLinks)
-	scan(pageURL, html, charset, func(found string) { pl.add(rd.link(found)) }, requisite)
+	skipped := scan(pageURL, html, charset, func(found string) { pl.add(rd.link(found)) }, requisite)
 	pl.done()
-	return pl
+	return pl, skipped
 }
 
 // add keeps l.

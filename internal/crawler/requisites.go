@@ -157,20 +157,84 @@ func (q *requisites) read(rd *reader, pageURL string, html []byte, charset strin
 	if q == nil {
 		return nil
 	}
+	capped := q.capped()
+	var pl *pageLinks
+	var skipped int
 	if op, ok := q.c.Requisites.(OnePassReader); links && ok {
-		return rd.keepRequisites(pageURL, html, charset, op.ScanRequisites, func(u string) { q.add(u, 0) })
+		pl, skipped = rd.keepRequisites(pageURL, html, charset, op.ScanRequisites, capped.add)
+	} else {
+		skipped = q.c.Requisites.Requisites(pageURL, html, charset, capped.add)
 	}
-	q.c.Requisites.Requisites(pageURL, html, charset, func(u string) { q.add(u, 0) })
-	return nil
+	q.skipped(pageURL, skipped, capped.over)
+	return pl
+}
+
+// A cappedAdder queues what one page or stylesheet names, in order, up
+// to Crawler.MaxRequisites distinct URLs in scope, and counts the others.
+type cappedAdder struct {
+	q    *requisites
+	seen map[string]bool
+	over int // distinct URLs past the cap
+}
+
+// capped returns what queues the requisites of one page or stylesheet.
+func (q *requisites) capped() *cappedAdder {
+	return &cappedAdder{q: q, seen: make(map[string]bool)}
+}
+
+// add queues the requisite at raw, found on the page, unless it is past
+// the cap.
+func (a *cappedAdder) add(raw string) {
+	limit := a.q.c.MaxRequisites
+	if limit <= 0 {
+		a.q.add(raw, 0)
+		return
+	}
+	key, ok := browserurl.Key(raw)
+	if !ok || a.seen[key] || !a.q.c.Scope.Requisite(key) {
+		return
+	}
+	a.seen[key] = true
+	if len(a.seen) > limit {
+		a.over++
+		return
+	}
+	a.q.add(key, 0)
+}
+
+// skipped counts what a page or a stylesheet at url named that is not
+// fetched: srcset and image-set() candidates a browser would not load,
+// and requisites past the cap; and names them on Errors, unless
+// Crawler.QuietFailures, in a line, if there are any.
+func (q *requisites) skipped(url string, candidates, over int) {
+	if candidates+over == 0 {
+		return
+	}
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	q.res.Skipped += candidates + over
+	if q.c.QuietFailures {
+		return
+	}
+	var why []string
+	if candidates > 0 {
+		why = append(why, "image candidates a browser would not load")
+	}
+	if over > 0 {
+		why = append(why, fmt.Sprintf("%d past -max-requisites %d", over, q.c.MaxRequisites))
+	}
+	fmt.Fprintf(q.c.Errors, "crawler: %s: %d requisites skipped (%s)\n", url, candidates+over, strings.Join(why, ", "))
 }
 
 // A RequisiteReader finds what a page or a stylesheet needs to render:
 // package pagescan's Requisites and StyleRequisites.
 type RequisiteReader interface {
-	// Requisites calls found with each URL a page needs, resolved.
-	Requisites(pageURL string, page []byte, charset string, found func(url string))
-	// StyleRequisites calls found with each URL a stylesheet needs.
-	StyleRequisites(sheetURL string, sheet []byte, charset string, found func(url string))
+	// Requisites calls found with each URL a page needs, resolved, and
+	// returns how many more it names that a browser would not load.
+	Requisites(pageURL string, page []byte, charset string, found func(url string)) (skipped int)
+	// StyleRequisites calls found with each URL a stylesheet needs, and
+	// returns as Requisites does.
+	StyleRequisites(sheetURL string, sheet []byte, charset string, found func(url string)) (skipped int)
 }
 
 // A OnePassReader is a RequisiteReader that also reads a page's links, as
@@ -180,7 +244,7 @@ type RequisiteReader interface {
 // or replays.
 type OnePassReader interface {
 	RequisiteReader
-	ScanRequisites(pageURL string, page []byte, charset string, found, requisite func(url string))
+	ScanRequisites(pageURL string, page []byte, charset string, found, requisite func(url string)) (skipped int)
 }
 
 // add queues the requisite at raw, found on a page or a stylesheet or as
@@ -422,16 +486,27 @@ func (q *requisites) judge(it requisite, r pagefetch.Requisite, err error) (targ
 }
 
 // sheet returns the keys of what the stylesheet fetched from sheetURL
-// needs, each once, in the order found.
+// needs, each once, in the order found, at most Crawler.MaxRequisites in
+// scope, and counts what it skips.
 func (q *requisites) sheet(sheetURL string, r pagefetch.Requisite) []string {
 	var needs []string
 	found := make(map[string]bool)
-	q.c.Requisites.StyleRequisites(sheetURL, r.Body, r.Charset, func(u string) {
-		if key, ok := browserurl.Key(u); ok && !found[key] {
-			found[key] = true
-			needs = append(needs, key)
+	inScope, over := 0, 0
+	skipped := q.c.Requisites.StyleRequisites(sheetURL, r.Body, r.Charset, func(u string) {
+		key, ok := browserurl.Key(u)
+		if !ok || found[key] {
+			return
 		}
+		found[key] = true
+		if q.c.MaxRequisites > 0 && q.c.Scope.Requisite(key) {
+			if inScope++; inScope > q.c.MaxRequisites {
+				over++
+				return
+			}
+		}
+		needs = append(needs, key)
 	})
+	q.skipped(sheetURL, skipped, over)
 	return needs
 }
 

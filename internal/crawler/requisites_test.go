@@ -94,12 +94,14 @@ func fakeStyleRequisites(sheetURL string, sheet []byte, _ string, found func(str
 // fakeStyleRequisites.
 type fakeReader struct{}
 
-func (fakeReader) Requisites(pageURL string, page []byte, charset string, found func(string)) {
+func (fakeReader) Requisites(pageURL string, page []byte, charset string, found func(string)) int {
 	fakeRequisites(pageURL, page, charset, found)
+	return 0
 }
 
-func (fakeReader) StyleRequisites(sheetURL string, sheet []byte, charset string, found func(string)) {
+func (fakeReader) StyleRequisites(sheetURL string, sheet []byte, charset string, found func(string)) int {
 	fakeStyleRequisites(sheetURL, sheet, charset, found)
+	return 0
 }
 
 // A countingOnePass is a OnePassReader of fakeReader and scanner, which
@@ -109,19 +111,22 @@ type countingOnePass struct {
 	reads   map[string]int
 }
 
-func (c countingOnePass) Requisites(pageURL string, page []byte, charset string, found func(string)) {
+func (c countingOnePass) Requisites(pageURL string, page []byte, charset string, found func(string)) int {
 	c.reads[pageURL]++
 	fakeRequisites(pageURL, page, charset, found)
+	return 0
 }
 
-func (countingOnePass) StyleRequisites(sheetURL string, sheet []byte, charset string, found func(string)) {
+func (countingOnePass) StyleRequisites(sheetURL string, sheet []byte, charset string, found func(string)) int {
 	fakeStyleRequisites(sheetURL, sheet, charset, found)
+	return 0
 }
 
-func (c countingOnePass) ScanRequisites(pageURL string, page []byte, charset string, found, requisite func(string)) {
+func (c countingOnePass) ScanRequisites(pageURL string, page []byte, charset string, found, requisite func(string)) int {
 	c.reads[pageURL]++
 	c.scanner.Scan(pageURL, page, found)
 	fakeRequisites(pageURL, page, charset, requisite)
+	return 0
 }
 
 // reqHandler serves reqSite, with its redirect; playground's handler

@@ -253,12 +253,12 @@ func newCrawler(cfg *Settings, dir *pagedir.Dir, proxy func(*http.Request) (*url
 // pagescan does (crawler.RequisiteReader).
 type requisiteReader struct{}
 
-func (requisiteReader) Requisites(pageURL string, page []byte, charset string, found func(string)) {
-	pagescan.Requisites(pageURL, page, charset, found)
+func (requisiteReader) Requisites(pageURL string, page []byte, charset string, found func(string)) int {
+	return pagescan.Requisites(pageURL, page, charset, found)
 }
 
-func (requisiteReader) StyleRequisites(sheetURL string, sheet []byte, charset string, found func(string)) {
-	pagescan.StyleRequisites(sheetURL, sheet, charset, found)
+func (requisiteReader) StyleRequisites(sheetURL string, sheet []byte, charset string, found func(string)) int {
+	return pagescan.StyleRequisites(sheetURL, sheet, charset, found)
 }
 
 // A onePassReader reads a page's links, with the crawl's scanner, and its

@@ -2,6 +2,7 @@ package pagescan
 
 import (
 	"bytes"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 
@@ -18,7 +19,9 @@ import (
 // The sheet is read with CSS Syntax Level 3's tokenizer, so a url( in a
 // comment or a string is no URL, and escapes are decoded. These count:
 //   - a url(...) token, quoted or not, wherever it is, and the strings
-//     of image-set() and -webkit-image-set();
+//     of image-set() and -webkit-image-set(): of an image-set, those of
+//     the candidates a browser could pick alone (see [picks]; a
+//     candidate's resolution is in x, dppx, dpi or dpcm, 1x if none);
 //   - the URL of an @import, url(...) or a bare string, where an @import
 //     is valid: at the top level, before any rule with a block (style
 //     rules, @media, @font-face, @layer's block form...) and before
@@ -32,10 +35,12 @@ import (
 // is skipped. Each URL is absolute, serialized by the URL Standard without
 // its fragment, with its query in the sheet's encoding, and not
 // normalized further.
-func StyleRequisites(sheetURL string, sheet []byte, charset string, found func(url string)) {
+//
+// It returns how many URLs of image-set() candidates it skipped.
+func StyleRequisites(sheetURL string, sheet []byte, charset string, found func(url string)) (skipped int) {
 	name, bom := sniffSheet(sheet, charset)
 	d := decodeAs(sheet[bom:], name)
-	cssURLs(string(d.text), true, func(ref string) {
+	return cssURLs(string(d.text), true, func(ref string) {
 		if u, ok := requisiteURL(sheetURL, ref, d.query); ok {
 			found(u)
 		}
@@ -97,26 +102,29 @@ func atCharset(b []byte) (string, bool) {
 // cssURLs calls found with the reference of each resource that the CSS
 // text loads, in order, unresolved: see [StyleRequisites] for which. text
 // is a style sheet (a <style> element's too) if sheet is true, and a style
-// attribute's declarations if not, in which no at-rule counts.
-func cssURLs(text string, sheet bool, found func(ref string)) {
+// attribute's declarations if not, in which no at-rule counts. It
+// returns how many references of image-set() candidates it skipped.
+func cssURLs(text string, sheet bool, found func(ref string)) (skipped int) {
 	f := newCSSFinder(text, sheet)
 	f.found = found
 	f.run()
+	return f.skipped
 }
 
 // cssURLsAt is cssURLs, and also gives found where each reference's token
 // starts (the url( or the string), as an offset in text preprocessed (see
 // [cssPreprocess]).
-func cssURLsAt(text string, sheet bool, found func(ref string, at int)) {
+func cssURLsAt(text string, sheet bool, found func(ref string, at int)) (skipped int) {
 	f := newCSSFinder(text, sheet)
 	f.foundAt = found
 	f.run()
+	return f.skipped
 }
 
 // newCSSFinder returns a finder of the URLs in text, a style sheet if
 // sheet is true, else a style attribute's declarations.
 func newCSSFinder(text string, sheet bool) cssFinder {
-	return cssFinder{z: cssScanner{s: cssPreprocess(text)}, sheet: sheet, importsOK: sheet, suppress: -1}
+	return cssFinder{z: cssScanner{s: cssPreprocess(text)}, sheet: sheet, importsOK: sheet, suppress: -1, set: -1}
 }
 
 // A cssFinder finds the URLs in CSS, token by token. In a sheet, it
@@ -148,6 +156,27 @@ type cssFinder struct {
 	// suppress is the depth of a nested @import or @namespace, or of any
 	// at-rule in a style attribute, whose URLs do not count, or -1.
 	suppress int
+	// set is the depth of the image-set() being read, or -1; cands are
+	// its candidates, cand the one being read, whose references wait
+	// until the set ends to be picked.
+	set     int
+	cands   []setCandidate
+	cand    setCandidate
+	skipped int // references of image-set() candidates not picked
+}
+
+// A setCandidate is a candidate of an image-set(): its density, the
+// references in it, and whether anything was.
+type setCandidate struct {
+	density float64
+	refs    []setRef
+	any     bool
+}
+
+// A setRef is a reference in an image-set() and where its token starts.
+type setRef struct {
+	ref string
+	at  int
 }
 
 // A cssFrame is an open block or function.
@@ -174,6 +203,9 @@ func (f *cssFinder) run() {
 	for {
 		switch tok := f.z.next(); {
 		case tok.kind == cssEOF:
+			if f.set >= 0 {
+				f.endSet() // the end closes what is open
+			}
 			f.endRule() // the end of the sheet ends an @import too
 			return
 		case tok.kind == cssSpace:
@@ -246,6 +278,9 @@ func (f *cssFinder) endRule() {
 // token reads a token anywhere but where topLevel took it.
 func (f *cssFinder) token(tok cssToken) {
 	depth := len(f.stack)
+	if f.set >= 0 && depth == f.set+1 && f.setToken(tok) {
+		return
+	}
 	if depth > 0 && tok.kind != cssString {
 		// A url( function holds its string first, or none.
 		f.stack[depth-1].done = true
@@ -260,6 +295,9 @@ func (f *cssFinder) token(tok cssToken) {
 			f.str(&f.stack[depth-1], tok.value)
 		}
 	case cssFunction:
+		if tok.name == cssNameImageSet && f.set < 0 {
+			f.set, f.cand = depth, setCandidate{density: 1}
+		}
 		f.push(cssFrame{close: ')', fn: tok.name})
 		f.fnAt = f.z.start
 	case cssOpen:
@@ -321,6 +359,83 @@ func (f *cssFinder) pop() {
 	if f.sheet && depth == 0 && e.close == '}' {
 		f.rule, f.hasPending = ruleNone, false
 	}
+	if depth == f.set {
+		f.endSet()
+	}
+}
+
+// setToken reads a token right in the image-set() being read, and
+// reports whether it is done with it: a comma ends a candidate, and a
+// resolution gives its density.
+func (f *cssFinder) setToken(tok cssToken) bool {
+	if tok.kind == cssClose && tok.close == ')' {
+		return false // the set's end, which pop sees
+	}
+	if tok.kind != cssOther {
+		f.cand.any = true
+		return false
+	}
+	raw := f.z.s[f.z.start:f.z.i]
+	if raw == "," {
+		f.endCandidate()
+		return true
+	}
+	f.cand.any = true
+	if d, ok := cssResolution(raw); ok {
+		f.cand.density = d
+	}
+	return true
+}
+
+// endCandidate ends the image-set() candidate being read.
+func (f *cssFinder) endCandidate() {
+	if f.cand.any {
+		f.cands = append(f.cands, f.cand)
+	}
+	f.cand = setCandidate{density: 1}
+}
+
+// endSet ends the image-set() being read: the references of the
+// candidates a browser could pick are found, and the others skipped.
+func (f *cssFinder) endSet() {
+	f.endCandidate()
+	f.set = -1
+	cands := make([]candidate, len(f.cands))
+	for i, c := range f.cands {
+		cands[i] = candidate{density: c.density}
+	}
+	for i, ok := range picks(cands) {
+		for _, r := range f.cands[i].refs {
+			if ok {
+				f.emit(r.ref, r.at)
+			} else {
+				f.skipped++
+			}
+		}
+	}
+	f.cands = f.cands[:0]
+}
+
+// cssResolution returns the density a resolution, such as 2x, 1.5dppx or
+// 192dpi, stands for, and whether raw is one that is not negative.
+func cssResolution(raw string) (float64, bool) {
+	i := len(raw)
+	for i > 0 && (raw[i-1]|0x20 >= 'a' && raw[i-1]|0x20 <= 'z') {
+		i--
+	}
+	v, err := strconv.ParseFloat(raw[:i], 64)
+	if err != nil || v < 0 || i == 0 {
+		return 0, false
+	}
+	switch unit := strings.ToLower(raw[i:]); unit {
+	case "x", "dppx":
+		return v, true
+	case "dpi":
+		return v / 96, true
+	case "dpcm":
+		return v * 2.54 / 96, true
+	}
+	return 0, false
 }
 
 // counts reports whether a URL read now loads a resource: it is not in
@@ -333,6 +448,10 @@ func (f *cssFinder) counts() bool {
 // a fragment, which points into the document that uses it.
 func (f *cssFinder) emit(ref string, at int) {
 	if s := strings.TrimFunc(ref, func(r rune) bool { return r <= ' ' }); s == "" || s[0] == '#' {
+		return
+	}
+	if f.set >= 0 {
+		f.cand.refs = append(f.cand.refs, setRef{ref, at})
 		return
 	}
 	if f.found != nil {

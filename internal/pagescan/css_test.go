@@ -62,7 +62,7 @@ func TestStyleRequisites(t *testing.T) {
 		{"a bad url runs to its ')', escaped or not", `a{b:url(a b\) url(no.png)) c:url(ok.png)}`, inSheetDir("ok.png")},
 		{"a bad string", "a{b:url(\"no\n.png) c:url(ok.png)}", inSheetDir("ok.png")},
 		{"a url( function's first string only", `a{b:url(x "no.png") c:url("ok.png" "no2.png")}`, inSheetDir("ok.png")},
-		{"image-set", `a{b:image-set("a.png" 1x, url(b.png) 2x, "c.avif" type("image/avif") 3x) c:-WEBKIT-image-set('d.png' 1x)}`, inSheetDir("a.png", "b.png", "c.avif", "d.png")},
+		{"image-set", `a{b:image-set("a.png" 1x, url(b.png) 2x, "c.avif" type("image/avif") 3x) c:-WEBKIT-image-set('d.png' 1x)}`, inSheetDir("a.png", "b.png", "d.png")}, // c.avif, 3x, is not picked
 		{"font-face", `@font-face{font-family:F;src:local("F"),url(f.woff2) format("woff2"),url(f.woff) format("woff")}`, inSheetDir("f.woff2", "f.woff")},
 		{"empty, fragment-only and data URLs", `a{b:url() c:url("") d:url(#g) e:url(" #g") f:url(data:image/png;base64,AA) g:url("javascript:x")}`, nil},
 		{"absolute and schemeless URLs", `a{b:url(https://h/a.png) c:url(//h2/b.png) d:url(/c.png) e:url(../d.png)}`, []string{"https://h/a.png", "http://h2/b.png", "http://cs50tse.cs.dartmouth.edu/c.png", "http://cs50tse.cs.dartmouth.edu/tse/d.png"}},

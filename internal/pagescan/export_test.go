@@ -8,11 +8,26 @@ var (
 	ForeignLookalike = foreignLookalike
 )
 
-// SrcsetURLs returns the URLs of the image candidates in srcset.
+// SrcsetURLs returns the URLs of the image candidates in srcset, every
+// one, whichever a browser could pick.
 func SrcsetURLs(srcset string) []string {
 	var urls []string
-	srcsetURLs([]byte(srcset), func(url []byte) { urls = append(urls, string(url)) })
+	srcsetCandidates([]byte(srcset), func(url []byte, _ candidate) { urls = append(urls, string(url)) })
 	return urls
+}
+
+// SrcsetPicks returns the URLs of the image candidates in srcset that a
+// browser could pick, and how many others there are.
+func SrcsetPicks(srcset string) (urls []string, skipped int) {
+	skipped = srcsetURLs([]byte(srcset), func(url []byte) { urls = append(urls, string(url)) })
+	return urls, skipped
+}
+
+// CSSPicks returns the references in a style attribute's declarations,
+// and how many of image-set() candidates it skipped.
+func CSSPicks(decls string) (refs []string, skipped int) {
+	skipped = cssURLs(decls, false, func(ref string) { refs = append(refs, ref) })
+	return refs, skipped
 }
 
 // WithMaxToken returns an HTML scanner that holds at most n bytes of a

@@ -92,9 +92,9 @@ func (h *HTML) ScanCharset(pageURL string, page []byte, charset string, found fu
 // ScanRequisites calls found with each link in page, as ScanCharset does,
 // and requisite with each URL [Requisites] finds in it, reading the page
 // once: the links first, then the requisites.
-func (h *HTML) ScanRequisites(pageURL string, page []byte, charset string, found, requisite func(url string)) {
+func (h *HTML) ScanRequisites(pageURL string, page []byte, charset string, found, requisite func(url string)) (skipped int) {
 	d := decode(page, charset)
-	h.scanRange(pageURL, d, 0, len(d.text), found, requisite)
+	return h.scanRange(pageURL, d, 0, len(d.text), found, requisite)
 }
 
 // ScanGraph is ScanRequisites for a link graph, whose rows are a page's
@@ -109,9 +109,12 @@ func (h *HTML) ScanGraph(pageURL string, page []byte, charset string, found, req
 // scanRange reads the whole document, and calls found, unless it is nil,
 // with the links whose tags start at an offset of its text in [start,
 // end), then requisite, unless it is nil, with the page's requisites.
-func (h *HTML) scanRange(pageURL string, d document, start, end int, found, requisite func(url string)) {
+// It returns how many candidates of srcsets and image-set()s it skipped
+// (see [Requisites]), when it gathers requisites.
+func (h *HTML) scanRange(pageURL string, d document, start, end int, found, requisite func(url string)) (skipped int) {
 	h.read(pageURL, d, start, end, gather{links: found != nil, requisites: requisite != nil})
 	h.t.report(found, requisite)
+	return h.t.skipped
 }
 
 // gather says what a reading of a page gathers.
@@ -410,6 +413,7 @@ type tree struct {
 	// either or both, from one reading of the page.
 	findLinks, requisites bool
 	links, reqs           []link
+	skipped               int // srcset and image-set() candidates not picked
 	// at is where the tag being read starts in the document's text, to
 	// note with each link and requisite.
 	at int

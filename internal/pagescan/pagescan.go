@@ -27,8 +27,8 @@ type RequisiteScanner interface {
 	CharsetScanner
 	// ScanRequisites calls found with each link ScanCharset finds in
 	// page, in order, then requisite with each URL Requisites finds, in
-	// order, for the same charset.
-	ScanRequisites(pageURL string, page []byte, charset string, found, requisite func(url string))
+	// order, for the same charset, and returns what Requisites does.
+	ScanRequisites(pageURL string, page []byte, charset string, found, requisite func(url string)) (skipped int)
 }
 
 // New returns the scanner with the given name: "reference" or "html".

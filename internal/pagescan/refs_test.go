@@ -60,7 +60,7 @@ func TestRefs(t *testing.T) {
 			link("b.html#Sec%20one", 1, 1), {URL: index, Fragment: "top", Line: 1, Column: 34},
 			link("c.html#é x", 1, 55), link("d.html", 1, 83),
 		}},
-		{"links, then requisites", "<link rel=stylesheet href=s.css#x>\n<a href=a.html>a</a>\n<img src=i.png srcset='j.png 2x, k.png#f 3x'>", []pagescan.Ref{
+		{"links, then requisites", "<link rel=stylesheet href=s.css#x>\n<a href=a.html>a</a>\n<img src=i.png srcset='j.png 2x, k.png#f 1x'>", []pagescan.Ref{
 			link("a.html", 2, 1), req("s.css#x", 1, 1), req("i.png", 3, 1), req("j.png", 3, 1), req("k.png#f", 3, 1),
 		}},
 		{"an iframe and a refresh", "<meta http-equiv=refresh content='0; url=r.html#r'>\n<iframe src=f.html#x></iframe>", []pagescan.Ref{

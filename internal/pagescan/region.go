@@ -24,7 +24,7 @@ type Region struct {
 // A rangeScanner can scan part of a document while reading all of it,
 // and find the requisites of the whole document as it does.
 type rangeScanner interface {
-	scanRange(pageURL string, d document, start, end int, found, requisite func(url string))
+	scanRange(pageURL string, d document, start, end int, found, requisite func(url string)) (skipped int)
 }
 
 // Scan calls found with each link in the page's region.
@@ -57,19 +57,18 @@ func (r *Region) ScanCharset(pageURL string, page []byte, charset string, found 
 // ScanCharset does, and requisite with each URL [Requisites] finds in the
 // whole page. The html scanner reads the page once for both; any other
 // scanner reads its region, and the page is read for its requisites.
-func (r *Region) ScanRequisites(pageURL string, page []byte, charset string, found, requisite func(url string)) {
+func (r *Region) ScanRequisites(pageURL string, page []byte, charset string, found, requisite func(url string)) (skipped int) {
 	rs, ok := r.Scanner.(rangeScanner)
 	if !ok {
 		r.ScanCharset(pageURL, page, charset, found)
-		Requisites(pageURL, page, charset, requisite)
-		return
+		return Requisites(pageURL, page, charset, requisite)
 	}
 	d := decode(page, charset)
 	start, end, ok := r.Bounds(d.text)
 	if !ok {
 		start, end = 0, 0 // no region: no tag starts in it
 	}
-	rs.scanRange(pageURL, d, start, end, found, requisite)
+	return rs.scanRange(pageURL, d, start, end, found, requisite)
 }
 
 // Charset is the scanner's Charset, if it is a [CharsetScanner], and

@@ -29,8 +29,10 @@ import (
 //   - the src of <script>, <img>, <embed>, <video>, <audio>, of an <input
 //     type=image>, of a <source> or a <track> in a <video> or an
 //     <audio>; <video>'s poster, <object>'s data;
-//   - every candidate of the srcset of an <img>, and of a <source> in a
-//     <picture>, as the standard's "parse a srcset attribute" reads it: a
+//   - the candidates of the srcset of an <img>, of a <source> in a
+//     <picture>, and of a preload's imagesrcset, as the standard's "parse
+//     a srcset attribute" reads it, that a browser could pick at 1× and
+//     2× on a viewport up to 1920 px wide, at most four (see [picks]): a
 //     candidate whose descriptors do not parse is dropped, as browsers
 //     drop it, and sizes is ignored;
 //   - the background of <body>, <table> and its parts, which browsers
@@ -48,9 +50,12 @@ import (
 // resolved when its tag is read, against the base known then, as a
 // browser starts loading it as soon as it inserts the element. In a frameset page, the body the frameset replaces goes with
 // its requisites.
-func Requisites(pageURL string, page []byte, charset string, found func(url string)) {
+//
+// It returns how many candidates of srcsets and image-set()s it skipped,
+// as a browser would not load them.
+func Requisites(pageURL string, page []byte, charset string, found func(url string)) (skipped int) {
 	d := decode(page, charset)
-	new(HTML).scanRange(pageURL, d, 0, len(d.text), nil, found)
+	return new(HTML).scanRange(pageURL, d, 0, len(d.text), nil, found)
 }
 
 // urlAttrs names the attributes of a tag that hold requisites: URLs, and a
@@ -248,7 +253,7 @@ func (t *tree) tagRequisites(g *tag, u urlAttrs) {
 			}
 			t.addRequisite(a.val)
 		case k == u.srcset:
-			srcsetURLs(a.val, t.addRequisite)
+			t.skipped += srcsetURLs(a.val, t.addRequisite)
 		}
 	}
 	t.onHTML, t.frame = false, false
@@ -312,7 +317,7 @@ func (t *tree) cssRequisites(text []byte, style *element) {
 	default:
 		t.cssAt = t.at
 	}
-	cssURLsAt(string(text), style != nil, func(ref string, offset int) {
+	t.skipped += cssURLsAt(string(text), style != nil, func(ref string, offset int) {
 		if u, ok := t.resolve(base, ref); ok && fetchable(u) {
 			l := link{ref: u, resolved: true, onHTML: t.onHTML, at: t.cssAt, frag: t.fragment(ref)}
 			if l.at < 0 {
@@ -403,10 +408,30 @@ func (g *tag) all() []attr {
 }
 
 // srcsetURLs calls found with the URL of each image candidate in the
-// srcset s, as the HTML Standard's "parse a srcset attribute" finds them:
-// a URL may hold commas, but not end with one; a candidate whose
-// descriptors do not parse is dropped.
-func srcsetURLs(s []byte, found func(url []byte)) {
+// srcset s that a browser could pick (see [picks]), in order, and returns
+// how many others it holds.
+func srcsetURLs(s []byte, found func(url []byte)) (skipped int) {
+	var urls [][]byte
+	var cands []candidate
+	srcsetCandidates(s, func(url []byte, c candidate) {
+		urls = append(urls, url)
+		cands = append(cands, c)
+	})
+	for i, ok := range picks(cands) {
+		if ok {
+			found(urls[i])
+		} else {
+			skipped++
+		}
+	}
+	return skipped
+}
+
+// srcsetCandidates calls found with each image candidate in the srcset s,
+// as the HTML Standard's "parse a srcset attribute" finds them: a URL may
+// hold commas, but not end with one; a candidate whose descriptors do not
+// parse is dropped; one without a density or a width is 1x.
+func srcsetCandidates(s []byte, found func(url []byte, c candidate)) {
 	isSpace := func(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\f' || c == '\r' }
 	for i := 0; ; {
 		for i < len(s) && (isSpace(s[i]) || s[i] == ',') {
@@ -421,21 +446,34 @@ func srcsetURLs(s []byte, found func(url []byte)) {
 		}
 		url := s[start:i]
 		if url[len(url)-1] == ',' {
-			found(bytes.TrimRight(url, ",")) // a candidate without descriptors
+			// A candidate without descriptors.
+			found(bytes.TrimRight(url, ","), candidate{density: 1})
 			continue
 		}
 		var d descriptors
 		i = d.read(s, i, isSpace)
 		if d.valid() {
-			found(url)
+			found(url, d.candidate())
 		}
 	}
 }
 
 // descriptors are those of an image candidate, as the standard's
-// descriptor parser checks them.
+// descriptor parser checks them, and the values of its width and density.
 type descriptors struct {
 	width, density, height, bad bool
+	w, x                        float64
+}
+
+// candidate returns the candidate the valid descriptors make.
+func (d *descriptors) candidate() candidate {
+	switch {
+	case d.width:
+		return candidate{width: d.w}
+	case d.density:
+		return candidate{density: d.x}
+	}
+	return candidate{density: 1}
 }
 
 // read runs the standard's descriptor tokenizer from i in s, and checks
@@ -477,9 +515,11 @@ func (d *descriptors) add(desc []byte) {
 	case 'w':
 		d.bad = d.bad || d.width || d.density || !positiveInteger(value)
 		d.width = true
+		d.w, _ = strconv.ParseFloat(string(value), 64) // digits: +Inf at worst
 	case 'x':
 		d.bad = d.bad || d.width || d.density || d.height || !nonNegativeFloat(value)
 		d.density = true
+		d.x, _ = strconv.ParseFloat(string(value), 64)
 	case 'h':
 		d.bad = d.bad || d.height || d.density || !positiveInteger(value)
 		d.height = true

@@ -42,6 +42,8 @@ func (w *requisiteWalk) add(ref string) {
 	}
 }
 
+// css adds what CSS text loads, as cssURLs finds it: the candidates of an
+// image-set() a browser could pick, as in Requisites (see TestCSSPicks).
 func (w *requisiteWalk) css(text string, sheet bool) {
 	cssURLs(text, sheet, func(ref string) {
 		if u, ok := requisiteURL(w.base, ref, w.d.query); ok {
@@ -98,6 +100,9 @@ func (w *requisiteWalk) element(n *html.Node) {
 		case isURL(a) == 1:
 			w.add(a.Val)
 		case isURL(a) == 2:
+			// The candidates a browser could pick, as Requisites finds
+			// them, not every one: the walk checks where srcsets are,
+			// and TestSrcsetPicks which of their candidates count.
 			srcsetURLs([]byte(a.Val), func(u []byte) { w.add(string(u)) })
 		}
 	}

@@ -109,6 +109,10 @@ type Requisites struct {
 	Disallowed int            `json:"disallowed"` // never requested: robots.txt says no
 	Bytes      int64          `json:"bytes"`      // the bodies of those fetched
 	Hosts      int            `json:"hosts"`      // hosts that answered a requisite
+	// Skipped counts what pages and stylesheets named that was not
+	// fetched: image candidates of srcsets and image-set()s a browser
+	// would not load, and requisites past -max-requisites.
+	Skipped int `json:"skipped"`
 }
 
 // Host holds the figures of one host.
@@ -228,8 +232,12 @@ func (r *Report) WriteText(w io.Writer) error {
 		if q.Hosts == 1 {
 			hosts = "host"
 		}
-		_, err = fmt.Fprintf(w, "  requisites: %d fetched, %s, %d redirected, %d disallowed by robots.txt; %s from %d %s\n",
-			q.Fetched, failed, q.Redirects, q.Disallowed, size(q.Bytes), q.Hosts, hosts)
+		skipped := ""
+		if q.Skipped > 0 {
+			skipped = fmt.Sprintf(", %d skipped", q.Skipped)
+		}
+		_, err = fmt.Fprintf(w, "  requisites: %d fetched, %s, %d redirected, %d disallowed by robots.txt%s; %s from %d %s\n",
+			q.Fetched, failed, q.Redirects, q.Disallowed, skipped, size(q.Bytes), q.Hosts, hosts)
 		if err != nil {
 			return err
 		}

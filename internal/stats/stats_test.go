@@ -87,6 +87,15 @@ func TestWriteText(t *testing.T) {
 	if wantReqs := want + "  requisites: 12 fetched, 2 failed (1 HTTP 404, 1 too large), 1 redirected, 1 disallowed by robots.txt; 45,678 bytes (44.6 KiB) from 2 hosts\n"; b.String() != wantReqs {
 		t.Errorf("WriteText of a crawl with requisites:\n%s\nwant:\n%s", &b, wantReqs)
 	}
+	// What was skipped is told only if anything was.
+	r.Requisites.Skipped = 49996
+	b.Reset()
+	if err := r.WriteText(&b); err != nil {
+		t.Fatal(err)
+	}
+	if wantReqs := want + "  requisites: 12 fetched, 2 failed (1 HTTP 404, 1 too large), 1 redirected, 1 disallowed by robots.txt, 49996 skipped; 45,678 bytes (44.6 KiB) from 2 hosts\n"; b.String() != wantReqs {
+		t.Errorf("WriteText of a crawl with requisites skipped:\n%s\nwant:\n%s", &b, wantReqs)
+	}
 }
 
 func TestJSON(t *testing.T) {
@@ -172,7 +181,8 @@ func TestJSONRequisites(t *testing.T) {
     "redirects": 0,
     "disallowed": 0,
     "bytes": 100,
-    "hosts": 1
+    "hosts": 1,
+    "skipped": 0
   }`)) {
 		t.Errorf("JSON of a crawl with requisites:\n%s", data)
 	}
