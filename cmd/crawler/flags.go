@@ -209,6 +209,8 @@ var flags = []flagDef{
 			"and in every stylesheet, its `@import` and `url()`s, to any depth. " +
 			"Each URL is fetched once, whatever its type, within `-max-size`, and recorded as answered, a failure included; " +
 			"each redirect is followed, at most 10 in a row. " +
+			"Of an `srcset` or a CSS `image-set()`, only the candidates a browser picks at 1x and 2x on a viewport up to 1920 px wide count, at most four: " +
+			"for a width descriptor, those it picks for the widest viewport and for the narrowest candidate's width; the others are skipped. " +
 			"`all` fetches them from any host, as a browser does, `scope` only inside the crawl's scope, and `none` not at all. " +
 			"A requisite is no page: it is never saved, logged, or counted with the pages, " +
 			"so the page directory and the log are those of the same crawl without `-warc`. " +
@@ -221,6 +223,23 @@ var flags = []flagDef{
 		// all, so that a crawl with -warc begun by a release that fetched
 		// no requisites resumes, with its saved pages' requisites fetched.
 		journal: func(cfg *config) (string, bool) { return cfg.Requisites, cfg.WARC != "" && cfg.Requisites != "all" },
+	},
+	{
+		name: "max-requisites", arg: "N", def: "1000", rule: mustMatch,
+		short: "with `-warc`, cap requisites per page",
+		text: "with `-warc`, fetch at most *N* requisites of each page: the first *N* distinct URLs it names, " +
+			"inside what `-requisites` fetches, in document order; and at most *N* of what each stylesheet names, apart from its page's. " +
+			"`0` is no cap. What the cap skips, and the image candidates a browser would not load (see `-requisites`), " +
+			"are counted as skipped in the statistics, and told on stderr, a line per page or stylesheet that skips any, unless `-q`.",
+		value: func(cfg *config) flag.Value {
+			return job.CountValue{N: &cfg.MaxRequisites, Want: "a whole number of requisites, 0 for no cap"}
+		},
+		// Only with -warc and requisites, which it shapes, and only when
+		// not the default, so that a journal begun by a release without
+		// the cap still resumes.
+		journal: func(cfg *config) (string, bool) {
+			return strconv.Itoa(cfg.MaxRequisites), cfg.WARC != "" && cfg.Requisites != "none" && cfg.MaxRequisites != 1000
+		},
 	},
 	{
 		name: "robots", def: "true", rule: mustMatch,

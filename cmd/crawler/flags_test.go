@@ -16,12 +16,13 @@ var otherValues = map[string]string{
 	"scope": "http://cs50tse.cs.dartmouth.edu/tse/zoo/", "links-from": "<b>", "links-until": "</b>",
 	"stats": "true", "stats-json": "out.json", "graph": "links.csv", "parallel": "9", "ahead-memory": "1MiB",
 	"warc": "crawl.warc.gz", "requisites": "none", "exclude": `/eel\.html$`,
-	"max-pages": "7", "check": "true", "check-external": "false",
+	"max-pages": "7", "check": "true", "check-external": "false", "max-requisites": "5",
 }
 
 // alongside are the flags a flag matters only with, given with it by
-// TestResumeRules: -requisites shapes only a crawl with -warc.
-var alongside = map[string][]string{"requisites": {"-warc=crawl.warc"}, "check-external": {"-check"}}
+// TestResumeRules: -requisites and -max-requisites shape only a crawl with
+// -warc.
+var alongside = map[string][]string{"requisites": {"-warc=crawl.warc"}, "max-requisites": {"-warc=crawl.warc"}, "check-external": {"-check"}}
 
 // TestResumeRules checks each flag's rule against the journal's
 // parameters, which decide whether a crawl resumes: another value of a

@@ -235,6 +235,7 @@ func newCrawler(cfg *Settings, dir *pagedir.Dir, proxy func(*http.Request) (*url
 	}
 	if cfg.WARC != "" && cfg.Requisites != "none" {
 		c.Requisites = requisiteReader{}
+		c.MaxRequisites = cfg.MaxRequisites
 		// html mode reads a page's links and requisites in one pass of
 		// the tokenizer; the reference scanner, which is none, reads the
 		// links apart.

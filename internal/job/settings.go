@@ -52,6 +52,9 @@ type Settings struct {
 	// Requisites says which requisites of its pages a crawl with -warc
 	// fetches: all, scope or none.
 	Requisites string
+	// MaxRequisites caps the requisites fetched for one page, and for
+	// one stylesheet, apart: 0 is no cap.
+	MaxRequisites int
 	// -exclude as given, and what it compiles to, which the key of each
 	// URL is matched against.
 	Excludes []string
@@ -207,6 +210,8 @@ func (cfg *Settings) checkFlags() error {
 		msg = fmt.Sprintf("-parallel %d is out of range: give how many hosts to fetch from at once, from 1 (one page at a time) to %d", cfg.Parallel, MaxParallel)
 	case cfg.Requisites != "all" && cfg.Requisites != "scope" && cfg.Requisites != "none":
 		msg = fmt.Sprintf("-requisites %q: give all (from any host), scope (inside the crawl's scope) or none", cfg.Requisites)
+	case cfg.MaxRequisites < 0:
+		msg = fmt.Sprintf("-max-requisites %d is negative: give 0 for no cap", cfg.MaxRequisites)
 	case strings.TrimSpace(cfg.UserAgent) == "" || strings.ContainsAny(cfg.UserAgent, "\r\n"):
 		msg = fmt.Sprintf("-user-agent %q is not a usable User-Agent: give one line such as mybot/1.0", cfg.UserAgent)
 	default:
