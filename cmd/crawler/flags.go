@@ -144,7 +144,7 @@ var flags = []flagDef{
 		name: "stats", def: "false", rule: mayChange,
 		short: "print statistics on stderr at the end",
 		text: "print statistics on stderr at the end: pages fetched (as many as the log's `Fetched` lines), saved, failed (by reason) and redirected, " +
-			"and with `-warc` their requisites fetched, failed, redirected and disallowed, their bytes and hosts, " +
+			"and with `-warc` their requisites fetched, failed, redirected, disallowed and skipped (see `-max-requisites`), their bytes and hosts, " +
 			"and the pages tried (fetched, failed or redirected); " +
 			"URLs found, added and ignored (external, duplicate, excluded, disallowed by robots.txt); requests; bytes saved, exactly and in KiB, MiB or GiB; " +
 			"elapsed time, mean and shortest pause, deepest depth; the mode links were read in; whether `-max-pages` was reached; " +
@@ -161,7 +161,7 @@ var flags = []flagDef{
 			"`pages.fetched` counts the pages logged `Fetched`, and `pages.tried` the pages fetched, failed or redirected; `urls.excluded` the URLs logged `IgnExcld`; `links` is `reference` or `html`; " +
 			"`hosts` lists each host's `requests`, `pauses` and `mean_pause`, and `ahead_peak_bytes` is the most memory pages fetched ahead took; " +
 			"`max_pages_reached` says whether the crawl ended at `-max-pages`, and `waiting` how many pages it left in the bag then, or when it stopped early; " +
-			"with `-warc`, `requisites` counts the requisites `fetched`, `failed` (and `failed_by`), `redirects`, `disallowed`, their `bytes` and `hosts`; " +
+			"with `-warc`, `requisites` counts the requisites `fetched`, `failed` (and `failed_by`), `redirects`, `disallowed`, `skipped`, their `bytes` and `hosts`; " +
 			"`broken_links` lists each page that failed and that pages link to: its `url`, `status`, the number of `pages` that link to it, and the first three `from`.",
 		value: func(cfg *config) flag.Value { return job.StringValue{S: &cfg.StatsJSON} },
 	},

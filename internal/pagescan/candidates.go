@@ -4,7 +4,7 @@ package pagescan
 // one that fits its viewport and its device pixel ratio (DPR). A page may
 // list thousands; a crawl that fetched every one would make as many
 // requests for one picture. So only the candidates a browser could pick
-// in these cases count as requisites, at most maxPicks of each set:
+// in these cases count as requisites, at most four of each set:
 //   - at DPR 1 and at DPR 2, a browser picks the candidate of the least
 //     density at or above the DPR, else the densest (ties go to the first:
 //     the HTML Standard drops a later candidate of the same density);
@@ -20,9 +20,6 @@ package pagescan
 // of densities alone. A viewport between, or a sizes narrower than the
 // viewport, may pick another, which is not fetched: the bound is what a
 // browser loads on a phone and on a desktop, at 1× and 2×.
-
-// maxPicks bounds the candidates of one set that count.
-const maxPicks = 4
 
 // maxViewport is the widest viewport, in CSS pixels, whose picks count.
 const maxViewport = 1920

@@ -61,7 +61,7 @@ var requisiteVocabulary = append(slices.Clone(treeVocabulary),
 	`<body background="%d">`, `<body style="x:url(%d)">`, `<html style="x:url(%d)">`,
 	`<td background="%d">`, `<b style="x:url(%d)"></b>`, `<noscript>`, `<svg style="x:url(%d)">`,
 	`<img srcset="a%d 1x, b%d 3x, c%d 2x, d%d 1.5x">`, `<source srcset="a%d 300w, b%d 5000w, c%d 900w">`,
-	`<i style="x:image-set('a%d' 1x, 'b%d' 3x, url(c%d) 2x)">`,
+	`<i style="x:image-set('a%d' 1x, 'b%d' 3x, url(c%d) 2x)"></i>`,
 )
 
 // FuzzRequisitesTreeTags checks Requisites against the tree walk on pages
