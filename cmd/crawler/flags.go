@@ -170,7 +170,7 @@ var flags = []flagDef{
 		short: "write the link graph to *FILE* as CSV: every link, and what came of the page it names",
 		text: "write the crawl's link graph to *FILE* as CSV (RFC 4180, lines ending in CRLF), under the header `from,to,status,from_docid,to_docid`: " +
 			"a row for every link found on every saved page, in the order found, duplicates included, " +
-			"pages at *maxDepth* included (scanned for the graph alone, with nothing logged), then for each of its requisites, and a row for every redirect followed. " +
+			"pages at *maxDepth* included (scanned for the graph alone, with nothing logged), then, in html mode, for each of its requisites, and a row for every redirect followed. " +
 			"`to` is the link as normalized (control bytes percent-encoded), or as found if it names no page. " +
 			"`status` is what came of `to`, the same on every row: the HTTP status it was saved, redirected or failed with (`200`, `301`, `404`), " +
 			"why it failed (such as `timeout`, `too-many-redirects`, `not-html`, `too-large`, `host-unreachable`), " +

@@ -99,11 +99,17 @@ func (r *run) graphScan(pageURL string, out outcome, found func(string)) bool {
 }
 
 // graphRequisites adds, after a page's links, a row for each requisite it
-// has, for a graph that writes its rows: a page needs them to render, and
+// has, for a graph that writes its rows of a crawl that reads pages as a
+// browser does: a page needs them to render, and
 // the crawl never takes them as pages, so their status says so.
 func (r *run) graphRequisites(page bag.Item, out outcome) {
 	g := r.c.Graph
 	if g == nil || !g.KeepsRows() {
+		return
+	}
+	if _, ok := r.c.Scanner.(pagescan.RequisiteScanner); !ok {
+		// The reference's model of a page has links alone, and reading
+		// the tree beside it for requisites tripled the graph's cost.
 		return
 	}
 	if r.graphRead {
