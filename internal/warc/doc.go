@@ -56,6 +56,6 @@
 // append to a file, cut a torn record off it, or report a full disk to
 // its caller, which a crawl that resumes needs. So this package uses the
 // standard library, and github.com/klauspost/compress for gzip, whose
-// best compression makes a smaller file than compress/gzip's, in less
-// time.
+// default level takes half the time of compress/gzip's, for a file 4%
+// larger.
 package warc
