@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"io/fs"
 	"net"
@@ -10,6 +11,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"testing/fstest"
 
@@ -119,6 +121,14 @@ func TestCheck(t *testing.T) {
 		code, out, stderr := crawl(t.Context(), noProxy, "-check", "-check-external=false", "-delay", "0", seed)
 		if code != exitBroken || strings.Contains(out, "localhost") || strings.Contains(out, site.down) {
 			t.Errorf("exit %d: %s\n%s", code, out, stderr)
+		}
+	})
+	t.Run("stopped with no directory, it is run again", func(t *testing.T) {
+		ctx, cancel := context.WithCancelCause(t.Context())
+		cancel(stopSignal{syscall.SIGINT})
+		code, _, stderr := crawl(ctx, noProxy, "-check", "-delay", "0", seed)
+		if code != 128+int(syscall.SIGINT) || !strings.Contains(stderr, "To finish the crawl, run: crawler -check -delay 0 "+seed+"\n") || strings.Contains(stderr, "-resume") {
+			t.Errorf("exit %d: %s", code, stderr)
 		}
 	})
 	t.Run("nothing broken", func(t *testing.T) {

@@ -58,7 +58,13 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, getenv fu
 	defer j.Close() // unless the statistics and the graph were written
 	o, ferr := j.Run(ctx)
 	res, err := o.Result, o.Err
-	code = finish(cfg, resumeCommand(argv0, cfg, getenv), res, err, ferr, j.OutageHint, con)
+	resume := resumeCommand(argv0, cfg, getenv)
+	if j.OwnDir() {
+		// A check given no directory kept its pages in one of its own,
+		// gone now: it finishes by starting again.
+		resume = shellJoin(append([]string{argv0}, args...))
+	}
+	code = finish(cfg, resume, res, err, ferr, j.OutageHint, con)
 	code = sumUp(cfg, j, res, code, err == nil, con)
 	if r := j.Checked(); r != nil && code == exitOK {
 		if err := r.WriteText(stdout); err != nil {

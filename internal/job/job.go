@@ -164,6 +164,10 @@ func (j *Job) Close() {
 	}
 }
 
+// OwnDir says whether the page directory is one the job made, for a link
+// check given none, and removes when it is closed.
+func (j *Job) OwnDir() bool { return j.tmpDir != "" }
+
 // Checked returns what a link check found, once Run has run it, or nil.
 func (j *Job) Checked() *linkcheck.Report { return j.checked }
 
