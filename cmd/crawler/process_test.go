@@ -98,14 +98,15 @@ func TestKill9(t *testing.T) {
 // journal does not account for and appends. So the resumed crawl ends as
 // if it had never been killed, the file reads back whole, and every saved
 // page is the payload of exactly one 200 response: none lost, none
-// recorded twice.
+// recorded twice. A .wacz package holds such a file, and a page line for
+// each page saved.
 func TestKill9WARC(t *testing.T) {
 	if testing.Short() {
 		t.Skip("skipping: starts a process per step")
 	}
 	p := newStepProxy(t, testdataSite(t))
 	for _, kc := range killCrawls {
-		for _, file := range []string{"crawl.warc", "crawl.warc.gz"} {
+		for _, file := range []string{"crawl.warc", "crawl.warc.gz", "crawl.wacz"} {
 			t.Run(kc.name+" "+file, func(t *testing.T) { kill9EveryStep(t, p, kc.args, file, nil) })
 		}
 	}
@@ -150,6 +151,13 @@ func kill9EveryStep(t *testing.T, p *stepProxy, args []string, warcFile string, 
 				_, stderr, err := interruptProcess(t, p, withDir(args, dir), step, answered, (*os.Process).Kill)
 				checkKilled(t, err, stderr, answered, dir, want)
 				resumeMatches(t, p, args, dir, want)
+				if strings.HasSuffix(out, ".wacz") {
+					var pages []string
+					out, pages = openWACZ(t, out)
+					if saved := readPages(t, dir); len(pages) != len(saved) {
+						t.Errorf("pages.jsonl has %d pages, the crawl saved %d", len(pages), len(saved))
+					}
+				}
 				if out != "" {
 					caps := checkWARC(t, out)
 					checkPagesArchived(t, dir, caps)
