@@ -30,21 +30,31 @@ type docCommand struct {
 // answered by a server, as when a link 404s, as some do on every site here.
 var wgetExits = []int{8}
 
+// serveDocs serves the folder that holds docs, a package's documentation,
+// with ./playground, and returns its origin, the docs' URL prefix and the
+// function that stops it; or, if docs has no index.html, says on stdout
+// that the case is skipped and returns a nil stop.
+func serveDocs(ctx context.Context, docs, name, pkg string, stdout io.Writer) (origin, prefix string, stop func(), err error) {
+	if _, err := os.Stat(filepath.Join(docs, "index.html")); err != nil {
+		fmt.Fprintf(stdout, "(skipping %s: no %s; apt-get install %s puts them there)\n\n", name, filepath.Join(docs, "index.html"), pkg)
+		return "", "", nil, nil
+	}
+	origin, stop, err = startPlayground(ctx, filepath.Dir(docs))
+	if err != nil {
+		return "", "", nil, err
+	}
+	return origin, origin + "/" + filepath.Base(docs) + "/", stop, nil
+}
+
 // benchPythonDocs times a crawl of the Python docs at depth 2 into a
 // gzipped WARC file, with its requisites and without, and with the
 // -baseline crawler if there is one.
 func benchPythonDocs(ctx context.Context, cfg config, stdout, stderr io.Writer) error {
-	docs := cfg.pythonDocs
-	if _, err := os.Stat(filepath.Join(docs, "index.html")); err != nil {
-		fmt.Fprintf(stdout, "(skipping the Python docs: no %s; apt-get install python3.11-doc puts them there)\n\n", filepath.Join(docs, "index.html"))
-		return nil
-	}
-	origin, stop, err := startPlayground(ctx, filepath.Dir(docs))
-	if err != nil {
+	origin, prefix, stop, err := serveDocs(ctx, cfg.pythonDocs, "the Python docs", "python3.11-doc", stdout)
+	if err != nil || stop == nil {
 		return err
 	}
 	defer stop()
-	prefix := origin + "/" + filepath.Base(docs) + "/"
 	crawl := func(exe string, more ...string) func(dir string) *exec.Cmd {
 		return func(dir string) *exec.Cmd {
 			args := append([]string{"-q", "-delay", "0", "-scope", prefix, "-warc", dir + ".warc.gz"}, more...)
@@ -79,17 +89,11 @@ func benchPythonDocs(ctx context.Context, cfg config, stdout, stderr io.Writer) 
 // html mode and in reference mode, against wget, and the -baseline crawler
 // in html mode if there is one.
 func benchJavadoc(ctx context.Context, cfg config, stdout, stderr io.Writer) error {
-	docs := cfg.javadoc
-	if _, err := os.Stat(filepath.Join(docs, "index.html")); err != nil {
-		fmt.Fprintf(stdout, "(skipping the OpenJDK docs: no %s; apt-get install openjdk-17-doc puts them there)\n\n", filepath.Join(docs, "index.html"))
-		return nil
-	}
-	origin, stop, err := startPlayground(ctx, filepath.Dir(docs))
-	if err != nil {
+	origin, prefix, stop, err := serveDocs(ctx, cfg.javadoc, "the OpenJDK docs", "openjdk-17-doc", stdout)
+	if err != nil || stop == nil {
 		return err
 	}
 	defer stop()
-	prefix := origin + "/" + filepath.Base(docs) + "/"
 	crawl := func(exe, mode string) func(dir string) *exec.Cmd {
 		return func(dir string) *exec.Cmd {
 			return exec.CommandContext(ctx, exe, "-q", "-order", "bfs", "-delay", "0", "-links", mode,
