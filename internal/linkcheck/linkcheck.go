@@ -204,7 +204,7 @@ func (c *Checker) Run(ctx context.Context) (*Report, error) {
 		round := order[checked:]
 		checked = len(order)
 		for _, t := range round {
-			c.decide(t, targets)
+			c.decide(t)
 		}
 		if err := c.checkAll(ctx, round); err != nil {
 			return nil, err
@@ -242,7 +242,7 @@ func (c *Checker) newTarget(u string) *target {
 
 // decide settles t from what the crawl made of it, if the crawl took it,
 // or readies it to be asked.
-func (c *Checker) decide(t *target, targets map[string]*target) {
+func (c *Checker) decide(t *target) {
 	if t.skip || t.status != "" {
 		return
 	}
