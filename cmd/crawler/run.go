@@ -261,6 +261,10 @@ func finish(cfg *config, resume string, res crawler.Result, err, ferr error, out
 			return exitFailure
 		}
 		if err != nil {
+			if msg := plainHTTPSeed(cfg, err); msg != "" {
+				fmt.Fprintf(stderr, "crawler: %s\n", msg)
+				return exitSeedFetch
+			}
 			fmt.Fprintf(stderr, "crawler: %v\n", err)
 			if cfg.Timeout < time.Second {
 				// Too short to tell a server that is down from one that
@@ -311,6 +315,29 @@ func finish(cfg *config, resume string, res crawler.Result, err, ferr error, out
 	}
 	fmt.Fprintf(stderr, "crawler: %v\nThe %d pages saved are whole. Once the problem is fixed: %s\n", err, res.Saved, strings.TrimPrefix(resume, "To finish the crawl, "))
 	return exitFailure
+}
+
+// plainHTTPSeed says how to mend a crawl whose https seed, err says, its
+// server answered in plain HTTP: with the seed as http, and -scope too if
+// it is https. It returns "" for any other failure, a redirect to an https
+// URL on such a server included, which the message of err names.
+func plainHTTPSeed(cfg *config, err error) string {
+	rest, https := strings.CutPrefix(cfg.Seed, "https://")
+	if !https || !isType[*pagefetch.PlainHTTPError](err) {
+		return ""
+	}
+	host, _, _ := strings.Cut(rest, "/")
+	if !strings.HasPrefix(err.Error(), crawler.ErrSeedFailed.Error()+": https://"+host+"/") {
+		return "" // another host's answer
+	}
+	msg := fmt.Sprintf("%s answered in plain HTTP, not HTTPS: use http://%s", cfg.Seed, rest)
+	for _, p := range cfg.Scopes {
+		if strings.HasPrefix(p, "https://") {
+			msg += ", and http:// in -scope"
+			break
+		}
+	}
+	return msg
 }
 
 // signalName is how the summary names the signal that stopped the crawl.

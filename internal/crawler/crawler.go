@@ -235,7 +235,7 @@ type run struct {
 	// seedFailure says why the last page that failed did; if no page is
 	// ever saved, it says why the seed (or the page it redirects to) gave
 	// nothing.
-	seedFailure string
+	seedFailure error
 	// graphReqs are the requisites of the page being applied, read with
 	// its links, if graphRead: for the link graph's rows.
 	graphReqs []string
@@ -438,16 +438,16 @@ func (r *run) apply(src source, page bag.Item, hop int, out outcome) {
 		if next := r.consider(src, page.URL, page.Depth, page.Depth, r.read.link(out.target)); next != "" {
 			r.hops[next] = hop + 1
 		} else {
-			r.seedFailure = fmt.Sprintf("%s redirects to %s, which is outside the crawl, excluded or already seen", page.URL, out.target)
+			r.seedFailure = fmt.Errorf("%s redirects to %s, which is outside the crawl, excluded or already seen", page.URL, out.target)
 		}
 	case Disallowed:
 		r.graphDecided(page, out)
-		r.seedFailure = page.URL + ": robots.txt does not allow it"
+		r.seedFailure = errors.New(page.URL + ": robots.txt does not allow it")
 	case Failed:
 		r.graphDecided(page, out)
-		r.seedFailure = page.URL + ": could not be fetched"
+		r.seedFailure = errors.New(page.URL + ": could not be fetched")
 		if out.err != nil {
-			r.seedFailure = fmt.Sprintf("%s: %v", page.URL, out.err)
+			r.seedFailure = fmt.Errorf("%s: %w", page.URL, out.err)
 		}
 	}
 }
@@ -529,8 +529,11 @@ func (r *run) end() error {
 			return err
 		}
 	}
+	if r.res.Saved == 0 && r.seedFailure == nil {
+		return ErrSeedFailed
+	}
 	if r.res.Saved == 0 {
-		return fmt.Errorf("%w: %s", ErrSeedFailed, r.seedFailure)
+		return fmt.Errorf("%w: %w", ErrSeedFailed, r.seedFailure)
 	}
 	return nil
 }

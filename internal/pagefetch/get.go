@@ -14,6 +14,7 @@ import (
 	"mime"
 	"net"
 	"net/http"
+	"net/url"
 	"strconv"
 	"strings"
 	"time"
@@ -181,6 +182,10 @@ func (f *Fetcher) once(ctx context.Context, method, rawURL string, k kind, t *ta
 		traced = withCapture
 	}
 	res, err := f.Client.Do(req.WithContext(traced))
+	if ue, ok := err.(*url.Error); ok && plainHTTP(ue.Err) {
+		ue.Err = &PlainHTTPError{Err: ue.Err}
+		return nil, 0, host, ue
+	}
 	if err != nil {
 		return nil, 0, host, trace.unreachable(ctx, host, err, f.Client.Timeout)
 	}

@@ -16,6 +16,7 @@ package pagefetch
 
 import (
 	"context"
+	"crypto/tls"
 	"errors"
 	"fmt"
 	"maps"
@@ -24,6 +25,7 @@ import (
 	"net/url"
 	"os"
 	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -48,6 +50,28 @@ var ErrDisallowed = errors.New("disallowed by robots.txt")
 // (5xx, 429) or could not be reached: RFC 9309 then forbids crawling the
 // host at all. No request was sent for the URL.
 var ErrRobotsUnavailable = errors.New("robots.txt unavailable, so nothing on the host may be crawled")
+
+// A PlainHTTPError is the failure of an https request to a server that
+// answered in plain HTTP: the URL should have been http. Err is the
+// error the request failed with.
+type PlainHTTPError struct{ Err error }
+
+func (e *PlainHTTPError) Error() string {
+	return "the server answered in plain HTTP, not HTTPS: use http://"
+}
+
+func (e *PlainHTTPError) Unwrap() error { return e.Err }
+
+// plainHTTP reports whether err is that of an https request answered in
+// plain HTTP: net/http says so itself when it makes the TLS connection,
+// and the TLS handshake's own error holds the answer's first bytes when
+// the connection is made here (see recordingDialers).
+func plainHTTP(err error) bool {
+	if rh, ok := errors.AsType[tls.RecordHeaderError](err); ok && string(rh.RecordHeader[:]) == "HTTP/" {
+		return true
+	}
+	return strings.Contains(err.Error(), "server gave HTTP response to HTTPS client")
+}
 
 // ErrHostDown is returned, wrapped with the reason the host was given up,
 // for every URL of a host that its caller found down ([Fetcher.MarkDown]):
@@ -268,6 +292,8 @@ func Reason(err error) string {
 		return fmt.Sprintf("HTTP %d", se.Code)
 	case errors.Is(err, ErrRobotsUnavailable):
 		return "robots.txt unavailable"
+	case errors.As(err, new(*PlainHTTPError)):
+		return "plain HTTP, not HTTPS"
 	case errors.As(err, &be):
 		return be.reason
 	case errors.As(err, &ne) && ne.Timeout():
