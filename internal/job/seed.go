@@ -55,6 +55,32 @@ func (cfg *Settings) schemeHint(raw string) string {
 	return fmt.Sprintf("seedURL %q %s: use %s", raw, problem, u)
 }
 
+// scopeSchemeHint explains a -scope prefix, raw, whose scheme is missing
+// ("127.0.0.1:8766", "example.edu/docs/") or misspelt ("htp://", "http:/"),
+// and gives the prefix it most likely meant; it returns "" for any other.
+func scopeSchemeHint(raw string) string {
+	name, rest, problem := splitScheme(raw)
+	if name == "" && problem == "" && raw != "" && !strings.Contains(raw, "/") &&
+		(!strings.Contains(raw, ":") || isPort(raw[strings.IndexByte(raw, ':')+1:])) {
+		// A host with no dot, and perhaps a port: "localhost:8080".
+		rest, problem = raw, "has no scheme"
+	}
+	if problem == "" || rest == "" {
+		return ""
+	}
+	if !strings.Contains(rest, "/") {
+		rest += "/"
+	}
+	meant := "http://" + rest
+	if name == "https" {
+		meant = "https://" + rest
+	}
+	if name == "" {
+		return fmt.Sprintf("-scope %s needs a scheme: give %s", raw, meant)
+	}
+	return fmt.Sprintf("-scope %s %s: give %s", raw, problem, meant)
+}
+
 // splitScheme reads raw as a URL whose scheme may be misspelt or missing.
 // It returns the scheme as given, lower-cased ("" if there is none), what
 // follows the scheme and its slashes, and what is wrong with the scheme,

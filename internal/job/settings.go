@@ -126,6 +126,9 @@ func (cfg *Settings) Parse(fs *flag.FlagSet, args []string) error {
 		if errors.Is(err, flag.ErrHelp) {
 			return err
 		}
+		if msg := badBool(fs, args); msg != "" {
+			return refuse(Flags, msg)
+		}
 		return refuse(Flags, err.Error())
 	}
 	if msg := boolWithSpace(fs, args); msg != "" {
@@ -186,6 +189,9 @@ func (cfg *Settings) prefixes() ([]string, error) {
 	prefixes := make([]string, len(cfg.Scopes))
 	for i, raw := range cfg.Scopes {
 		p, err := browserurl.Canonical(raw)
+		if err != nil && !strings.Contains(raw, "://") {
+			return nil, fmt.Errorf("-scope %q needs a scheme: give a URL prefix such as http://example.edu/ or http://*.example.edu/docs/", raw)
+		}
 		if err != nil {
 			return nil, fmt.Errorf("-scope %q is %v: give a URL prefix such as http://example.edu/ or http://*.example.edu/docs/", raw, err)
 		}
@@ -258,6 +264,11 @@ func (cfg *Settings) buildMode() error {
 	cfg.scanner = scanner
 	cfg.scope = scope.Default()
 	if len(cfg.Scopes) > 0 {
+		for _, raw := range cfg.Scopes {
+			if msg := scopeSchemeHint(raw); msg != "" {
+				return refuse(Flags, msg)
+			}
+		}
 		prefixes, err := cfg.prefixes()
 		if err != nil {
 			return &SettingError{Setting: Flags, Err: err}
@@ -331,11 +342,13 @@ func (cfg *Settings) checkSeed(raw string) (string, error) {
 		return "", refuse(SeedURL, fmt.Sprintf("seedURL %q cannot be normalized: give an absolute http URL of an HTML page, such as %sletters/index.html", raw, scope.CS50Prefix))
 	}
 	if !cfg.scope.Contains(seed) {
-		msg := fmt.Sprintf("seedURL %s is not in the crawl's scope (%s): give a seed inside it, or add a -scope", seed, cfg.scope)
-		if len(cfg.Scopes) == 0 {
-			msg = fmt.Sprintf("seedURL %s is not internal: it must begin with %s, or a -scope prefix, and stay under it once a server decodes %%2E and %%2F in its path", seed, scope.CS50Prefix)
-		}
+		msg, escapes := cfg.outsideMessage(seed)
 		if fix := cfg.scopeFix(raw); fix != nil {
+			what := "another site"
+			if escapes || strings.HasPrefix(cfg.scope.String(), fix[1][:strings.Index(fix[1], "://")+3]+strings.SplitN(fix[1], "/", 4)[2]+"/") {
+				what = "it" // the same site
+			}
+			msg += fmt.Sprintf("; to crawl %s, add -scope %s", what, fix[1])
 			return "", &SettingError{Setting: SeedURL, Err: errors.New(msg), Fix: fix}
 		}
 		return "", refuse(SeedURL, msg)
@@ -347,6 +360,23 @@ func (cfg *Settings) checkSeed(raw string) (string, error) {
 		return "", refuse(SeedURL, fmt.Sprintf("seedURL %s is excluded by -exclude %q, so the crawl could request nothing: give a seed it does not match, or another -exclude", seed, re))
 	}
 	return seed, nil
+}
+
+// outsideMessage says why seed, normalized, is outside the crawl's scope:
+// it does not begin with a prefix, or it does but leaves it once a server
+// decodes the %2E and %2F in its path ("/tse/%2E%2E/x.html" is
+// "/x.html"), which escapes reports.
+func (cfg *Settings) outsideMessage(seed string) (msg string, escapes bool) {
+	prefixes := []string{scope.CS50Prefix}
+	if len(cfg.Scopes) > 0 {
+		prefixes, _ = cfg.prefixes() // build checked them
+	}
+	for _, p := range prefixes {
+		if strings.HasPrefix(seed, p) {
+			return fmt.Sprintf("seedURL %s is outside the crawl: it begins with %s, but leaves it once a server decodes the %%2E (.) and %%2F (/) in its path", seed, p), true
+		}
+	}
+	return fmt.Sprintf("seedURL %s is outside the crawl: it must begin with %s", seed, strings.Join(prefixes, " or ")), false
 }
 
 // badPort is the error for a seed whose port no connection can be made

@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode"
 )
 
 // The flag.Values of the command's flags. Each is bound to a field of a
@@ -97,9 +98,7 @@ func (v BoolValue) IsBoolFlag() bool { return true }
 func (v BoolValue) Set(s string) error {
 	b, err := strconv.ParseBool(s)
 	if err != nil {
-		// The flag package's own words, which it puts after "invalid
-		// boolean value".
-		return errors.New("parse error")
+		return errors.New(boolValues) // see badBool
 	}
 	*v.B = b
 	return nil
@@ -141,6 +140,41 @@ func formatSize(n int64) string {
 		}
 	}
 	return strconv.FormatInt(n, 10)
+}
+
+// boolValues says what a boolean flag takes: what strconv.ParseBool
+// reads.
+const boolValues = "give true or false (or 1, 0, t, f)"
+
+// badBool finds the first boolean flag in args given a value it cannot
+// take, as in "-robots=no", and says what to give; it returns "" if there
+// is none. The flag package's own message would begin "invalid boolean
+// value" and end in whatever Set said.
+func badBool(fs *flag.FlagSet, args []string) string {
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if a == "--" || len(a) < 2 || a[0] != '-' {
+			return ""
+		}
+		name, v, hasValue := strings.Cut(strings.TrimPrefix(a[1:], "-"), "=")
+		f := fs.Lookup(name)
+		if f == nil {
+			return ""
+		}
+		if b, ok := f.Value.(interface{ IsBoolFlag() bool }); ok && b.IsBoolFlag() {
+			if _, err := strconv.ParseBool(v); hasValue && err != nil {
+				if strings.ContainsFunc(v, func(r rune) bool { return !unicode.IsGraphic(r) || r == ' ' }) {
+					v = strconv.Quote(v)
+				}
+				return fmt.Sprintf("-%s=%s: %s", name, v, boolValues)
+			}
+			continue
+		}
+		if !hasValue {
+			i++ // the flag's value
+		}
+	}
+	return ""
 }
 
 // boolWithSpace finds a boolean flag given its value after a space, as in
