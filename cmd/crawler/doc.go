@@ -6,8 +6,9 @@
 //
 //	crawler [flags] seedURL pageDirectory maxDepth
 //
-// Its manual, with every flag, the exit codes, the environment and
-// examples, is printed by crawler -h, and installed as crawler.1 for man
-// crawler. Both are rendered from manual.go, as are the tables of flags
-// and exit codes in README.md.
+// crawler -h prints a short usage, a line a flag. Its manual, with every
+// flag, the exit codes, the environment and examples, is printed by
+// crawler -help-all, and installed as crawler.1 for man crawler. All are
+// rendered from manual.go and flags.go, as are the tables of flags and
+// exit codes in README.md.
 package main

@@ -14,8 +14,8 @@ import (
 )
 
 // Every flag is described once, in flags: how it parses, its default, what
-// it means and what a resume does with it. The parser, the -h text, the man
-// page, README's table of flags, the journal's parameters (which decide
+// it means and what a resume does with it. The parser, the -h and
+// -help-all texts, the man page, README's table of flags, the journal's parameters (which decide
 // whether a crawl may resume) and the command that resumes a crawl are all
 // made from it, so that none can say what another does not do.
 
@@ -24,7 +24,7 @@ type resumeRule int
 
 const (
 	// notCarried flags are no part of a crawl: -resume, which the resume
-	// command adds itself, -version and -h.
+	// command adds itself, -version, -h and -help-all.
 	notCarried resumeRule = iota
 	// mayChange flags change how pages are fetched or reported, never
 	// which are saved or in what order: a crawl may resume with another
@@ -47,8 +47,9 @@ type flagDef struct {
 	// that holds it. "" is none. A flag given many times (-scope) starts
 	// with none, and def is what holds until one is given.
 	def string
-	// short is the meaning in a line, for README's table; text the whole
-	// of it, for -h and the man page, in the manual's Markdown subset.
+	// short is the meaning in a line, for -h and README's table; text the
+	// whole of it, for -help-all and the man page, in the manual's
+	// Markdown subset.
 	short, text string
 	rule        resumeRule
 	// value binds the flag to its field of cfg; nil for -h, which the
@@ -376,8 +377,16 @@ var flags = []flagDef{
 	},
 	{
 		name: "h", rule: notCarried,
-		short: "print the manual and exit",
-		text:  "print the manual, as plain text, and exit.",
+		short: "print this usage and exit",
+		text:  "print a short usage, a line for each flag and an example of each use, and exit.",
+	},
+	{
+		name: "help-all", rule: notCarried,
+		short: "print the whole manual",
+		text: "print the whole manual, as plain text, and exit, " +
+			"whatever else the command line holds.",
+		// run answers -help-all before parsing, as it does -version.
+		value: func(*config) flag.Value { return job.BoolValue{B: new(bool)} },
 	},
 }
 
@@ -411,7 +420,7 @@ func (f *flagDef) syntax() string {
 
 // shownDefault returns the default as the manual shows it: a `literal`
 // value, "on", "off" or "none" in words, or "" for a flag that is no
-// setting (-version, -h).
+// setting (-version, -h, -help-all).
 func (f *flagDef) shownDefault() string {
 	switch {
 	case f.arg == "" && f.def == "":

@@ -6,8 +6,9 @@ import (
 )
 
 // The manual is written once, here and in the table of flags (flags.go),
-// and rendered three ways: as the -h text, as the man page crawler.1, and
-// as README's tables of flags and exit codes. The last two are rendered by
+// and rendered three ways: as the -help-all text, as the man page
+// crawler.1, and as README's tables of flags and exit codes; -h prints a
+// short usage made from the same table. The last two are rendered by
 // manual_test.go, which checks that crawler.1 and README.md hold what it
 // renders now (go test ./cmd/crawler -update rewrites them), so a flag
 // cannot be described in one place and not another. A change to the
@@ -30,6 +31,15 @@ type example struct {
 }
 
 const synopsis = "crawler [flags] seedURL pageDirectory maxDepth"
+
+// checkSynopsis is the command line of a link check, whose pageDirectory
+// and maxDepth may be left out.
+const checkSynopsis = "crawler -check [flags] seedURL [pageDirectory maxDepth]"
+
+// usageLines are the synopses the -h and -help-all texts begin with.
+const usageLines = "Usage: " + synopsis + "\n" +
+	"       " + checkSynopsis + "\n" +
+	"       crawler -h | -help-all | -version\n"
 
 const summary = "fetch a web site's pages, within a number of links, into a directory"
 
@@ -246,14 +256,14 @@ func wrap(text string, indent, width int) string {
 	return strings.ReplaceAll(b.String(), "\x00", " ") + "\n"
 }
 
-// helpWidth is the width of the -h text: a terminal's, less a column for
+// helpWidth is the width of the -help-all text: a terminal's, less a column for
 // terminals that wrap a line that fills them.
 const helpWidth = 79
 
-// help renders the manual as the -h text.
-func help() string {
+// helpAll renders the whole manual as the -help-all text.
+func helpAll() string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "Usage: %s\n       crawler -h | -version\n\n", synopsis)
+	b.WriteString(usageLines + "\n")
 	for _, p := range description {
 		b.WriteString(wrap(plain(p), 0, helpWidth) + "\n")
 	}
@@ -290,7 +300,7 @@ func help() string {
 	return b.String()
 }
 
-// flagEntries returns the flags as the -h text and the man page list
+// flagEntries returns the flags as the -help-all text and the man page list
 // them: the flag's syntax, and its text with its default, if that is a
 // value rather than "on", "off" or "none".
 func flagEntries() []entry {
@@ -315,4 +325,51 @@ func capitalize(s string) string {
 		return s
 	}
 	return strings.ToUpper(s[:1]) + s[1:]
+}
+
+// usageExamples are the commands the -h text ends with, one for each use,
+// as they work when pasted: the playground command serves testdata/playground
+// on 127.0.0.1:8765 for all but the first, as README.md shows.
+var usageExamples = []example{
+	{"Crawl the CS50 letters, from Dartmouth's network:", []string{
+		"mkdir -p data/letters && ./crawler http://cs50tse.cs.dartmouth.edu/tse/letters/index.html data/letters 10",
+	}},
+	{"Crawl your own site, served on 127.0.0.1:8765 as README.md shows:", []string{
+		"mkdir -p data/mine && ./crawler -scope http://127.0.0.1:8765/ http://127.0.0.1:8765/tse/zoo/index.html data/mine 2",
+	}},
+	{"Crawl it and keep a web archive too:", []string{
+		"mkdir -p data/mine-archived && ./crawler -scope http://127.0.0.1:8765/ -warc mine.warc.gz " +
+			"http://127.0.0.1:8765/tse/zoo/index.html data/mine-archived 2",
+	}},
+	{"Check its links:", []string{
+		"./crawler -check -delay 0 http://127.0.0.1:8765/tse/town/index.html",
+	}},
+}
+
+// usageColumn is where a flag's meaning starts in the -h text, after its
+// syntax; a longer syntax pushes it right.
+const usageColumn = 24
+
+// help renders the short usage that -h prints: the synopses, each flag
+// in a line, with its meaning in a line (short) and its default if that is
+// a value, then an example of each use.
+func help() string {
+	var b strings.Builder
+	b.WriteString(usageLines + "\nFlags:\n")
+	for _, f := range flags {
+		line := fmt.Sprintf("  %-*s  %s", usageColumn-4, f.syntax(), strings.ReplaceAll(plain(f.short), "\x00", " "))
+		if f.arg != "" && f.def != "" {
+			line += " (default " + f.def + ")"
+		}
+		b.WriteString(line + "\n")
+	}
+	b.WriteString("\nExamples:\n")
+	for _, ex := range usageExamples {
+		b.WriteString("  " + ex.text + "\n")
+		for _, l := range ex.lines {
+			b.WriteString("    " + l + "\n")
+		}
+	}
+	b.WriteString("\nRun 'man crawler' or 'crawler -help-all' for the whole manual.\n")
+	return b.String()
 }

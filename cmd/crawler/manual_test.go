@@ -18,7 +18,7 @@ import (
 
 // manualDate is the date of the man page, which man prints at the foot of
 // each page: change it with the manual.
-const manualDate = "2026-11-26"
+const manualDate = "2026-11-27"
 
 // roffEscape escapes text for roff: a backslash is \e, a hyphen-minus \-
 // (else groff prints a hyphen, which breaks copied flags), and quotes and
@@ -82,7 +82,9 @@ func manPage() string {
 	// No hyphenation: a hyphen added in a URL or a flag would be copied.
 	b.WriteString(".nh\n")
 	b.WriteString(".SH NAME\n" + roffLines(`crawler \- `+roffEscape.Replace(summary)))
-	b.WriteString(".SH SYNOPSIS\n.B crawler\n[\\fIflags\\fR]\n.I seedURL pageDirectory maxDepth\n.br\n.B crawler\n\\fB\\-h\\fR | \\fB\\-version\\fR\n")
+	b.WriteString(".SH SYNOPSIS\n.B crawler\n[\\fIflags\\fR]\n.I seedURL pageDirectory maxDepth\n.br\n" +
+		".B crawler \\-check\n[\\fIflags\\fR]\n.I seedURL\n[\\fIpageDirectory maxDepth\\fR]\n.br\n" +
+		".B crawler\n\\fB\\-h\\fR | \\fB\\-help\\-all\\fR | \\fB\\-version\\fR\n")
 	b.WriteString(".SH DESCRIPTION\n")
 	for i, p := range description {
 		if i > 0 {
@@ -151,14 +153,14 @@ func markdownCell(s string) string {
 }
 
 // readmeFlags renders README's table of flags, a line each: the longer
-// texts are for -h and the man page.
+// texts are for -help-all and the man page.
 func readmeFlags() string {
 	var b strings.Builder
 	b.WriteString("| flag | default | meaning |\n|---|---|---|\n")
 	for _, f := range flags {
 		fmt.Fprintf(&b, "| %s | %s | %s |\n", markdownCell("`"+f.syntax()+"`"), markdownCell(f.shownDefault()), markdownCell(f.short))
 	}
-	b.WriteString("\n`crawler -h` and the man page, `cmd/crawler/crawler.1`, explain each flag in full.\n")
+	b.WriteString("\n`crawler -help-all` and the man page, `cmd/crawler/crawler.1`, explain each flag in full.\n")
 	return b.String()
 }
 
@@ -193,8 +195,8 @@ func TestManualFlags(t *testing.T) {
 	}
 }
 
-// TestDefaults checks that every default the manual prints, in the -h
-// text, the man page and README's table, is the value the parser gives a
+// TestDefaults checks that every default the manual prints, in the
+// -help-all text, the man page and README's table, is the value the parser gives a
 // flag that is not set. Each rendering is read back as a reader sees it.
 func TestDefaults(t *testing.T) {
 	cfg, err := parseArgs([]string{zooSeed, "DIR", "2"})
@@ -205,24 +207,24 @@ func TestDefaults(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	h, man := help(), manPage()
+	h, man := helpAll(), manPage()
 	for _, f := range flags {
 		if f.shownDefault() == "" {
-			continue // -version and -h are no settings
+			continue // -version, -h and -help-all are no settings
 		}
 		want := parsedDefault(cfg, f)
 		t.Run(f.name, func(t *testing.T) {
 			if got := readmeDefault(t, string(readme), f.syntax()); got != want {
 				t.Errorf("README.md gives the default %s, the parser %s", got, want)
 			}
-			// -h and the man page give a default only if it is a value.
+			// -help-all and the man page give a default only if it is a value.
 			helpWant, manWant := "", ""
 			if v, ok := strings.CutPrefix(want, "`"); ok {
 				v = strings.TrimSuffix(v, "`")
 				helpWant, manWant = "Default: "+v+".", `Default: \fB`+roffEscape.Replace(v)+`\fR.`
 			}
 			if got := lastDefault(helpEntry(t, h, f.syntax())); got != helpWant {
-				t.Errorf("-h gives %q, want %q", got, helpWant)
+				t.Errorf("-help-all gives %q, want %q", got, helpWant)
 			}
 			if got := lastDefault(manEntry(t, man, f.syntax())); got != manWant {
 				t.Errorf("the man page gives %q, want %q", got, manWant)
@@ -264,7 +266,8 @@ func readmeDefault(t *testing.T, readme, syntax string) string {
 	return ""
 }
 
-// helpEntry returns the entry for syntax in the -h text, its lines joined.
+// helpEntry returns the entry for syntax in the -help-all text, its lines
+// joined.
 func helpEntry(t *testing.T, h, syntax string) string {
 	t.Helper()
 	var entry []string
@@ -278,7 +281,7 @@ func helpEntry(t *testing.T, h, syntax string) string {
 			return strings.Join(strings.Fields(strings.Join(entry, " ")), " ")
 		}
 	}
-	t.Fatalf("-h does not explain %s", syntax)
+	t.Fatalf("-help-all does not explain %s", syntax)
 	return ""
 }
 
@@ -319,9 +322,9 @@ func TestManualExitStatus(t *testing.T) {
 }
 
 func TestHelpWidth(t *testing.T) {
-	for i, line := range strings.Split(help(), "\n") {
+	for i, line := range strings.Split(helpAll(), "\n") {
 		if len(line) > helpWidth {
-			t.Errorf("-h line %d is %d columns wide, more than %d: %s", i+1, len(line), helpWidth, line)
+			t.Errorf("-help-all line %d is %d columns wide, more than %d: %s", i+1, len(line), helpWidth, line)
 		}
 	}
 }

@@ -106,14 +106,18 @@ func commandName(args []string) (string, []string) {
 	return args[0], args[1:]
 }
 
-// parseCommandLine parses the command's arguments, and answers -version
-// and -h. It returns the crawl they ask for, or nil and the exit status,
+// parseCommandLine parses the command's arguments, and answers -version,
+// -help-all and -h. It returns the crawl they ask for, or nil and the exit status,
 // having said why there is none, and given the command that does what the
 // user most likely meant, with argv0 as the command's name, if there is
 // one.
 func parseCommandLine(argv0 string, args []string, stdout, stderr io.Writer) (*config, int) {
-	if wantsVersion(args) {
+	if wants(args, "version") {
 		fmt.Fprintln(stdout, buildinfo.String("crawler"))
+		return nil, exitOK
+	}
+	if wants(args, "help-all") {
+		fmt.Fprint(stdout, helpAll())
 		return nil, exitOK
 	}
 	cfg, err := parseArgs(args)
@@ -187,16 +191,17 @@ func parseArgs(args []string) (*config, error) {
 	return cfg, nil
 }
 
-// wantsVersion reports whether the command line asks for -version, which
-// is answered whatever else the line holds, so that any command line, even
-// a broken one, can say what built the crawler.
-func wantsVersion(args []string) bool {
+// wants reports whether the command line asks for the boolean flag name,
+// -version or -help-all, which is answered whatever else the line holds,
+// so that any command line, even a broken one, can say what built the
+// crawler or print the manual.
+func wants(args []string, name string) bool {
 	for _, a := range args {
 		if a == "--" {
 			break
 		}
-		name, v, hasValue := strings.Cut(a, "=")
-		if name != "-version" && name != "--version" {
+		given, v, hasValue := strings.Cut(a, "=")
+		if given != "-"+name && given != "--"+name {
 			continue
 		}
 		if on, err := strconv.ParseBool(v); !hasValue || err == nil && on {

@@ -293,26 +293,95 @@ func TestPageDirectoryRefused(t *testing.T) {
 	})
 }
 
+// TestHelp: -h prints a short usage, made from the table of flags: the
+// synopses, a line for each flag, an example of each use, and where the
+// whole manual is.
 func TestHelp(t *testing.T) {
 	code, stdout, stderr := crawl(t.Context(), func(string) string { return "" }, "-h")
 	if code != exitOK || stderr != "" {
 		t.Errorf("-h: exit %d, stderr %q; want 0 and nothing", code, stderr)
 	}
-	for _, want := range []string{"Usage: crawler [flags] seedURL pageDirectory maxDepth", "Flags:", "HTTP_PROXY", "HTTPS_PROXY", "NO_PROXY", "Exit status:", "Examples:"} {
+	if n := strings.Count(stdout, "\n"); n > 60 {
+		t.Errorf("-h prints %d lines, more than 60", n)
+	}
+	for _, want := range []string{
+		"Usage: crawler [flags] seedURL pageDirectory maxDepth\n",
+		"crawler -check [flags] seedURL [pageDirectory maxDepth]\n",
+		"crawler -h | -help-all | -version\n",
+		"./crawler http://cs50tse.cs.dartmouth.edu/tse/letters/index.html data/letters 10\n",
+		"./crawler -scope http://127.0.0.1:8765/ http://127.0.0.1:8765/tse/zoo/index.html data/mine 2\n",
+		"./crawler -scope http://127.0.0.1:8765/ -warc mine.warc.gz http://127.0.0.1:8765/tse/zoo/index.html data/mine-archived 2\n",
+		"./crawler -check -delay 0 http://127.0.0.1:8765/tse/town/index.html\n",
+		"'man crawler'", "'crawler -help-all'",
+	} {
 		if !strings.Contains(stdout, want) {
 			t.Errorf("-h output lacks %q", want)
 		}
 	}
 	for _, f := range flags {
+		line := "\n  " + f.syntax() + " "
+		i := strings.Index(stdout, line)
+		if i < 0 {
+			t.Errorf("-h output has no line for %s", f.syntax())
+			continue
+		}
+		got, _, _ := strings.Cut(stdout[i+len(line):], "\n")
+		want := strings.ReplaceAll(plain(f.short), "\x00", " ")
+		if f.arg != "" && f.def != "" {
+			want += " (default " + f.def + ")"
+		}
+		if strings.TrimLeft(got, " ") != want {
+			t.Errorf("-h explains %s as %q, want %q", f.syntax(), strings.TrimLeft(got, " "), want)
+		}
+	}
+}
+
+// TestHelpAll: -help-all prints the whole manual, whatever else the
+// command line holds, and sends nothing.
+func TestHelpAll(t *testing.T) {
+	p := newProxy(t, testdataSite(t))
+	for _, args := range [][]string{
+		{"-help-all"},
+		{"--help-all"},
+		{"-q", "-help-all", zooSeed, "DIR", "2"},
+		{"-fast", "-help-all"},
+		{"-h", "-help-all"},
+	} {
+		t.Run(strings.Join(args, " "), func(t *testing.T) {
+			code, stdout, stderr := crawl(t.Context(), p.getenv, args...)
+			if code != exitOK || stdout != helpAll() || stderr != "" {
+				t.Errorf("exit %d, stderr %q; want %d, the whole manual, and nothing on stderr", code, stderr, exitOK)
+			}
+		})
+	}
+	if n := p.requests.Load(); n != 0 {
+		t.Errorf("-help-all sent %d requests", n)
+	}
+	code, stdout, stderr := crawl(t.Context(), p.getenv, "-help-all")
+	if code != exitOK || stderr != "" {
+		t.Errorf("-help-all: exit %d, stderr %q; want 0 and nothing", code, stderr)
+	}
+	for _, want := range []string{"Usage: crawler [flags] seedURL pageDirectory maxDepth", "Flags:", "HTTP_PROXY", "HTTPS_PROXY", "NO_PROXY", "Exit status:", "Examples:"} {
+		if !strings.Contains(stdout, want) {
+			t.Errorf("-help-all output lacks %q", want)
+		}
+	}
+	for _, f := range flags {
 		if !strings.Contains(stdout, "\n  "+f.syntax()+"\n") && !strings.Contains(stdout, "\n  "+f.syntax()+" ") {
-			t.Errorf("-h output does not explain %s", f.syntax())
+			t.Errorf("-help-all output does not explain %s", f.syntax())
 		}
 	}
 	for code := range exitOutage + 1 {
 		if !strings.Contains(stdout, fmt.Sprintf("\n  %d ", code)) {
-			t.Errorf("-h output does not explain exit status %d", code)
+			t.Errorf("-help-all output does not explain exit status %d", code)
 		}
 	}
+	t.Run("-help-all=false", func(t *testing.T) {
+		code, stdout, _ := crawl(t.Context(), p.getenv, "-help-all=false")
+		if code != exitUsage || stdout != "" {
+			t.Errorf("exit %d, stdout %q; want %d: -help-all=false asks for a crawl", code, stdout, exitUsage)
+		}
+	})
 }
 
 func TestSeedFails(t *testing.T) {
