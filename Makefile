@@ -95,8 +95,14 @@ vet: lint
 # there, without running.
 # testsum prints each package's result, failed tests and skips, not the
 # whole -json stream.
+# -timeout: go test's default of 10 minutes is too short for a cold run on
+# a busy 2-core machine, where ./cmd/crawler, the slowest package at about
+# two minutes under -race on an idle one, ran past it. UNITTIMEOUT is more
+# than five times that; a package that runs past it still fails, and
+# testsum counts the test it was in as failed.
+UNITTIMEOUT ?= 20m
 unit:
-	$(GO) run ./internal/devtools/testsum $(if $(COUNTS),-counts "$(COUNTS)/unit") $(GO) test -race -count=1 -json ./...
+	$(GO) run ./internal/devtools/testsum $(if $(COUNTS),-counts "$(COUNTS)/unit") $(GO) test -race -count=1 -timeout $(UNITTIMEOUT) -json ./...
 
 system: build
 	$(if $(COUNTS),TESTING_COUNTS="$(COUNTS)/system") bash testing.sh
