@@ -139,12 +139,17 @@ func TestHostileUpgrade(t *testing.T) {
 			if err := cmd.Start(); err != nil {
 				t.Fatal(err)
 			}
-			took := waitAtMost(t, cmd, 10*time.Second)
+			// The crawl is expected to take a few seconds at most: a
+			// handful of requests, none held past its 500ms timeout. The
+			// bounds leave room for a busy machine; a crawl that a
+			// hostile host held for ever would still run past them.
+			took := waitAtMost(t, cmd, 2*time.Minute)
+			t.Logf("the crawl took %v; expected a few seconds at most", took.Round(time.Millisecond))
 			if code := cmd.ProcessState.ExitCode(); code != exitOK {
 				t.Errorf("exit %d, want %d; stderr:\n%s", code, exitOK, stderr)
 			}
-			if took > 5*time.Second {
-				t.Errorf("the crawl took %v, want well under 10s", took.Round(time.Millisecond))
+			if took > time.Minute {
+				t.Errorf("the crawl took %v, want a few seconds", took.Round(time.Millisecond))
 			}
 			for _, u := range tt.failed {
 				if !strings.Contains(stdout.String(), " FAILED: "+u+"\n") {
@@ -161,13 +166,15 @@ func TestHostileUpgrade(t *testing.T) {
 			}
 		})
 	}
-	t.Run("SIGINT while a 101 hangs, -timeout 30s", func(t *testing.T) {
+	t.Run("SIGINT while a 101 hangs, -timeout 10m", func(t *testing.T) {
 		t.Parallel()
 		s := hostile.ServeTest(t, hostile.Options{})
 		dir := t.TempDir()
 		// With a pause of a second, the crawler is still at work, with
-		// ok.html to fetch, whether the 101 holds it or not.
-		cmd, stderr := crawlerProcess(s.URL, "-delay", "1s", "-timeout", "30s", hostile.UpgradeSeed, dir, "1")
+		// ok.html to fetch, whether the 101 holds it or not. The timeout
+		// is far longer than the bounds below, so that a crawler that
+		// stopped only at it fails them.
+		cmd, stderr := crawlerProcess(s.URL, "-delay", "1s", "-timeout", "10m", hostile.UpgradeSeed, dir, "1")
 		if err := cmd.Start(); err != nil {
 			t.Fatal(err)
 		}
@@ -181,11 +188,14 @@ func TestHostileUpgrade(t *testing.T) {
 		if err := cmd.Process.Signal(syscall.SIGINT); err != nil {
 			t.Fatal(err)
 		}
-		took := waitAtMost(t, cmd, 5*time.Second)
+		// Expected to stop within a fraction of a second; the bounds,
+		// a hundred times that and more, leave room for a busy machine.
+		took := waitAtMost(t, cmd, 2*time.Minute)
+		t.Logf("the crawler stopped %v after SIGINT; expected well under a second", took.Round(time.Millisecond))
 		if code := cmd.ProcessState.ExitCode(); code != 130 {
 			t.Errorf("exit %d after one SIGINT, want 130; stderr:\n%s", code, stderr)
 		}
-		if took > 2*time.Second {
+		if took > time.Minute {
 			t.Errorf("the crawler took %v to stop after SIGINT, want it prompt", took.Round(time.Millisecond))
 		}
 	})
@@ -662,7 +672,7 @@ func TestHostileMarkerNotAFile(t *testing.T) {
 		if err := cmd.Start(); err != nil {
 			t.Fatal(err)
 		}
-		waitAtMost(t, cmd, 5*time.Second)
+		waitAtMost(t, cmd, 2*time.Minute) // expected to end at once, on a busy machine too
 		if code := cmd.ProcessState.ExitCode(); code != exitPageDir {
 			t.Errorf("exit %d, want %d; stderr:\n%s", code, exitPageDir, stderr)
 		}

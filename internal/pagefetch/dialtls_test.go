@@ -35,7 +35,12 @@ func TestDialTLSBounded(t *testing.T) {
 	if _, err := dialTLS(ctx, "tcp", ln.Addr().String()); err == nil {
 		t.Fatal("a handshake with a silent server succeeded")
 	}
-	if d := time.Since(start); d > 5*time.Second {
+	// Expected to end with its context, after 100ms; the bound, three
+	// hundred times that, leaves room for a busy machine, and a handshake
+	// the context did not end would last until the test did.
+	d := time.Since(start)
+	t.Logf("the handshake ended %v after it began; expected about 100ms, its context's timeout", d)
+	if d > 30*time.Second {
 		t.Errorf("the handshake ended %v after it began, not with its context", d)
 	}
 }

@@ -425,8 +425,8 @@ func TestFetchCancelledDuringRequest(t *testing.T) {
 		if !errors.Is(err, errStop) {
 			t.Errorf("Fetch cancelled during the request = %v, want an error wrapping %v", err, errStop)
 		}
-	case <-time.After(5 * time.Second):
-		t.Fatal("Fetch did not return within 5s of its context being cancelled")
+	case <-time.After(time.Minute): // expected at once; a minute leaves room for a busy machine
+		t.Fatal("Fetch did not return within a minute of its context being cancelled")
 	}
 }
 
@@ -660,9 +660,13 @@ func TestTimeout(t *testing.T) {
 			var res result
 			select {
 			case res = <-done:
-			case <-time.After(5 * time.Second):
-				t.Fatalf("Fetch with a %v timeout had not returned after 5s", timeout)
+			case <-time.After(time.Minute):
+				t.Fatalf("Fetch with a %v timeout had not returned after a minute", timeout)
 			}
+			// Expected to end at its timeout, or after two attempts where
+			// the timeout is retried; a minute leaves room for a busy
+			// machine.
+			t.Logf("Fetch gave up after %v; expected %v or twice that", res.took, timeout)
 			if res.err == nil {
 				t.Fatalf("Fetch from a stalled server = %q, nil, want a timeout", res.body)
 			}
