@@ -345,7 +345,7 @@ func (cfg *Settings) checkSeed(raw string) (string, error) {
 		msg, escapes := cfg.outsideMessage(seed)
 		if fix := cfg.scopeFix(raw); fix != nil {
 			what := "another site"
-			if escapes || strings.HasPrefix(cfg.scope.String(), fix[1][:strings.Index(fix[1], "://")+3]+strings.SplitN(fix[1], "/", 4)[2]+"/") {
+			if escapes || sameSite(cfg.scope.String(), fix[1]) {
 				what = "it" // the same site
 			}
 			msg += fmt.Sprintf("; to crawl %s, add -scope %s", what, fix[1])
@@ -437,4 +437,19 @@ func parseDepth(s string) (int, error) {
 		return 0, bad
 	}
 	return n, nil
+}
+
+// sameSite reports whether prefix is on the scheme and host of one of
+// the space-separated prefixes of a scope.
+func sameSite(prefixes, prefix string) bool {
+	p, err := url.Parse(prefix)
+	if err != nil {
+		return false
+	}
+	for _, raw := range strings.Fields(prefixes) {
+		if q, err := url.Parse(raw); err == nil && strings.EqualFold(q.Scheme, p.Scheme) && strings.EqualFold(q.Host, p.Host) {
+			return true
+		}
+	}
+	return false
 }
