@@ -71,6 +71,7 @@ var flags = []flagDef{
 		text: "the least time between the end of one request and the start of the next to the same host, " +
 			"such as `1.5s` or `500ms`. Below `1s` only when every connection goes to a loopback address: " +
 			"the check is made on each connection, after DNS and through any proxy, and breaking it stops the crawl. " +
+			"Through a proxy on loopback it is allowed, with a warning: the crawler cannot see whether the proxy forwards to a real server. " +
 			"robots.txt's `Crawl-delay` or `Request-rate` can lengthen it.",
 		value: func(cfg *config) flag.Value { return job.DurationValue{D: &cfg.Delay} },
 	},

@@ -58,7 +58,8 @@ var description = []string{
 	"The crawler is polite: at least the pause given by `-delay`, one second by default, " +
 		"separates the end of one request from the start of the next to the same host, " +
 		"and each host's robots.txt is obeyed. " +
-		"A shorter pause is allowed only when every connection goes to a loopback address, such as a local copy of a site. " +
+		"A shorter pause is allowed only when every connection goes to a loopback address, such as a local copy of a site, " +
+		"and through a proxy on loopback it comes with a warning, since the proxy may forward to a real server. " +
 		"A crawl of several hosts fetches from up to `-parallel` of them at once, each at its own pace, " +
 		"and still saves and logs every page in the order of a crawl of one page at a time.",
 	"A page is saved only if the server answers 200 with a non-empty body that is HTML: " +

@@ -37,8 +37,11 @@ type Job struct {
 	params func() pagedir.Params // names the crawl for its journal
 	con    *Console
 	proxy  func(*http.Request) (*url.URL, error)
-	out    *outputs
-	begun  // what Begin found in the page directory
+	// fetchProxy is proxy, for the crawl's requests: it warns of a short
+	// pause through a proxy.
+	fetchProxy func(*http.Request) (*url.URL, error)
+	out        *outputs
+	begun      // what Begin found in the page directory
 
 	// Set by Run, for Stats.
 	began   time.Time
@@ -82,7 +85,7 @@ func (j *Job) Run(ctx context.Context) (Outcome, error) {
 	// A link check's report is what stdout is for: the log is not.
 	quiet := cfg.Quiet || cfg.Check
 	con.startLine(quiet)
-	c, fetcher := newCrawler(cfg, j.dir, j.proxy, con)
+	c, fetcher := newCrawler(cfg, j.dir, j.fetchProxy, con)
 	con.show(c, fetcher.Pacer, quiet)
 	c.History = j.history()
 	c.Sink = &pagedir.Recorder{Dir: j.dir, Archive: out.archive}

@@ -8,6 +8,8 @@ import (
 	"net/url"
 	"strconv"
 	"strings"
+	"sync"
+	"time"
 
 	"golang.org/x/net/http/httpproxy"
 
@@ -133,4 +135,41 @@ func outageHint(ue *pagefetch.UnreachableError, pageURL string, proxy func(*http
 		return fmt.Sprintf("Is this machine offline, or is the name %s misspelled? It could not be looked up.", name)
 	}
 	return fmt.Sprintf("Is %s down, or this machine offline? If this machine reaches the web through a proxy, set %s.", ue.Host, envName)
+}
+
+// pauselessProxy returns proxy, which warns through warn, once, as a
+// request first goes through a proxy with less than a second between
+// requests. The loopback rule lets such a crawl through a proxy on
+// loopback, which is how the test rigs serve a copy of a site; but a
+// forwarding proxy (a local Squid or cntlm) may pass the requests on to a
+// real server, which the crawler cannot see. The warning names the
+// variable, read through getenv, rather than the proxy's address, which
+// a test rig chooses afresh each time.
+func pauselessProxy(proxy func(*http.Request) (*url.URL, error), delay time.Duration, getenv func(string) string, warn func(string)) func(*http.Request) (*url.URL, error) {
+	if proxy == nil || delay >= time.Second {
+		return proxy
+	}
+	var once sync.Once
+	return func(r *http.Request) (*url.URL, error) {
+		u, err := proxy(r)
+		// A proxy at an address that is not loopback is refused as the
+		// crawler dials it, with its own error.
+		if u != nil && loopbackOrName(u.Hostname()) {
+			once.Do(func() {
+				name := strings.ToUpper(r.URL.Scheme) + "_PROXY"
+				if getenv(name) == "" && getenv(strings.ToLower(name)) != "" {
+					name = strings.ToLower(name)
+				}
+				warn(fmt.Sprintf("-delay %v is under 1s, and requests go through the proxy that %s names: the crawler cannot see whether it forwards them to a real server, which would then get them less than a second apart; give -delay 1s or more unless the proxy serves a local copy", delay, name))
+			})
+		}
+		return u, err
+	}
+}
+
+// loopbackOrName reports whether host is a name, or an IP address that is
+// loopback.
+func loopbackOrName(host string) bool {
+	ip := net.ParseIP(host)
+	return ip == nil || ip.IsLoopback()
 }
