@@ -345,8 +345,8 @@ var flags = []flagDef{
 	},
 	{
 		name: "check-external", def: "true", rule: mayChange,
-		short: "with -check, check links outside the scope too",
-		text:  "with `-check`, check links outside the scope too, each once; `-check-external=false` leaves them out.",
+		short: "with -check, skip links outside the scope",
+		text:  "with `-check`, leave out links outside the scope, which by default are checked too, each once.",
 		value: func(cfg *config) flag.Value { return job.BoolValue{B: &cfg.CheckExternal} },
 	},
 	{
