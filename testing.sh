@@ -490,6 +490,16 @@ else
 		fi
 	fi
 	kill $own_server 2>/dev/null && wait $own_server 2>/dev/null
+	# What the recipes wrote, in a checkout, is what git must ignore, so
+	# that -version does not call the checkout modified.
+	mapfile -t wrote < <(find . -type f | sed 's|^\./||')
+	if ! git -C "$here" rev-parse --git-dir >/dev/null 2>&1; then
+		skip "README's recipes' files: $here is not a git checkout"
+	elif [ ${#wrote[@]} -gt 0 ] && unignored=$(for f in "${wrote[@]}"; do git -C "$here" check-ignore -q --no-index "$f" || echo "$f"; done) && [ -z "$unignored" ]; then
+		ok "README's recipes' files: git ignores all ${#wrote[@]} of them"
+	else
+		bad "README's recipes' files: git does not ignore: ${unignored:-(none written)}"
+	fi
 	cd "$here" || abort "cd $here"
 fi
 
