@@ -36,10 +36,9 @@ func Begin(cfg *Settings, params func() pagedir.Params, getenv func(string) stri
 		return nil, &SettingError{Setting: Flags, Err: err}
 	}
 	if msg := httpsProxyWarning(cfg, getenv); msg != "" {
-		fmt.Fprintf(con, "crawler: warning: %s\n", msg)
+		con.Warn(msg)
 	}
-	warn := func(msg string) { fmt.Fprintf(con, "crawler: warning: %s\n", msg) }
-	j := &Job{cfg: cfg, params: params, con: con, proxy: proxy, fetchProxy: pauselessProxy(proxy, cfg.Delay, getenv, warn)}
+	j := &Job{cfg: cfg, params: params, con: con, proxy: proxy, fetchProxy: pauselessProxy(proxy, cfg.Delay, getenv, con.Warn)}
 	if cfg.Check && cfg.Dir == "" {
 		// A link check given no directory keeps its pages in one of its
 		// own, which it removes when it ends.

@@ -1,6 +1,7 @@
 package job
 
 import (
+	"fmt"
 	"io"
 	"net/url"
 	"os"
@@ -35,6 +36,10 @@ func NewConsole(stdout, stderr io.Writer) *Console {
 // Write writes a message. It is safe for concurrent use once the crawl
 // has begun.
 func (con *Console) Write(p []byte) (int, error) { return con.msgs.Write(p) }
+
+// Warn writes a warning, as one line. It is safe for concurrent use once
+// the crawl has begun.
+func (con *Console) Warn(msg string) { fmt.Fprintf(con, "crawler: warning: %s\n", msg) }
 
 // Flush writes out what the escaping holds back, as the run ends.
 func (con *Console) Flush() { con.msgs.Flush() }

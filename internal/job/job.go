@@ -13,7 +13,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"net/http"
 	"net/url"
 	"os"
@@ -202,7 +201,7 @@ func (j *Job) OutageHint(ue *pagefetch.UnreachableError, pageURL string) string 
 
 // newCrawler builds the crawler and its collaborators from the command
 // line.
-func newCrawler(cfg *Settings, dir *pagedir.Dir, proxy func(*http.Request) (*url.URL, error), stderr io.Writer) (*crawler.Crawler, *pagefetch.Fetcher) {
+func newCrawler(cfg *Settings, dir *pagedir.Dir, proxy func(*http.Request) (*url.URL, error), con *Console) (*crawler.Crawler, *pagefetch.Fetcher) {
 	fetcher := &pagefetch.Fetcher{
 		Client: pagefetch.NewClient(pagefetch.ClientOptions{
 			Proxy:        proxy,
@@ -215,7 +214,7 @@ func newCrawler(cfg *Settings, dir *pagedir.Dir, proxy func(*http.Request) (*url
 		Robots:    cfg.Robots,
 		Retries:   cfg.Retries,
 		MaxSize:   cfg.MaxSize,
-		Warn:      func(msg string) { fmt.Fprintf(stderr, "crawler: warning: %s\n", msg) },
+		Warn:      con.Warn,
 		Record:    cfg.WARC != "",
 		// html mode's keys are WHATWG serializations, sent as they are.
 		WHATWG: cfg.mode == "html",
@@ -235,7 +234,7 @@ func newCrawler(cfg *Settings, dir *pagedir.Dir, proxy func(*http.Request) (*url
 		Bag:      cfg.frontier,
 		MaxDepth: cfg.MaxDepth,
 		MaxPages: cfg.MaxPages,
-		Errors:   stderr,
+		Errors:   con,
 
 		Parallel:    cfg.Parallel,
 		AheadMemory: cfg.AheadMemory,
