@@ -488,6 +488,23 @@ else
 		else
 			bad "README's link check: exit ${codes[1]} and ${codes[2]}: $(cat "$tmp/links1.out" "$tmp/links1.err")"
 		fi
+		# -h's examples for the same server, each pasted twice: the
+		# crawls exit 0 and the link check 9, its broken links.
+		mapfile -t examples < <(./crawler -h | awk '/^Examples:/ { e = 1; next } e && /^    .*127\.0\.0\.1:8765/ { sub(/^    /, ""); print }')
+		codes=()
+		for line in "${examples[@]}"; do
+			for run in 1 2; do
+				echo "+ $line"
+				dir=
+				eval "$line" >"$tmp/example.out" 2>"$tmp/example.err"
+				codes+=($?)
+			done
+		done
+		if [ ${#examples[@]} -eq 3 ] && [ "${codes[*]}" = "0 0 0 0 9 9" ]; then
+			ok "crawler -h's examples of your own site, an archive and a link check, each pasted twice: exits ${codes[*]}"
+		else
+			bad "crawler -h's examples: ${#examples[@]} of them, exits ${codes[*]}, want 3 and 0 0 0 0 9 9: $(cat "$tmp/example.err")"
+		fi
 	fi
 	kill $own_server 2>/dev/null && wait $own_server 2>/dev/null
 	# What the recipes wrote, in a checkout, is what git must ignore, so

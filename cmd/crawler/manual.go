@@ -335,12 +335,14 @@ var usageExamples = []example{
 	{"Crawl the CS50 letters, from Dartmouth's network:", []string{
 		"mkdir -p data/letters && ./crawler http://cs50tse.cs.dartmouth.edu/tse/letters/index.html data/letters 10",
 	}},
+	// These two crawl into a new directory each time, so that they work
+	// when pasted again.
 	{"Crawl your own site, served on 127.0.0.1:8765 as README.md shows:", []string{
-		"mkdir -p data/mine && ./crawler -scope http://127.0.0.1:8765/ http://127.0.0.1:8765/tse/zoo/index.html data/mine 2",
+		`mkdir -p data && dir=$(mktemp -d data/mine-XXXX) && ./crawler -scope http://127.0.0.1:8765/ http://127.0.0.1:8765/tse/zoo/index.html "$dir" 2`,
 	}},
 	{"Crawl it and keep a web archive too:", []string{
-		"mkdir -p data/mine-archived && ./crawler -scope http://127.0.0.1:8765/ -warc mine.warc.gz " +
-			"http://127.0.0.1:8765/tse/zoo/index.html data/mine-archived 2",
+		`mkdir -p data && dir=$(mktemp -d data/archive-XXXX) && ./crawler -scope http://127.0.0.1:8765/ -warc "$dir.warc.gz" ` +
+			`http://127.0.0.1:8765/tse/zoo/index.html "$dir" 2`,
 	}},
 	{"Check its links:", []string{
 		"./crawler -check -delay 0 http://127.0.0.1:8765/tse/town/index.html",

@@ -309,8 +309,8 @@ func TestHelp(t *testing.T) {
 		"crawler -check [flags] seedURL [pageDirectory maxDepth]\n",
 		"crawler -h | -help-all | -version\n",
 		"./crawler http://cs50tse.cs.dartmouth.edu/tse/letters/index.html data/letters 10\n",
-		"./crawler -scope http://127.0.0.1:8765/ http://127.0.0.1:8765/tse/zoo/index.html data/mine 2\n",
-		"./crawler -scope http://127.0.0.1:8765/ -warc mine.warc.gz http://127.0.0.1:8765/tse/zoo/index.html data/mine-archived 2\n",
+		`./crawler -scope http://127.0.0.1:8765/ http://127.0.0.1:8765/tse/zoo/index.html "$dir" 2` + "\n",
+		`./crawler -scope http://127.0.0.1:8765/ -warc "$dir.warc.gz" http://127.0.0.1:8765/tse/zoo/index.html "$dir" 2` + "\n",
 		"./crawler -check -delay 0 http://127.0.0.1:8765/tse/town/index.html\n",
 		"'man crawler'", "'crawler -help-all'",
 	} {
