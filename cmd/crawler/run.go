@@ -258,7 +258,7 @@ func refused(err error, stderr io.Writer) int {
 // ferr, the error of emptying the marker of a crawl that ended; and how to
 // go on with resume, the command that finishes the crawl, and outageHint,
 // what most likely cut the crawl off. It returns the exit status.
-func finish(cfg *config, resume string, res crawler.Result, err, ferr error, outageHint func(*pagefetch.UnreachableError, string) string, stderr io.Writer) int {
+func finish(cfg *config, resume string, res crawler.Result, err, ferr error, outageHint func(*pagefetch.UnreachableError, string) (string, string), stderr io.Writer) int {
 	if err == nil || errors.Is(err, crawler.ErrSeedFailed) {
 		// Done, one way or the other: the marker went back to empty.
 		if ferr != nil {
@@ -296,13 +296,12 @@ func finish(cfg *config, resume string, res crawler.Result, err, ferr error, out
 	case errors.Is(err, crawler.ErrOutage):
 		fmt.Fprintf(stderr, "crawler: %v\n", err)
 		fmt.Fprintf(stderr, "crawler: stopped before the next request, with %d pages saved in %s; no page was marked FAILED for this.\n", res.Saved, cfg.Dir)
+		once := "the network is back"
 		var ue *pagefetch.UnreachableError
 		if errors.As(err, &ue) {
-			fmt.Fprintf(stderr, "%s\n", outageHint(ue, res.Current))
-		}
-		once := "the network is back"
-		if isType[*pagefetch.ProxyRefusedError](err) {
-			once = "the proxy lets the crawl through"
+			var hint string
+			hint, once = outageHint(ue, res.Current)
+			fmt.Fprintf(stderr, "%s\n", hint)
 		}
 		fmt.Fprintf(stderr, "Once %s, %s\n", once, strings.TrimPrefix(resume, "To finish the crawl, "))
 		return exitOutage

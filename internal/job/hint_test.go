@@ -38,11 +38,19 @@ func TestOutageHint(t *testing.T) {
 		{"other name",
 			&pagefetch.UnreachableError{Host: "www.exmaple.edu", Err: dnsErr},
 			"http://www.exmaple.edu/index.html", noProxy,
-			[]string{"offline", "misspelled", "www.exmaple.edu"}},
+			[]string{"offline", "misspelled", "www.exmaple.edu", "Once the network is back,"}},
 		{"refused",
 			&pagefetch.UnreachableError{Host: "www.example.edu", Err: refused},
 			"http://www.example.edu/index.html", noProxy,
 			[]string{"www.example.edu", "down", "HTTP_PROXY"}},
+		{"a server on loopback, stopped",
+			&pagefetch.UnreachableError{Host: "127.0.0.1:8765", Err: refused},
+			"http://127.0.0.1:8765/tse/zoo/index.html", noProxy,
+			[]string{"the server at 127.0.0.1:8765 running", "Nothing on this machine answers there", "Once the server answers,"}},
+		{"localhost, stopped",
+			&pagefetch.UnreachableError{Host: "localhost:8765", Err: refused},
+			"http://localhost:8765/index.html", noProxy,
+			[]string{"the server at localhost:8765 running"}},
 		{"through a proxy",
 			&pagefetch.UnreachableError{Host: "cs50tse.cs.dartmouth.edu", Addr: "127.0.0.1:9", Err: refused},
 			"http://cs50tse.cs.dartmouth.edu/tse/index.html", proxy,
@@ -59,7 +67,7 @@ func TestOutageHint(t *testing.T) {
 			&pagefetch.UnreachableError{Host: "www.example.edu", Addr: "127.0.0.1:9", Err: &pagefetch.ProxyRefusedError{
 				Proxy: "http://127.0.0.1:9", Target: "www.example.edu:443", Code: 405, Status: "405 Method Not Allowed"}},
 			"https://www.example.edu/index.html", proxy,
-			[]string{"answered 405 Method Not Allowed", "the proxy's refusal, not the site's", "HTTPS_PROXY", "playground"}},
+			[]string{"answered 405 Method Not Allowed", "the proxy's refusal, not the site's", "HTTPS_PROXY", "playground", "Once the proxy lets the crawl through,"}},
 		{"a tunnel that needs credentials",
 			&pagefetch.UnreachableError{Host: "www.example.edu", Addr: "127.0.0.1:9", Err: &pagefetch.ProxyRefusedError{
 				Proxy: "http://127.0.0.1:9", Target: "www.example.edu:443", Code: 407, Status: "407 Proxy Authentication Required"}},
@@ -68,7 +76,8 @@ func TestOutageHint(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got := outageHint(tt.ue, tt.page, tt.proxy)
+			got, once := outageHint(tt.ue, tt.page, tt.proxy)
+			got += " Once " + once + ","
 			for _, w := range tt.want {
 				if !strings.Contains(got, w) {
 					t.Errorf("outageHint = %q, want it to mention %q", got, w)

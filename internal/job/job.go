@@ -194,8 +194,10 @@ func brokenLinks(r *linkcheck.Report) []stats.BrokenLink {
 }
 
 // OutageHint says what most likely cut the crawl off from a host, as ue
-// tells, and what to do about it; pageURL is the page it was fetching.
-func (j *Job) OutageHint(ue *pagefetch.UnreachableError, pageURL string) string {
+// tells, and what to do about it, and once what to run the crawl again:
+// "the network is back", or what stands for it. pageURL is the page it
+// was fetching.
+func (j *Job) OutageHint(ue *pagefetch.UnreachableError, pageURL string) (hint, once string) {
 	return outageHint(ue, pageURL, j.proxy)
 }
 

@@ -106,22 +106,26 @@ func proxyURL(v string) bool {
 }
 
 // outageHint says what most likely cut the crawl off from a host, and what
-// to do about it. pageURL is the page it was fetching.
-func outageHint(ue *pagefetch.UnreachableError, pageURL string, proxy func(*http.Request) (*url.URL, error)) string {
+// to do about it, and the condition under which to run the crawl again:
+// "the network is back", or what stands for it. pageURL is the page it was
+// fetching.
+func outageHint(ue *pagefetch.UnreachableError, pageURL string, proxy func(*http.Request) (*url.URL, error)) (hint, once string) {
 	// The variable that names the proxy for the page's scheme.
 	envName, scheme := "HTTP_PROXY", "http"
 	if strings.HasPrefix(pageURL, "https:") {
 		envName, scheme = "HTTPS_PROXY", "https"
 	}
+	once = "the network is back"
 	if pr, ok := errors.AsType[*pagefetch.ProxyRefusedError](ue); ok {
+		once = "the proxy lets the crawl through"
 		if pr.Code == http.StatusProxyAuthRequired {
-			return fmt.Sprintf("The proxy asks for credentials (%s): give them in %s, as http://user:password@host:port.", pr.Status, envName)
+			return fmt.Sprintf("The proxy asks for credentials (%s): give them in %s, as http://user:password@host:port.", pr.Status, envName), once
 		}
-		return fmt.Sprintf("The proxy answered %s: it is the proxy's refusal, not the site's. Give %s a proxy that opens tunnels to https sites, or unset it to reach them directly; the playground's proxy serves http only.", pr.Status, envName)
+		return fmt.Sprintf("The proxy answered %s: it is the proxy's refusal, not the site's. Give %s a proxy that opens tunnels to https sites, or unset it to reach them directly; the playground's proxy serves http only.", pr.Status, envName), once
 	}
 	if req, err := http.NewRequest(http.MethodGet, pageURL, nil); err == nil {
 		if p, err := proxy(req); err == nil && p != nil {
-			return fmt.Sprintf("Is the proxy %s, which %s names, running? Every %s request goes through it.", p.Redacted(), envName, scheme)
+			return fmt.Sprintf("Is the proxy %s, which %s names, running? Every %s request goes through it.", p.Redacted(), envName, scheme), once
 		}
 	}
 	name, _, err := net.SplitHostPort(ue.Host)
@@ -129,12 +133,15 @@ func outageHint(ue *pagefetch.UnreachableError, pageURL string, proxy func(*http
 		name = ue.Host
 	}
 	switch {
+	case !ue.DNS() && (strings.EqualFold(name, "localhost") || net.ParseIP(name).IsLoopback()):
+		// Loopback never goes through a proxy, nor is it the network.
+		return fmt.Sprintf("Is the server at %s running? Nothing on this machine answers there.", ue.Host), "the server answers"
 	case ue.DNS() && "http://"+name+"/tse/" == scope.CS50Prefix:
-		return fmt.Sprintf("Is this machine offline? The name %s could not be looked up. To crawl the offline copy of the CS50 site instead, serve it with the playground and set HTTP_PROXY (README: \"Crawling the offline playground\").", name)
+		return fmt.Sprintf("Is this machine offline? The name %s could not be looked up. To crawl the offline copy of the CS50 site instead, serve it with the playground and set HTTP_PROXY (README: \"Crawling the offline playground\").", name), once
 	case ue.DNS():
-		return fmt.Sprintf("Is this machine offline, or is the name %s misspelled? It could not be looked up.", name)
+		return fmt.Sprintf("Is this machine offline, or is the name %s misspelled? It could not be looked up.", name), once
 	}
-	return fmt.Sprintf("Is %s down, or this machine offline? If this machine reaches the web through a proxy, set %s.", ue.Host, envName)
+	return fmt.Sprintf("Is %s down, or this machine offline? If this machine reaches the web through a proxy, set %s.", ue.Host, envName), once
 }
 
 // pauselessProxy returns proxy, which warns through warn, once, as a
