@@ -147,6 +147,8 @@ func TestUsageErrors(t *testing.T) {
 		{"misspelt scheme", []string{"htp://cs50tse.cs.dartmouth.edu/tse/", "DIR", "2"}, exitSeedURL, "use http://cs50tse.cs.dartmouth.edu/tse/"},
 		{"no scheme", []string{"cs50tse.cs.dartmouth.edu/tse/", "DIR", "2"}, exitSeedURL, "has no scheme: use http://cs50tse.cs.dartmouth.edu/tse/"},
 		{"boolean flag and its value", []string{"-robots", "false", seed, "DIR", "2"}, exitUsage, `-robots false: a boolean flag takes its value after "=": write -robots=false`},
+		{"boolean flag and no", []string{"-robots", "no", seed, "DIR", "2"}, exitUsage, `-robots no: a boolean flag takes true or false after "=": write -robots=false`},
+		{"boolean flag and On", []string{"-stats", "On", seed, "DIR", "2"}, exitUsage, `-stats On: a boolean flag takes true or false after "=": write -stats=true`},
 		{"boolean flag and TRUE", []string{"-q", "TRUE", seed, "DIR", "2"}, exitUsage, "write -q=TRUE"},
 		{"boolean flag with two dashes", []string{"-delay", "0", "--stats", "False", seed, "DIR", "2"}, exitUsage, "write --stats=False"},
 		{"-resume and true, three arguments", []string{"-resume", "true", seed, "DIR"}, exitUsage, "write -resume=true"},

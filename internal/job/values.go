@@ -180,8 +180,8 @@ func badBool(fs *flag.FlagSet, args []string) string {
 // boolWithSpace finds a boolean flag given its value after a space, as in
 // "-robots false seedURL ...", which the flag package reads as -robots and
 // a first argument "false", and says how to write it; it returns "" if
-// there is none. Only true and false in words count: "-q 1" may well be a
-// mistake of another kind.
+// there is none. Only words count, true and false or yes, no, on and off
+// as a user may guess: "-q 1" may well be a mistake of another kind.
 func boolWithSpace(fs *flag.FlagSet, args []string) string {
 	for i := 0; i < len(args); i++ {
 		a := args[i]
@@ -195,10 +195,17 @@ func boolWithSpace(fs *flag.FlagSet, args []string) string {
 		}
 		if b, ok := f.Value.(interface{ IsBoolFlag() bool }); ok && b.IsBoolFlag() {
 			if !hasValue && i+1 < len(args) {
-				if v := args[i+1]; len(v) > 1 {
+				v := args[i+1]
+				if len(v) > 1 {
 					if _, err := strconv.ParseBool(v); err == nil {
 						return fmt.Sprintf("%s %s: a boolean flag takes its value after \"=\": write %s=%s", a, v, a, v)
 					}
+				}
+				switch strings.ToLower(v) {
+				case "yes", "on":
+					return fmt.Sprintf("%s %s: a boolean flag takes true or false after \"=\": write %s=true", a, v, a)
+				case "no", "off":
+					return fmt.Sprintf("%s %s: a boolean flag takes true or false after \"=\": write %s=false", a, v, a)
 				}
 			}
 			continue
