@@ -88,11 +88,12 @@ func open(r *root, path string, resume bool) (*Dir, error) {
 		return nil, fmt.Errorf("pageDirectory %s: %w", path, err)
 	}
 	var hasMarker bool
-	var page string // a page file, if there is one
+	var page string // the first page file, if there is one
+	first := 0
 	for _, e := range entries {
 		name := e.Name()
-		if _, ok := DocID(name); ok && page == "" {
-			page = filepath.Join(path, name)
+		if id, ok := DocID(name); ok && (page == "" || id < first) {
+			page, first = filepath.Join(path, name), id
 		}
 		hasMarker = hasMarker || name == Marker
 	}

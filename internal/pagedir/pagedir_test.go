@@ -118,6 +118,17 @@ func TestOpenErrors(t *testing.T) {
 			want: []string{"already holds pages", "1 is in the way"},
 		},
 		{
+			name: "holds pages 1 to 12: the first is named",
+			setup: func(t *testing.T) string {
+				dir := t.TempDir()
+				for _, n := range []string{"12", "3", "10", "1", "2", "11", "9"} {
+					writeFile(t, dir, n, "")
+				}
+				return dir
+			},
+			want: []string{"already holds pages", string(filepath.Separator) + "1 is in the way"},
+		},
+		{
 			name: "holds a directory named 12",
 			setup: func(t *testing.T) string {
 				dir := t.TempDir()
