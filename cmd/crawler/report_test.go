@@ -179,9 +179,8 @@ func TestStatsAgreeWithLog(t *testing.T) {
 func TestQuietFailures(t *testing.T) {
 	getenv := outcomesProxy(t, nil)
 	const summary = "crawler: 4 pages could not be fetched: 2 HTTP 404, 1 HTTP 500, 1 too large\n"
-	const warning = "crawler: warning: -delay 0s is under 1s, and requests go through the proxy that HTTP_PROXY names: " +
-		"the crawler cannot see whether it forwards them to a real server, which would then get them less than a second apart; " +
-		"give -delay 1s or more unless the proxy serves a local copy\n"
+	const warning = "crawler: warning: -delay 0s through the proxy that HTTP_PROXY names: " +
+		"the crawler cannot see whether it forwards to a real server; if it does, give -delay 1s or more\n"
 	for _, quiet := range []bool{false, true} {
 		t.Run(fmt.Sprintf("quiet %t", quiet), func(t *testing.T) {
 			args := append([]string{}, outcomesArgs...)

@@ -167,7 +167,7 @@ func pauselessProxy(proxy func(*http.Request) (*url.URL, error), delay time.Dura
 				if getenv(name) == "" && getenv(strings.ToLower(name)) != "" {
 					name = strings.ToLower(name)
 				}
-				warn(fmt.Sprintf("-delay %v is under 1s, and requests go through the proxy that %s names: the crawler cannot see whether it forwards them to a real server, which would then get them less than a second apart; give -delay 1s or more unless the proxy serves a local copy", delay, name))
+				warn(fmt.Sprintf("-delay %v through the proxy that %s names: the crawler cannot see whether it forwards to a real server; if it does, give -delay 1s or more", delay, name))
 			})
 		}
 		return u, err
