@@ -252,7 +252,7 @@ next=$((port + 1))
 [ $next -le 65535 ] || next=8080
 show ./playground -addr "127.0.0.1:$port" testdata/playground >"$tmp/out" 2>"$tmp/err"
 code=$?
-want="playground: cannot listen on 127.0.0.1:$port: address already in use: give another port, such as -addr 127.0.0.1:$next, or -addr 127.0.0.1:0 for a free one"
+want="playground: cannot listen on 127.0.0.1:$port: address already in use: a server you started before may still be serving there, or give another port, such as -addr 127.0.0.1:$next, or -addr 127.0.0.1:0 for a free one"
 if [ $code -eq 1 ] && [ ! -s "$tmp/out" ] && [ "$(cat "$tmp/err")" = "$want" ]; then
 	ok "a port in use: exit 1, nothing on stdout, and another port suggested: $want"
 else
@@ -402,15 +402,16 @@ for links in reference html; do
 done
 
 echo "== README's site of your own, its commands run as printed"
-# readme_block HEADING: print the lines of the first sh block after the
-# README heading HEADING.
+# readme_block HEADING [N]: print the lines of the Nth sh block, the
+# first by default, after the README heading HEADING.
 readme_block() {
-	awk -v h="$1" '$0 == h { in_section = 1; next }
-		in_section && /^```sh$/ { in_block = 1; next }
+	awk -v h="$1" -v n="${2:-1}" '$0 == h { in_section = 1; next }
+		in_section && /^```sh$/ { if (++k == n) in_block = 1; next }
 		in_block && /^```$/ { exit }
 		in_block { print }' README.md
 }
-mapfile -t own < <(readme_block "## Crawling a site of your own")
+# Its first block starts the server, and its second crawls.
+mapfile -t own < <(readme_block "## Crawling a site of your own" 1; readme_block "## Crawling a site of your own" 2)
 mapfile -t check < <(readme_block "## Checking a site's links")
 mapfile -t archive < <(readme_block "## Keeping a crawl as a web archive")
 # They run in a directory of their own, which holds what a fresh clone

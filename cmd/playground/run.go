@@ -185,7 +185,8 @@ func listenError(addr string, err error) error {
 		if next > 65535 {
 			next = 8080
 		}
-		return fmt.Errorf("cannot listen on %s: %v: give another port, such as -addr %s, or -addr %s for a free one",
+		// Most often, the server README.md starts, started again.
+		return fmt.Errorf("cannot listen on %s: %v: a server you started before may still be serving there, or give another port, such as -addr %s, or -addr %s for a free one",
 			addr, cause, net.JoinHostPort(host, strconv.Itoa(next)), net.JoinHostPort(host, "0"))
 	case errors.Is(err, syscall.EACCES):
 		// Ports below 1024 need privileges; the same digits above 8000

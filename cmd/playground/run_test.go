@@ -73,13 +73,13 @@ func TestListenError(t *testing.T) {
 		want       string
 	}{
 		{"in use", "127.0.0.1:8080", bind(syscall.EADDRINUSE),
-			"cannot listen on 127.0.0.1:8080: address already in use: give another port, such as -addr 127.0.0.1:8081, or -addr 127.0.0.1:0 for a free one"},
+			"cannot listen on 127.0.0.1:8080: address already in use: a server you started before may still be serving there, or give another port, such as -addr 127.0.0.1:8081, or -addr 127.0.0.1:0 for a free one"},
 		{"last port in use", "127.0.0.1:65535", bind(syscall.EADDRINUSE),
-			"cannot listen on 127.0.0.1:65535: address already in use: give another port, such as -addr 127.0.0.1:8080, or -addr 127.0.0.1:0 for a free one"},
+			"cannot listen on 127.0.0.1:65535: address already in use: a server you started before may still be serving there, or give another port, such as -addr 127.0.0.1:8080, or -addr 127.0.0.1:0 for a free one"},
 		{"all interfaces", ":8080", bind(syscall.EADDRINUSE),
-			"cannot listen on :8080: address already in use: give another port, such as -addr :8081, or -addr :0 for a free one"},
+			"cannot listen on :8080: address already in use: a server you started before may still be serving there, or give another port, such as -addr :8081, or -addr :0 for a free one"},
 		{"IPv6", "[::1]:8080", bind(syscall.EADDRINUSE),
-			"cannot listen on [::1]:8080: address already in use: give another port, such as -addr [::1]:8081, or -addr [::1]:0 for a free one"},
+			"cannot listen on [::1]:8080: address already in use: a server you started before may still be serving there, or give another port, such as -addr [::1]:8081, or -addr [::1]:0 for a free one"},
 		{"privileged port", "127.0.0.1:80", bind(syscall.EACCES),
 			"cannot listen on 127.0.0.1:80: permission denied: give another port, such as -addr 127.0.0.1:8080, or -addr 127.0.0.1:0 for a free one"},
 		{"denied above 1024", "127.0.0.1:9000", bind(syscall.EACCES),
@@ -110,7 +110,7 @@ func TestAddressInUse(t *testing.T) {
 	n, _ := strconv.Atoi(port)
 	var stdout, stderr bytes.Buffer
 	code := run(t.Context(), []string{"-addr", addr, t.TempDir()}, &stdout, &stderr)
-	want := fmt.Sprintf("playground: cannot listen on %s: address already in use: give another port, such as -addr 127.0.0.1:%d, or -addr 127.0.0.1:0 for a free one\n", addr, n+1)
+	want := fmt.Sprintf("playground: cannot listen on %s: address already in use: a server you started before may still be serving there, or give another port, such as -addr 127.0.0.1:%d, or -addr 127.0.0.1:0 for a free one\n", addr, n+1)
 	if n == 65535 {
 		want = strings.Replace(want, ":65536", ":8080", 1)
 	}
