@@ -202,7 +202,7 @@ func dialFailed(err error) bool {
 // [Fetcher.Reach] does, and the proxy's answer, or its refusal to open a
 // tunnel, tells; its exchange goes on t.
 func (f *Fetcher) connects(ctx context.Context, origin string, t *tape) error {
-	req, err := http.NewRequestWithContext(ctx, http.MethodHead, origin+"/robots.txt", nil)
+	req, err := f.newRequest(ctx, http.MethodHead, origin+"/robots.txt", false)
 	if err != nil {
 		return err
 	}
@@ -278,7 +278,7 @@ func (f *Fetcher) Reach(ctx context.Context, origin string) (Recording, error) {
 
 // reach is Reach, recording on t.
 func (f *Fetcher) reach(ctx context.Context, origin string, t *tape) error {
-	req, err := http.NewRequestWithContext(ctx, http.MethodHead, origin+"/robots.txt", nil)
+	req, err := f.newRequest(ctx, http.MethodHead, origin+"/robots.txt", false)
 	if err != nil {
 		return err
 	}

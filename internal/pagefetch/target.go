@@ -53,7 +53,20 @@ func splitTarget(rawURL string) (site, target string, ok bool) {
 // since net/http reads an Opaque that starts so as an authority; servers
 // must accept that form (RFC 9112, section 3.2.2), and HTTP/2 turns it back
 // into the path.
+//
+// A HEAD's connection is closed once it is answered, never kept alive: a
+// server may answer a HEAD with a body, which the transport never reads,
+// and those bytes would be the answer to whatever request took the
+// connection next, perhaps one to another host through the same proxy.
 func (f *Fetcher) newRequest(ctx context.Context, method, rawURL string, whatwg bool) (*http.Request, error) {
+	req, err := f.request(ctx, method, rawURL, whatwg)
+	if err == nil && method == http.MethodHead {
+		req.Close = true
+	}
+	return req, err
+}
+
+func (f *Fetcher) request(ctx context.Context, method, rawURL string, whatwg bool) (*http.Request, error) {
 	site, target, ok := splitTarget(rawURL)
 	if !whatwg || !ok {
 		req, err := http.NewRequestWithContext(ctx, method, rawURL, nil)
