@@ -200,7 +200,11 @@ func dialFailed(err error) bool {
 // sends nothing, and closes the connection. Through a proxy, a connection
 // is the proxy's, which says nothing of the host, so it asks as
 // [Fetcher.Reach] does, and the proxy's answer, or its refusal to open a
-// tunnel, tells; its exchange goes on t.
+// tunnel, tells; its exchange goes on t. A proxy that took a request and
+// never answered it is most likely silent still, and waiting a whole
+// timeout more for its answer would make a host that never answers cost
+// two: so that answer is waited for [proxyProbeWait] at most, after the
+// host's pause, and silence tells nothing.
 func (f *Fetcher) connects(ctx context.Context, origin string, t *tape) error {
 	req, err := f.newRequest(ctx, http.MethodHead, origin+"/robots.txt", false)
 	if err != nil {
@@ -208,7 +212,7 @@ func (f *Fetcher) connects(ctx context.Context, origin string, t *tape) error {
 	}
 	dial := f.directDial(req)
 	if dial == nil {
-		return f.reach(ctx, origin, t)
+		return f.reach(ctx, origin, t, proxyProbeWait)
 	}
 	host := req.URL.Host
 	done, err := f.paced(ctx, host)
@@ -272,12 +276,20 @@ func (f *Fetcher) directDial(req *http.Request) func(ctx context.Context, networ
 // [Fetcher.Record], the Recording holds the exchange, if an answer came.
 func (f *Fetcher) Reach(ctx context.Context, origin string) (Recording, error) {
 	t := f.newTape()
-	err := f.reach(ctx, origin, t)
+	err := f.reach(ctx, origin, t, 0)
 	return t.recording(), err
 }
 
-// reach is Reach, recording on t.
-func (f *Fetcher) reach(ctx context.Context, origin string, t *tape) error {
+// proxyProbeWait is the most a recheck through a proxy waits for the
+// proxy's answer: long enough for a proxy on this machine or near it to
+// say that it cannot reach the host, short enough that a host that never
+// answers costs one timeout and a second, not two timeouts.
+const proxyProbeWait = time.Second
+
+// reach is Reach, recording on t. If wait is positive, the request, once
+// the host's pause is over, is given no longer than wait, or the client's
+// timeout if that is shorter.
+func (f *Fetcher) reach(ctx context.Context, origin string, t *tape, wait time.Duration) error {
 	req, err := f.newRequest(ctx, http.MethodHead, origin+"/robots.txt", false)
 	if err != nil {
 		return err
@@ -289,8 +301,17 @@ func (f *Fetcher) reach(ctx context.Context, origin string, t *tape) error {
 		return err
 	}
 	defer done()
+	reqCtx := ctx
+	if wait > 0 {
+		if d := f.Client.Timeout; d > 0 && d < wait {
+			wait = d
+		}
+		var cancel context.CancelFunc
+		reqCtx, cancel = context.WithTimeout(ctx, wait)
+		defer cancel()
+	}
 	var trace connTrace
-	traced := trace.with(ctx)
+	traced := trace.with(reqCtx)
 	// A HEAD response has no body; a server may send one all the same.
 	if cp, withCapture := f.startCapture(traced, t, 1); cp != nil {
 		defer cp.end(t, wireURI(req))

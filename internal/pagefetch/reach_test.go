@@ -436,7 +436,9 @@ func (h *pipeHost) serve(c net.Conn) {
 // fetcher asks whether the host can still be connected to, and a
 // connection answers that: the fetch ends at one timeout, not two, having
 // sent nothing more. Through an HTTP proxy, a connection is the proxy's,
-// which says nothing of the host, so the proxy's answer is waited for.
+// which says nothing of the host, so the proxy's answer is waited for, a
+// second at most: a proxy that never answers costs one timeout and a
+// second, not two timeouts.
 func TestRecheckOneTimeout(t *testing.T) {
 	const timeout = 5 * time.Second
 	const site = "http://site.test"
@@ -461,8 +463,10 @@ func TestRecheckOneTimeout(t *testing.T) {
 			requests: []string{"GET /p.html"}},
 		{name: "through a proxy that answers", proxy: true, answerHead: true, took: timeout, dials: 2,
 			requests: []string{"GET " + site + "/p.html", "HEAD " + site + "/robots.txt"}},
-		{name: "through a proxy that never answers", proxy: true, took: 2 * timeout, dials: 2,
+		{name: "through a proxy that never answers", proxy: true, took: timeout + time.Second, dials: 2,
 			requests: []string{"GET " + site + "/p.html", "HEAD " + site + "/robots.txt"}},
+		{name: "robots.txt through a proxy that never answers", robots: true, proxy: true, took: timeout + time.Second, dials: 2,
+			requests: []string{"GET " + site + "/robots.txt", "HEAD " + site + "/robots.txt"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
