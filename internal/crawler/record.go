@@ -45,6 +45,10 @@ type Record struct {
 	// Needs, for a Requisite, are the URLs of what it needs in turn: a
 	// stylesheet's imports and url()s, each once, in the order found.
 	Needs []string
+	// Nest, for a Requisite, is how deep it is nested below the page
+	// that needs it: 1 for what a page names, 2 for what that names, and
+	// so on. Past a depth, a requisite is not read for its Needs.
+	Nest int
 	// Recording is what fetching it sent and received, for the WARC file,
 	// or nil. Its responses are the Sink's to close.
 	Recording *pagefetch.Recording

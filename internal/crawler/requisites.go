@@ -74,11 +74,22 @@ type requisiteBag struct {
 	busy  bool // a worker is fetching from it
 }
 
-// A requisite is one to fetch: its key, and how many redirects led to it.
+// A requisite is one to fetch: its key, how many redirects led to it, and
+// how deep it is nested below the page that needs it: 1 for what a page
+// names, 2 for what that names in turn, if it is a stylesheet or a
+// document, and so on.
 type requisite struct {
-	url string
-	hop int
+	url  string
+	hop  int
+	nest int
 }
+
+// maxNest is the deepest a requisite is read for what it needs in turn:
+// a stylesheet's imports, or a frame's document's own frames. A browser
+// nests frames no deeper (Firefox stops at 10), and a server that makes
+// up a new frame, or a new @import, in each answer would otherwise be
+// fetched without end.
+const maxNest = 10
 
 // newRequisites returns what fetches the requisites of c's pages through
 // sched, having the scribe s record them, or nil if c fetches none. stop
@@ -107,7 +118,7 @@ func newRequisites(c *Crawler, sched *pagefetch.Schedule, s *scribe, stop contex
 
 // recall takes up the requisites the runs before recorded: none is
 // fetched again, and what they need, and the targets of their redirects,
-// are queued unless they are recorded too.
+// are queued unless they are recorded too, as deep as they were found.
 func (q *requisites) recall(recorded []Record) {
 	hops := make(map[string]int)
 	for _, e := range recorded {
@@ -117,11 +128,12 @@ func (q *requisites) recall(recorded []Record) {
 		}
 	}
 	for _, e := range recorded {
+		nest := max(e.Nest, 1) // a journal written before nesting was has none
 		if e.Target != "" {
-			q.add(e.Target, hops[e.Target])
+			q.add(e.Target, hops[e.Target], nest)
 		}
 		for _, u := range e.Needs {
-			q.add(u, 0)
+			q.add(u, 0, nest+1)
 		}
 	}
 }
@@ -187,7 +199,7 @@ func (q *requisites) capped() *cappedAdder {
 func (a *cappedAdder) add(raw string) {
 	limit := a.q.c.MaxRequisites
 	if limit <= 0 {
-		a.q.add(raw, 0)
+		a.q.add(raw, 0, 1)
 		return
 	}
 	key, ok := browserurl.Key(raw)
@@ -199,7 +211,7 @@ func (a *cappedAdder) add(raw string) {
 		a.over++
 		return
 	}
-	a.q.add(key, 0)
+	a.q.add(key, 0, 1)
 }
 
 // skipped counts what a page or a stylesheet at url named that is not
@@ -247,10 +259,11 @@ type OnePassReader interface {
 	ScanRequisites(pageURL string, page []byte, charset string, found, requisite func(url string)) (skipped int)
 }
 
-// add queues the requisite at raw, found on a page or a stylesheet or as
-// a redirect's target after hop redirects, unless it is no http or https
-// URL, outside the scope, met before, or at the end of a chain too long.
-func (q *requisites) add(raw string, hop int) {
+// add queues the requisite at raw, found nest deep on a page or a
+// stylesheet or as a redirect's target after hop redirects, unless it is
+// no http or https URL, outside the scope, met before, or at the end of a
+// chain too long.
+func (q *requisites) add(raw string, hop, nest int) {
 	key, ok := browserurl.Key(raw)
 	if !ok || hop > maxRedirects || !q.c.Scope.Requisite(key) {
 		return
@@ -268,7 +281,7 @@ func (q *requisites) add(raw string, hop int) {
 		q.lanes[host] = l
 		q.sched.Meet(host)
 	}
-	l.queue = append(l.queue, requisite{key, hop})
+	l.queue = append(l.queue, requisite{key, hop, nest})
 	q.pending++
 	q.signal()
 }
@@ -431,7 +444,7 @@ func (q *requisites) fetch(ctx context.Context, it requisite) error {
 		}
 		return fmt.Errorf("%w (for %s, a page's requisite)", err, it.url)
 	}
-	rec := Record{Kind: Requisite, URL: it.url, Recording: recorded(r.Recording)}
+	rec := Record{Kind: Requisite, URL: it.url, Nest: it.nest, Recording: recorded(r.Recording)}
 	target, needs := q.judge(it, r, err)
 	rec.Target, rec.Needs = target, needs
 	if err := q.scribe.put(rec); err != nil {
@@ -440,17 +453,18 @@ func (q *requisites) fetch(ctx context.Context, it requisite) error {
 	// Queued once the requisite is handed over, so that the scribe
 	// records it before them: a redirect's line before its target's.
 	if target != "" {
-		q.add(target, it.hop+1)
+		q.add(target, it.hop+1, it.nest)
 	}
 	for _, u := range needs {
-		q.add(u, 0)
+		q.add(u, 0, it.nest+1)
 	}
 	return nil
 }
 
 // judge counts what came of a requisite, answered r or failed with err,
 // and returns the target of its redirect, if it is to be followed, and
-// what it needs, if it is a stylesheet: each key once, in the order found.
+// what it needs, if it is a stylesheet or a document no deeper than
+// maxNest: each key once, in the order found.
 func (q *requisites) judge(it requisite, r pagefetch.Requisite, err error) (target string, needs []string) {
 	switch {
 	case errors.Is(err, pagefetch.ErrDisallowed):
@@ -469,6 +483,7 @@ func (q *requisites) judge(it requisite, r pagefetch.Requisite, err error) (targ
 	case r.Code >= 200 && r.Code < 300:
 		q.count(func(res *stats.Requisites) { res.Fetched++; res.Bytes += int64(len(r.Body)) })
 		switch {
+		case it.nest >= maxNest:
 		case stylesheet(it.url, r.ContentType):
 			needs = q.sheet(it.url, r)
 		case document(r.ContentType):

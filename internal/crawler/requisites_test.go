@@ -637,3 +637,97 @@ func TestRequisiteDocuments(t *testing.T) {
 		}
 	}
 }
+
+// TestRequisitesNestNoDeeper: a frame whose document names a new frame in
+// every answer, and a stylesheet that imports a new one in every answer,
+// are read to maxNest documents deep, as deep as a browser nests frames,
+// and no further: the last is fetched and recorded, and not read. A
+// resumed crawl reads them no deeper.
+func TestRequisitesNestNoDeeper(t *testing.T) {
+	site := fstest.MapFS{
+		"www.example.edu/index.html": {Data: []byte(`req="f0.html" req="s0.css"`)},
+	}
+	endless := func(h *harness) {
+		files := h.tr.h
+		h.tr.h = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			var n int
+			if _, err := fmt.Sscanf(r.URL.Path, "/f%d.html", &n); err == nil {
+				w.Header().Set("Content-Type", "text/html")
+				fmt.Fprintf(w, `<p> req="f%d.html"`, n+1)
+				return
+			}
+			if _, err := fmt.Sscanf(r.URL.Path, "/s%d.css", &n); err == nil {
+				w.Header().Set("Content-Type", "text/css")
+				fmt.Fprintf(w, `need(s%d.css)`, n+1)
+				return
+			}
+			files.ServeHTTP(w, r)
+		})
+	}
+	var want []string
+	for i := range maxNest {
+		want = append(want, fmt.Sprintf("http://www.example.edu/f%d.html", i), fmt.Sprintf("http://www.example.edu/s%d.css", i))
+	}
+	slices.Sort(want)
+	for _, parallel := range []int{1, 4} {
+		run := crawlReqSite(t, site, reqSeed, []string{"http://www.example.edu/"}, "all", parallel, 0, endless)
+		if run.err != nil {
+			t.Fatal(run.err)
+		}
+		got := slices.DeleteFunc(run.requested(), func(u string) bool { return u == reqSeed })
+		if slices.Sort(got); !slices.Equal(got, want) {
+			t.Errorf("-parallel %d requested %d requisites:\n%s\nwant %d:\n%s", parallel, len(got), strings.Join(got, "\n"), len(want), strings.Join(want, "\n"))
+		}
+		for _, e := range run.entries {
+			if e.Kind != Requisite {
+				continue
+			}
+			var n int
+			if _, err := fmt.Sscanf(e.URL, "http://www.example.edu/f%d.html", &n); err != nil {
+				fmt.Sscanf(e.URL, "http://www.example.edu/s%d.css", &n)
+			}
+			if e.Nest != n+1 || (len(e.Needs) == 0) != (n+1 == maxNest) {
+				t.Errorf("-parallel %d: %s journaled %d deep, needing %q", parallel, e.URL, e.Nest, e.Needs)
+			}
+		}
+	}
+
+	// Resumed after the first three of each were recorded, the crawl
+	// fetches the rest, as deep as before and no deeper.
+	first := crawlReqSite(t, site, reqSeed, []string{"http://www.example.edu/"}, "all", 1, 0, endless)
+	var pages, earlier []Record
+	for _, e := range first.entries {
+		var n int
+		_, ferr := fmt.Sscanf(e.URL, "http://www.example.edu/f%d.html", &n)
+		_, serr := fmt.Sscanf(e.URL, "http://www.example.edu/s%d.css", &n)
+		switch {
+		case e.Kind != Requisite:
+			pages = append(pages, e)
+		case (ferr == nil || serr == nil) && n < 3:
+			earlier = append(earlier, e)
+		}
+	}
+	resumed := crawlReqSite(t, site, reqSeed, []string{"http://www.example.edu/"}, "all", 1, 0, func(h *harness) {
+		endless(h)
+		h.c.History = &pastRuns{recs: pages, reqs: earlier, load: func(id int) (string, int, []byte, error) {
+			p := first.h.pages[id-1]
+			return p.url, p.depth, []byte(p.html), nil
+		}}
+	})
+	if resumed.err != nil {
+		t.Fatal(resumed.err)
+	}
+	var again []string
+	for _, u := range want {
+		var n int
+		_, ferr := fmt.Sscanf(u, "http://www.example.edu/f%d.html", &n)
+		_, serr := fmt.Sscanf(u, "http://www.example.edu/s%d.css", &n)
+		if (ferr == nil || serr == nil) && n >= 3 {
+			again = append(again, u)
+		}
+	}
+	got := resumed.requested()
+	if slices.Sort(got); !slices.Equal(got, again) {
+		t.Errorf("resumed, requested:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(again, "\n"))
+	}
+}

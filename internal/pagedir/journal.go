@@ -103,6 +103,11 @@ type Entry struct {
 	// turn, which a resumed crawl fetches if it has not: a stylesheet's
 	// @import rules and url()s, each once, in the order found.
 	Needs []string
+	// Nest, for a Requisite, is how deep below its page it was found,
+	// from 1, which the line leaves out; a resumed crawl reads what it
+	// needs no deeper than the crawl it resumes did. A journal written
+	// before nesting was bounded has none.
+	Nest int
 	// Status, for Failed and Redirected, is what the link graph says of
 	// the page (package linkgraph): its HTTP status, such as "404" or
 	// "301", or a word for why it failed, such as "timeout". A journal
@@ -158,12 +163,17 @@ func JournalLine(e Entry) []byte {
 }
 
 // appendRequisite appends what a requisite's line says after its URL:
-// " redirect" and its target, if it redirected, then " needs" and each
+// " redirect" and its target, if it redirected, then " nest" and how deep
+// it is, if deeper than a page's own requisites, then " needs" and each
 // URL it needs, if any.
 func appendRequisite(b []byte, e Entry) []byte {
 	if e.Target != "" {
 		b = append(b, " redirect "...)
 		b = strconv.AppendQuote(b, e.Target)
+	}
+	if e.Nest > 1 {
+		b = append(b, " nest "...)
+		b = strconv.AppendInt(b, int64(e.Nest), 10)
 	}
 	if len(e.Needs) > 0 {
 		b = append(b, " needs"...)
@@ -336,6 +346,15 @@ func (e *Entry) parseRequisite(rest string) (string, bool) {
 			return "", false
 		}
 		rest = after[len(q):]
+	}
+	if after, ok := strings.CutPrefix(rest, " nest "); ok {
+		num, _, _ := strings.Cut(after, " ")
+		n, err := strconv.Atoi(num)
+		if err != nil || n < 2 || strconv.Itoa(n) != num {
+			return "", false
+		}
+		e.Nest = n
+		rest = after[len(num):]
 	}
 	after, ok := strings.CutPrefix(rest, " needs")
 	if !ok {

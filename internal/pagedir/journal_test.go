@@ -36,6 +36,9 @@ var entries = []Entry{
 	{Kind: Requisite, URL: "http://h/old.png", Target: "http://cdn/new.png", WARC: 10200},
 	{Kind: Requisite, URL: "http://h/s.css", Needs: []string{"http://h/base.css", "http://h/a b.png needs \"x\""}, WARC: 10300},
 	{Kind: Requisite, URL: "http://h/r.css", Target: "http://h/s.css", Needs: []string{"http://h/x"}, WARC: 10400},
+	// A frame's document found below another's says how deep it is.
+	{Kind: Requisite, URL: "http://h/f2.html", Nest: 2, Needs: []string{"http://h/f3.html"}, WARC: 10410},
+	{Kind: Requisite, URL: "http://h/f nest 3", Target: "http://h/g", Nest: 10, WARC: 10420},
 	// What the link graph says of a page that failed or redirected.
 	{Kind: Failed, URL: "http://h/tse/404 status 500", Status: "404"},
 	{Kind: Failed, URL: "http://h/tse/slow.html", Status: "timeout", WARC: 10500},
@@ -127,6 +130,13 @@ func TestReadErrors(t *testing.T) {
 		"tse-crawler journal 1\nbegin\nQ \"u\" \"t\" warc 5\n",
 		"tse-crawler journal 1\nbegin\nQ \"u\" charset \"x\" warc 5\n",
 		"tse-crawler journal 1\nbegin\nF \"u\" needs \"a\"\n",
+		"tse-crawler journal 1\nbegin\nQ \"u\" nest 1 warc 5\n",
+		"tse-crawler journal 1\nbegin\nQ \"u\" nest 02 warc 5\n",
+		"tse-crawler journal 1\nbegin\nQ \"u\" nest -3\n",
+		"tse-crawler journal 1\nbegin\nQ \"u\" nest\n",
+		"tse-crawler journal 1\nbegin\nQ \"u\" needs \"a\" nest 2\n",
+		"tse-crawler journal 1\nbegin\nQ \"u\" nest 2 redirect \"t\"\n",
+		"tse-crawler journal 1\nbegin\nS 1 \"u\" nest 2\n",
 		"tse-crawler journal 1\nbegin\nR \"u\" \"t\" redirect \"t\"\n",
 		"tse-crawler journal 1\nbegin\nF \"u\" status \n",
 		"tse-crawler journal 1\nbegin\nF \"u\" status  warc 5\n",

@@ -34,7 +34,7 @@ type Recorder struct {
 
 // Record stores rec.
 func (r *Recorder) Record(rec crawler.Record) error {
-	e := Entry{Kind: kinds[rec.Kind], URL: rec.URL, DocID: rec.DocID, Target: rec.Target, Charset: rec.Charset, Needs: rec.Needs, Status: rec.Status}
+	e := Entry{Kind: kinds[rec.Kind], URL: rec.URL, DocID: rec.DocID, Target: rec.Target, Charset: rec.Charset, Needs: rec.Needs, Nest: rec.Nest, Status: rec.Status}
 	if r.Archive != nil {
 		size, err := r.archive(rec.Recording)
 		if err != nil {
@@ -193,7 +193,7 @@ func (h *History) Requisites() []crawler.Record { return h.requisites }
 
 // record returns a journal entry as the crawler's record.
 func record(e Entry) crawler.Record {
-	return crawler.Record{Kind: kindOf(e.Kind), URL: e.URL, DocID: e.DocID, Target: e.Target, Charset: e.Charset, Needs: e.Needs, Status: e.Status}
+	return crawler.Record{Kind: kindOf(e.Kind), URL: e.URL, DocID: e.DocID, Target: e.Target, Charset: e.Charset, Needs: e.Needs, Nest: e.Nest, Status: e.Status}
 }
 
 func kindOf(k Kind) crawler.Kind {
