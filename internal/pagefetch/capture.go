@@ -15,6 +15,8 @@ import (
 	"sync/atomic"
 	"time"
 
+	"golang.org/x/net/idna"
+
 	"tse-crawler/internal/warc"
 )
 
@@ -81,15 +83,16 @@ func (f *Fetcher) newTape() *tape {
 // response has been read, so a connection has at most one capture.
 type recConn struct {
 	net.Conn
-	ip string       // the address connected to, or "" for a tunnel through a proxy
-	n  atomic.Int64 // bytes read (see errStale)
+	ip     string       // the address connected to, or "" for a tunnel through a proxy
+	dialed string       // the host:port the transport asked to connect to: the request's host's, or its proxy's
+	n      atomic.Int64 // bytes read (see errStale)
 
 	mu  sync.Mutex
 	cur *capture
 }
 
-func newRecConn(c net.Conn) *recConn {
-	rc := &recConn{Conn: c}
+func newRecConn(c net.Conn, dialed string) *recConn {
+	rc := &recConn{Conn: c, dialed: dialed}
 	if a, ok := c.RemoteAddr().(*net.TCPAddr); ok {
 		rc.ip = a.IP.String()
 	}
@@ -128,27 +131,16 @@ type capture struct {
 	limit     int64  // how many bytes of the response are kept, if positive
 	truncated string // why the response is not recorded to its end, if it is not
 
+	// addr is the host and port the request is for. A connection the
+	// transport dialed for another address is a proxy's, whose address,
+	// not the server's, it has.
+	addr string
+
 	mu   sync.Mutex // guards conn; req and resp are the conn's to append to while it holds the capture
 	conn *recConn
 	ip   string
 	req  []byte
 	resp *spool
-
-	// proxied is set when the client's proxy function sends the request
-	// to a proxy, whose address, not the server's, its connection has.
-	proxied atomic.Bool
-}
-
-// A captureKey is the key of a request's capture in its context, where
-// the client's proxy function finds it.
-type captureKey struct{}
-
-// noteProxy tells the capture of r, if it has one, whether r goes through
-// a proxy.
-func noteProxy(r *http.Request, proxied bool) {
-	if cp, ok := r.Context().Value(captureKey{}).(*capture); ok {
-		cp.proxied.Store(proxied)
-	}
 }
 
 // record appends what was read of the response, up to cp.limit: a server
@@ -175,6 +167,9 @@ func (cp *capture) attach(conn *recConn) {
 	conn.mu.Lock()
 	cp.resp.reset()
 	cp.req, cp.ip, cp.truncated = nil, conn.ip, ""
+	if conn.dialed != cp.addr {
+		cp.ip = "" // a proxy's
+	}
 	conn.cur = cp
 	conn.mu.Unlock()
 	cp.conn = conn
@@ -208,14 +203,10 @@ func (cp *capture) end(t *tape, target string) {
 	}
 	// WARC-IP-Address is the server's address: a request sent to a proxy
 	// was never connected to the server, so it has none.
-	ip := cp.ip
-	if cp.proxied.Load() {
-		ip = ""
-	}
 	t.add(warc.Exchange{
 		TargetURI: target,
 		Date:      cp.date,
-		IP:        ip,
+		IP:        cp.ip,
 		Request:   cp.req,
 		Response:  cp.resp,
 		Truncated: cp.truncated,
@@ -223,10 +214,8 @@ func (cp *capture) end(t *tape, target string) {
 }
 
 // trace returns ctx with a trace that attaches cp to the connection the
-// request gets, if it is one that records, and cp for the client's proxy
-// function to find.
+// request gets, if it is one that records.
 func (cp *capture) trace(ctx context.Context) context.Context {
-	ctx = context.WithValue(ctx, captureKey{}, cp)
 	return httptrace.WithClientTrace(ctx, &httptrace.ClientTrace{
 		GotConn: func(info httptrace.GotConnInfo) {
 			if rc, ok := info.Conn.(*recConn); ok {
@@ -236,16 +225,16 @@ func (cp *capture) trace(ctx context.Context) context.Context {
 	})
 }
 
-// startCapture returns a capture for a request made with ctx, for t, and
-// ctx with the trace that feeds it, or nil and ctx if t is nil. The
-// capture keeps at most f.captureLimit(body) bytes of the response.
-func (f *Fetcher) startCapture(ctx context.Context, t *tape, body int64) (*capture, context.Context) {
+// startCapture returns a capture for req, made with ctx, for t, and ctx
+// with the trace that feeds it, or nil and ctx if t is nil. The capture
+// keeps at most f.captureLimit(body) bytes of the response.
+func (f *Fetcher) startCapture(ctx context.Context, req *http.Request, t *tape, body int64) (*capture, context.Context) {
 	if t == nil {
 		return nil, ctx
 	}
 	// Past a MiB, the response goes into a file in f.SpoolDir.
 	sp := &spool{dir: f.SpoolDir}
-	cp := &capture{date: time.Now(), limit: f.captureLimit(body), resp: sp}
+	cp := &capture{date: time.Now(), addr: dialAddr(req.URL), limit: f.captureLimit(body), resp: sp}
 	return cp, cp.trace(ctx)
 }
 
@@ -285,9 +274,9 @@ const defaultMaxHeaderBytes = 10 << 20
 // makes its TLS connection through it.
 //
 // A connection through a proxy is the proxy's, so an exchange made on one
-// has no IP address: a tunnel's connection holds none, and the proxy
-// function notes on the capture of an http request sent to a proxy that
-// it was.
+// has no IP address: a tunnel's connection holds none, and a capture
+// knows an http request sent to a proxy by the address its connection
+// was dialed for.
 func recordingDialers(dialer *net.Dialer, cfg *tls.Config, proxy func(*http.Request) (*url.URL, error)) (
 	dial, dialTLS func(ctx context.Context, network, addr string) (net.Conn, error),
 	httpProxy func(*http.Request) (*url.URL, error)) {
@@ -296,16 +285,14 @@ func recordingDialers(dialer *net.Dialer, cfg *tls.Config, proxy func(*http.Requ
 		if err != nil {
 			return nil, err
 		}
-		return newRecConn(c), nil
+		return newRecConn(c, addr), nil
 	}
 	if proxy != nil {
 		httpProxy = func(r *http.Request) (*url.URL, error) {
 			if r.URL.Scheme == "https" {
 				return nil, nil
 			}
-			u, err := proxy(r)
-			noteProxy(r, u != nil)
-			return u, err
+			return proxy(r)
 		}
 	}
 	dialTLS = func(ctx context.Context, network, addr string) (net.Conn, error) {
@@ -332,7 +319,7 @@ func recordingDialers(dialer *net.Dialer, cfg *tls.Config, proxy func(*http.Requ
 			raw.Close()
 			return nil, err
 		}
-		rc := newRecConn(conn) // a tls.Conn's RemoteAddr is raw's
+		rc := newRecConn(conn, addr) // a tls.Conn's RemoteAddr is raw's
 		if tunnel {
 			rc.ip = "" // the proxy's
 		}
@@ -417,4 +404,22 @@ func dialTunnel(ctx context.Context, dialer *net.Dialer, proxy func(*http.Reques
 	}
 	conn.SetDeadline(time.Time{})
 	return conn, true, nil
+}
+
+// dialAddr returns the host and port that the transport dials for a
+// request to u when no proxy is between: u's, with the scheme's port if
+// it names none.
+func dialAddr(u *url.URL) string {
+	port := u.Port()
+	if port == "" {
+		port = "80"
+		if u.Scheme == "https" {
+			port = "443"
+		}
+	}
+	host := u.Hostname()
+	if a, err := idna.Lookup.ToASCII(host); err == nil {
+		host = a // as the transport dials a name that is not ASCII
+	}
+	return net.JoinHostPort(host, port)
 }

@@ -175,7 +175,7 @@ func (f *Fetcher) once(ctx context.Context, method, rawURL string, k kind, t *ta
 	case checked:
 		limit = drainMax
 	}
-	if cp, withCapture := f.startCapture(traced, t, limit); cp != nil {
+	if cp, withCapture := f.startCapture(traced, req, t, limit); cp != nil {
 		// Deferred before the body is closed, so run after: the record
 		// holds every byte read, a body left unread included.
 		defer cp.end(t, wireURI(req))

@@ -313,7 +313,7 @@ func (f *Fetcher) reach(ctx context.Context, origin string, t *tape, wait time.D
 	var trace connTrace
 	traced := trace.with(reqCtx)
 	// A HEAD response has no body; a server may send one all the same.
-	if cp, withCapture := f.startCapture(traced, t, 1); cp != nil {
+	if cp, withCapture := f.startCapture(traced, req, t, 1); cp != nil {
 		defer cp.end(t, wireURI(req))
 		traced = withCapture
 	}

@@ -260,6 +260,7 @@ type Server struct {
 	started  int           // requests begun to be answered, robots.txt aside, for KillAfter
 	conns    map[net.Conn]bool
 	hijacked map[net.Conn]bool
+	lenient  map[string]*lenientConn // the connections served, by the client's address, for each request's target as sent
 	closed   bool
 	dying    bool // killed, or about to be: no request is answered any more
 	killed   bool
@@ -300,13 +301,13 @@ func Start(opt Options) (*Server, error) {
 		dead:     make(chan struct{}),
 		changed:  make(chan struct{}),
 		conns:    make(map[net.Conn]bool),
+		lenient:  make(map[string]*lenientConn),
 		hijacked: make(map[net.Conn]bool),
 	}
 	s.srv = &http.Server{
 		Handler:           s,
 		ReadHeaderTimeout: 10 * time.Second,
 		ConnState:         s.track,
-		ConnContext:       withConn,
 	}
 	go func() {
 		defer close(s.served)
@@ -419,7 +420,7 @@ func (s *Server) record(r *http.Request) Request {
 		host = h
 	}
 	req := Request{Time: time.Now(), Method: r.Method, Host: host}
-	req.Path, req.Query = splitTarget(sentTarget(r.Context(), r.RequestURI))
+	req.Path, req.Query = splitTarget(s.sentTarget(r))
 	req.Decoded, _ = Resolve(req.Path)
 	s.mu.Lock()
 	s.log = append(s.log, req)
@@ -767,8 +768,12 @@ func (s *Server) track(c net.Conn, state http.ConnState) {
 			return
 		}
 		s.conns[c] = true
+		if lc, ok := c.(*lenientConn); ok {
+			s.lenient[c.RemoteAddr().String()] = lc
+		}
 	case http.StateHijacked, http.StateClosed:
 		delete(s.conns, c)
+		delete(s.lenient, c.RemoteAddr().String())
 	}
 }
 

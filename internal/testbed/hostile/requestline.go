@@ -3,8 +3,8 @@ package hostile
 import (
 	"bufio"
 	"bytes"
-	"context"
 	"net"
+	"net/http"
 	"slices"
 	"strings"
 	"sync"
@@ -117,21 +117,16 @@ func (c *lenientConn) claim(uri string) string {
 	return uri
 }
 
-// connKey is the context key of the connection a request came on.
-type connKey struct{}
-
-// withConn is an http.Server's ConnContext: it makes a request's
-// connection known to its handler.
-func withConn(ctx context.Context, c net.Conn) context.Context {
-	return context.WithValue(ctx, connKey{}, c)
-}
-
-// sentTarget returns the request target as the client sent it.
-func sentTarget(ctx context.Context, uri string) string {
-	if c, ok := ctx.Value(connKey{}).(*lenientConn); ok {
-		return c.claim(uri)
+// sentTarget returns the target of r as the client sent it, which the
+// connection it came on kept.
+func (s *Server) sentTarget(r *http.Request) string {
+	s.mu.Lock()
+	c := s.lenient[r.RemoteAddr]
+	s.mu.Unlock()
+	if c == nil {
+		return r.RequestURI
 	}
-	return uri
+	return c.claim(r.RequestURI)
 }
 
 // splitTarget returns the path and the query of a request target in
