@@ -33,6 +33,7 @@ func benchSite(b *testing.B) map[string][]byte {
 // benchCrawler is a crawler of pages that saves and journals nothing.
 func benchCrawler(pages map[string][]byte, log io.Writer) *Crawler {
 	return &Crawler{
+		Scheduler: pagefetch.NewScheduler(0, nil, 1),
 		Web: &webFuncs{
 			fetch: htmlOnly(func(_ context.Context, u string) ([]byte, error) {
 				if html, ok := pages[u]; ok {
@@ -43,7 +44,7 @@ func benchCrawler(pages map[string][]byte, log io.Writer) *Crawler {
 		},
 		Sink: &funcSink{
 			save:    func(int, string, int, []byte) error { return nil },
-			journal: func(Record) error { return nil },
+			journal: func(pagefetch.Page) error { return nil },
 		},
 		Scanner: new(pagescan.Reference),
 		Scope: &scopeFuncs{
@@ -83,8 +84,8 @@ func BenchmarkCrawl(b *testing.B) {
 func BenchmarkReplay(b *testing.B) {
 	pages := benchSite(b)
 	c := benchCrawler(pages, io.Discard)
-	var entries []Record
-	c.Sink.(*funcSink).journal = func(e Record) error { entries = append(entries, e); return nil }
+	var entries []pagefetch.Page
+	c.Sink.(*funcSink).journal = func(e pagefetch.Page) error { entries = append(entries, e); return nil }
 	saved := make(map[int]bag.Item)
 	c.Sink.(*funcSink).save = func(id int, url string, depth int, _ []byte) error {
 		saved[id] = bag.Item{URL: url, Depth: depth}

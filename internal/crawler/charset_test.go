@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"net/http"
 	"reflect"
 	"slices"
 	"strings"
@@ -24,27 +25,43 @@ import (
 // (0x95 0x5C); read from its bytes alone, it would be windows-1252, and
 // the link another. b.test/w.html says windows-1252 in its <meta> too, so
 // its charset changes nothing.
-var charsetSite = map[string]pagefetch.Page{
-	"http://a.test/index.html":               {HTML: []byte(`<a href=sjis.html>s</a> <a href=http://b.test/w.html>w</a>`)},
-	"http://a.test/sjis.html":                {HTML: []byte("<a href=\"\x95\x5c.html?k=\x95\x5c\">h</a>"), Charset: "Shift_JIS"},
-	"http://a.test/%E8%A1%A8.html?k=%95\\":   {HTML: []byte("the end"), Charset: "Shift_JIS"},
-	"http://b.test/w.html":                   {HTML: []byte("<meta charset=windows-1252><a href=\"caf\xe9.html?x=\xe9\">c</a>"), Charset: "windows-1252"},
-	"http://b.test/caf%C3%A9.html?x=%E9":     {HTML: []byte("the end too")},
-	"http://a.test/%E2%80%A2/.html?k=%95%5C": {HTML: []byte("the link as windows-1252 reads it")},
+var charsetSite = map[string]sitePage{
+	"http://a.test/index.html":               {html: []byte(`<a href=sjis.html>s</a> <a href=http://b.test/w.html>w</a>`)},
+	"http://a.test/sjis.html":                {html: []byte("<a href=\"\x95\x5c.html?k=\x95\x5c\">h</a>"), charset: "Shift_JIS"},
+	"http://a.test/%E8%A1%A8.html?k=%95\\":   {html: []byte("the end"), charset: "Shift_JIS"},
+	"http://b.test/w.html":                   {html: []byte("<meta charset=windows-1252><a href=\"caf\xe9.html?x=\xe9\">c</a>"), charset: "windows-1252"},
+	"http://b.test/caf%C3%A9.html?x=%E9":     {html: []byte("the end too")},
+	"http://a.test/%E2%80%A2/.html?k=%95%5C": {html: []byte("the link as windows-1252 reads it")},
+}
+
+// A sitePage is a page of a test's site, and the charset its Content-Type
+// names, if any.
+type sitePage struct {
+	html    []byte
+	charset string
+}
+
+// answer returns what fetching p gets.
+func (p sitePage) answer(u string) *pagefetch.Page {
+	ctype := "text/html"
+	if p.charset != "" {
+		ctype += "; charset=" + p.charset
+	}
+	return &pagefetch.Page{URL: u, Code: 200, Body: slices.Clone(p.html), Header: http.Header{"Content-Type": {ctype}}}
 }
 
 // A charsetRun is what a crawl of charsetSite did, in the order the
 // scribe did it.
 type charsetRun struct {
 	log     string
-	entries []Record
+	entries []pagefetch.Page
 	pages   map[int][]byte
 	fetched []string
 }
 
 // crawlCharsetSite crawls charsetSite in html mode, fetching parallel
 // pages at once, and replaying replay with pages.
-func crawlCharsetSite(t *testing.T, parallel int, replay []Record, pages map[int][]byte) (charsetRun, error) {
+func crawlCharsetSite(t *testing.T, parallel int, replay []pagefetch.Page, pages map[int][]byte) (charsetRun, error) {
 	t.Helper()
 	sc, err := scope.Parse([]string{"http://a.test/", "http://b.test/"})
 	if err != nil {
@@ -55,14 +72,14 @@ func crawlCharsetSite(t *testing.T, parallel int, replay []Record, pages map[int
 	run := charsetRun{pages: make(map[int][]byte)}
 	c := &Crawler{
 		Web: &webFuncs{
-			fetch: func(_ context.Context, u string) (pagefetch.Page, error) {
+			fetch: func(_ context.Context, u string) (*pagefetch.Page, error) {
 				mu.Lock()
 				run.fetched = append(run.fetched, u)
 				mu.Unlock()
 				if p, ok := charsetSite[u]; ok {
-					return pagefetch.Page{HTML: slices.Clone(p.HTML), Charset: p.Charset}, nil
+					return p.answer(u), nil
 				}
-				return pagefetch.Page{}, &pagefetch.StatusError{Code: 404, Status: "404 Not Found"}
+				return &pagefetch.Page{URL: u, Code: 404}, &pagefetch.StatusError{Code: 404, Status: "404 Not Found"}
 			},
 		},
 		Sink: &funcSink{
@@ -70,7 +87,7 @@ func crawlCharsetSite(t *testing.T, parallel int, replay []Record, pages map[int
 				run.pages[id] = slices.Clone(html)
 				return nil
 			},
-			journal: func(e Record) error {
+			journal: func(e pagefetch.Page) error {
 				run.entries = append(run.entries, e)
 				return nil
 			},
@@ -78,7 +95,7 @@ func crawlCharsetSite(t *testing.T, parallel int, replay []Record, pages map[int
 		History: &pastRuns{
 			load: func(id int) (string, int, []byte, error) {
 				for _, e := range replay {
-					if e.Kind == Saved && e.DocID == id {
+					if e.Kind == pagefetch.Saved && e.DocID == id {
 						return e.URL, depthOf(e.URL), pages[id], nil
 					}
 				}
@@ -91,11 +108,11 @@ func crawlCharsetSite(t *testing.T, parallel int, replay []Record, pages map[int
 			key:      browserurl.Normalize,
 			internal: sc.Contains,
 		},
-		Bag:      new(bag.Queue),
-		MaxDepth: 2,
-		Log:      &log,
-		Errors:   &log,
-		Parallel: parallel,
+		Bag:       new(bag.Queue),
+		MaxDepth:  2,
+		Log:       &log,
+		Errors:    &log,
+		Scheduler: pagefetch.NewScheduler(0, nil, parallel),
 
 		AheadMemory: 1 << 20,
 	}
@@ -123,12 +140,12 @@ func depthOf(url string) int {
 // scans it, for the link graph, which does. Fetching ahead changes none of
 // it.
 func TestCharsetKept(t *testing.T) {
-	want := []Record{
-		{Kind: Saved, URL: "http://a.test/index.html", DocID: 1},
-		{Kind: Saved, URL: "http://a.test/sjis.html", DocID: 2, Charset: "Shift_JIS"},
-		{Kind: Saved, URL: "http://b.test/w.html", DocID: 3},
-		{Kind: Saved, URL: "http://a.test/%E8%A1%A8.html?k=%95\\", DocID: 4, Charset: "Shift_JIS"}, // at maxDepth
-		{Kind: Saved, URL: "http://b.test/caf%C3%A9.html?x=%E9", DocID: 5},
+	want := []pagefetch.Page{
+		{Kind: pagefetch.Saved, URL: "http://a.test/index.html", DocID: 1},
+		{Kind: pagefetch.Saved, URL: "http://a.test/sjis.html", DocID: 2, Charset: "Shift_JIS"},
+		{Kind: pagefetch.Saved, URL: "http://b.test/w.html", DocID: 3},
+		{Kind: pagefetch.Saved, URL: "http://a.test/%E8%A1%A8.html?k=%95\\", DocID: 4, Charset: "Shift_JIS"}, // at maxDepth
+		{Kind: pagefetch.Saved, URL: "http://b.test/caf%C3%A9.html?x=%E9", DocID: 5},
 	}
 	var first charsetRun
 	for _, parallel := range []int{1, 4} {

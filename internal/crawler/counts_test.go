@@ -40,7 +40,7 @@ type countsRun struct {
 	errs  bytes.Buffer
 	w     *fakeWeb
 	pages map[int]saved
-	journ []Record
+	journ []pagefetch.Page
 }
 
 func newCountsRun(t *testing.T, pages map[int]saved) *countsRun {
@@ -54,6 +54,7 @@ func newCountsRun(t *testing.T, pages map[int]saved) *countsRun {
 		pages: pages,
 	}
 	r.c = &Crawler{
+		Scheduler: pagefetch.NewScheduler(0, nil, 1),
 		Web: &webFuncs{
 			fetch: htmlOnly(func(ctx context.Context, u string) ([]byte, error) {
 				if strings.Contains(u, "secret") {
@@ -68,7 +69,7 @@ func newCountsRun(t *testing.T, pages map[int]saved) *countsRun {
 				r.pages[id] = saved{id, url, depth, string(html)}
 				return nil
 			},
-			journal: func(e Record) error { r.journ = append(r.journ, e); return nil },
+			journal: func(e pagefetch.Page) error { r.journ = append(r.journ, e); return nil },
 		},
 		History: &pastRuns{
 			load: func(id int) (string, int, []byte, error) {
@@ -151,13 +152,13 @@ func TestCountsAgreeWithLog(t *testing.T) {
 		for _, killed := range []bool{false, true} {
 			// A killed crawl leaves a page unjournaled only where the next
 			// entry saves one.
-			if killed && (n == len(r.journ) || r.journ[n].Kind != Saved) {
+			if killed && (n == len(r.journ) || r.journ[n].Kind != pagefetch.Saved) {
 				continue
 			}
 			t.Run(fmt.Sprintf("resumed after %d entries, killed %t", n, killed), func(t *testing.T) {
 				pages := map[int]saved{}
 				for _, e := range r.journ[:n] {
-					if e.Kind == Saved {
+					if e.Kind == pagefetch.Saved {
 						pages[e.DocID] = r.pages[e.DocID]
 					}
 				}
@@ -179,7 +180,7 @@ func TestCountsAgreeWithLog(t *testing.T) {
 				// goes on the same way: they start once the replay and the
 				// adoption are done, and fetch no page either gave.
 				p := newCountsRun(t, before)
-				p.c.History.(*pastRuns).recs, p.c.Parallel, p.c.AheadMemory = r.journ[:n], 4, 1<<20
+				p.c.History.(*pastRuns).recs, p.c.Scheduler, p.c.AheadMemory = r.journ[:n], pagefetch.NewScheduler(0, nil, 4), 1<<20
 				onDisk := slices.Collect(maps.Values(before))
 				par, err := p.c.Crawl(t.Context(), "http://a.test/index.html")
 				if err != nil {

@@ -19,7 +19,6 @@ import (
 	"time"
 
 	"tse-crawler/internal/bag"
-	"tse-crawler/internal/pace"
 	"tse-crawler/internal/pagefetch"
 	"tse-crawler/internal/pagescan"
 	"tse-crawler/internal/playground"
@@ -91,11 +90,15 @@ type saved struct {
 }
 
 // htmlOnly makes a fake fetch that gives a page's HTML alone into a
-// Crawler's Fetch.
-func htmlOnly(fetch func(context.Context, string) ([]byte, error)) func(context.Context, string) (pagefetch.Page, error) {
-	return func(ctx context.Context, u string) (pagefetch.Page, error) {
+// Web's FetchPage.
+func htmlOnly(fetch func(context.Context, string) ([]byte, error)) func(context.Context, string) (*pagefetch.Page, error) {
+	return func(ctx context.Context, u string) (*pagefetch.Page, error) {
 		html, err := fetch(ctx, u)
-		return pagefetch.Page{HTML: html}, err
+		p := &pagefetch.Page{URL: u, Body: html}
+		if re, ok := errors.AsType[*pagefetch.RedirectError](err); ok {
+			p.Target = re.Location
+		}
+		return p, err
 	}
 }
 
@@ -104,6 +107,7 @@ func htmlOnly(fetch func(context.Context, string) ([]byte, error)) func(context.
 type harness struct {
 	c       *Crawler
 	fetcher *pagefetch.Fetcher
+	delay   time.Duration
 	tr      *transport
 	log     bytes.Buffer
 	errs    bytes.Buffer
@@ -112,7 +116,7 @@ type harness struct {
 }
 
 func newHarness(fsys fs.FS, maxDepth int, delay time.Duration) *harness {
-	h := &harness{tr: newTransport(fsys)}
+	h := &harness{tr: newTransport(fsys), delay: delay}
 	f := &pagefetch.Fetcher{
 		Client: &http.Client{
 			Transport: h.tr,
@@ -120,12 +124,13 @@ func newHarness(fsys fs.FS, maxDepth int, delay time.Duration) *harness {
 				return http.ErrUseLastResponse // as pagefetch.NewClient's clients
 			},
 		},
-		Pacer:     pace.New(delay, nil),
+		Scheduler: pagefetch.NewScheduler(delay, nil, 1),
 		UserAgent: "test",
 	}
 	h.fetcher = f
 	h.c = &Crawler{
-		Web: f,
+		Web:       f,
+		Scheduler: f.Scheduler,
 		Sink: &funcSink{
 			save: func(id int, url string, depth int, html []byte) error {
 				if h.saveFn != nil {
@@ -147,6 +152,12 @@ func newHarness(fsys fs.FS, maxDepth int, delay time.Duration) *harness {
 		Errors:   &h.errs,
 	}
 	return h
+}
+
+// workers makes the crawl's Scheduler one of n workers.
+func (h *harness) workers(n int) {
+	h.fetcher.Scheduler = pagefetch.NewScheduler(h.delay, nil, n)
+	h.c.Scheduler = h.fetcher.Scheduler
 }
 
 func (h *harness) order() []string {
@@ -556,7 +567,7 @@ func TestOtherSitePauses(t *testing.T) {
 		// Per host, from the end of one request to the start of the next:
 		// www 8 × 200ms; ir 2 × 100ms; staff 0, 100ms (it waited for ir's
 		// turn), 1.2s (the www pages between), 0.
-		p := h.fetcher.Pacer.Pauses()
+		p := h.fetcher.Scheduler.Pauses()
 		if p.Count != 14 || p.Total != 3100*time.Millisecond || p.Shortest != 0 {
 			t.Errorf("pauses %+v, want 14 totalling 3.1s, the shortest 0", p)
 		}
@@ -606,60 +617,66 @@ func TestPacingLargeSite(t *testing.T) {
 // it; either may be nil.
 type funcSink struct {
 	save    func(id int, url string, depth int, html []byte) error
-	journal func(Record) error
+	journal func(pagefetch.Page) error
 }
 
-func (s *funcSink) Record(r Record) error {
-	if r.HTML != nil && s.save != nil {
-		if err := s.save(r.DocID, r.URL, r.Depth, r.HTML); err != nil {
+func (s *funcSink) Record(p *pagefetch.Page) error {
+	defer p.Close()
+	if p.Kind == pagefetch.Saved && p.Body != nil && s.save != nil {
+		if err := s.save(p.DocID, p.URL, p.Depth, p.Body); err != nil {
 			return err
 		}
 	}
 	if s.journal != nil {
-		r.HTML, r.Depth, r.Recording = nil, 0, nil // what a journal line keeps
-		return s.journal(r)
+		return s.journal(journaled(p))
 	}
 	return nil
+}
+
+// journaled returns what a journal line keeps of p.
+func journaled(p *pagefetch.Page) pagefetch.Page {
+	return pagefetch.Page{Kind: p.Kind, URL: p.URL, DocID: p.DocID, Target: p.Target, Charset: p.Charset,
+		Status: p.Status, Needs: p.Needs, Nest: p.Nest}
 }
 
 // A pastRuns is a History for the tests: the records a test's sink kept,
 // then a page it saved but did not record, if load finds one, as package
 // pagedir's History gives them back, checked against the crawl's pages.
 type pastRuns struct {
-	recs []Record
-	reqs []Record
+	recs []pagefetch.Page
+	reqs []pagefetch.Page
 	load func(id int) (url string, depth int, html []byte, err error)
 	done bool // no page to adopt
 }
 
-func (h *pastRuns) Recall(page bag.Item, saved int) (Record, bool, bool, error) {
+func (h *pastRuns) Recall(page bag.Item, saved int) (*pagefetch.Page, bool, bool, error) {
 	if len(h.recs) > 0 {
-		rec := h.recs[0]
+		rec := h.recs[0] // a copy, which the crawl may change
 		h.recs = h.recs[1:]
-		if rec.URL != page.URL || rec.Kind == Saved && rec.DocID != saved+1 {
-			return rec, false, false, fmt.Errorf("%w: the journal has %s where this crawl has %s", ErrDiverged, rec.URL, page.URL)
+		if rec.URL != page.URL || rec.Kind == pagefetch.Saved && rec.DocID != saved+1 {
+			return &rec, false, false, fmt.Errorf("%w: the journal has %s where this crawl has %s", ErrDiverged, rec.URL, page.URL)
 		}
-		if rec.Kind == Saved {
+		if rec.Kind == pagefetch.Saved {
 			html, err := h.page(page, saved+1)
 			if err != nil {
-				return rec, false, false, fmt.Errorf("%w: %v", ErrDiverged, err)
+				return &rec, false, false, fmt.Errorf("%w: %v", ErrDiverged, err)
 			}
-			rec.HTML = html
+			rec.Body = html
 		}
-		return rec, true, true, nil
+		return &rec, true, true, nil
 	}
 	if h.done || h.load == nil {
-		return Record{}, false, false, nil
+		return nil, false, false, nil
 	}
 	html, err := h.page(page, saved+1)
 	if errors.Is(err, fs.ErrNotExist) {
 		h.done = true
-		return Record{}, false, false, nil
+		return nil, false, false, nil
 	}
 	if err != nil {
-		return Record{}, false, false, fmt.Errorf("%w: %v", ErrDiverged, err)
+		return nil, false, false, fmt.Errorf("%w: %v", ErrDiverged, err)
 	}
-	return Record{Kind: Saved, URL: page.URL, Depth: page.Depth, DocID: saved + 1, HTML: html}, false, true, nil
+	return &pagefetch.Page{Kind: pagefetch.Saved, URL: page.URL, Depth: page.Depth, DocID: saved + 1, Body: html}, false, true, nil
 }
 
 // page loads page id, which must be page.
@@ -681,32 +698,27 @@ func (h *pastRuns) Rest() error {
 	return fmt.Errorf("%w: the records go on after the crawl ends, at %s", ErrDiverged, h.recs[0].URL)
 }
 
-func (h *pastRuns) Requisites() []Record { return h.reqs }
-
-// A webFuncs is a Web of the functions a test keeps; fetch must be set,
-// and reach, next and fetchRequisite may be nil. It gives hosts up as a
-// pagefetch.Fetcher does.
-type webFuncs struct {
-	fetch          func(context.Context, string) (pagefetch.Page, error)
-	fetchRequisite func(context.Context, string) (pagefetch.Requisite, error)
-	reach          func(context.Context, string) (pagefetch.Recording, error)
-	next           func(string) time.Time
-
-	mu   sync.Mutex
-	down map[string]error
+func (h *pastRuns) Requisites() []*pagefetch.Page {
+	var reqs []*pagefetch.Page
+	for _, r := range h.reqs {
+		reqs = append(reqs, &r)
+	}
+	return reqs
 }
 
-func (w *webFuncs) FetchPage(ctx context.Context, url string) (pagefetch.Page, error) {
-	if err := w.Down(hostOf(url)); err != nil {
-		return pagefetch.Page{}, err
-	}
+// A webFuncs is a Web of the functions a test keeps; fetch must be set,
+// and reach and fetchRequisite may be nil.
+type webFuncs struct {
+	fetch          func(context.Context, string) (*pagefetch.Page, error)
+	fetchRequisite func(context.Context, string) (*pagefetch.Page, error)
+	reach          func(context.Context, string) (pagefetch.Recording, error)
+}
+
+func (w *webFuncs) FetchPage(ctx context.Context, url string) (*pagefetch.Page, error) {
 	return w.fetch(ctx, url)
 }
 
-func (w *webFuncs) FetchRequisite(ctx context.Context, url string) (pagefetch.Requisite, error) {
-	if err := w.Down(hostOf(url)); err != nil {
-		return pagefetch.Requisite{}, err
-	}
+func (w *webFuncs) FetchRequisite(ctx context.Context, url string) (*pagefetch.Page, error) {
 	return w.fetchRequisite(ctx, url)
 }
 
@@ -715,28 +727,6 @@ func (w *webFuncs) Reach(ctx context.Context, origin string) (pagefetch.Recordin
 		return pagefetch.Recording{}, errors.New("this test has no way to ask")
 	}
 	return w.reach(ctx, origin)
-}
-
-func (w *webFuncs) Next(host string) time.Time {
-	if w.next == nil {
-		return time.Time{}
-	}
-	return w.next(host)
-}
-
-func (w *webFuncs) MarkDown(host string, err error) {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	if w.down == nil {
-		w.down = make(map[string]error)
-	}
-	w.down[host] = fmt.Errorf("%w (%w)", err, pagefetch.ErrHostDown)
-}
-
-func (w *webFuncs) Down(host string) error {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	return w.down[host]
 }
 
 // A scopeFuncs is a Scope of the functions a test keeps: internal must be

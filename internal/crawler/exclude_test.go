@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"tse-crawler/internal/bag"
+	"tse-crawler/internal/pagefetch"
 	"tse-crawler/internal/pagescan"
 	"tse-crawler/internal/scope"
 )
@@ -40,7 +41,7 @@ var excludeSite = &fakeWeb{
 // excludeCrawl crawls excludeSite from its index, excluding every URL
 // under /private/, with pages and the journal so far for a resumed crawl.
 // It must run in a synctest bubble.
-func excludeCrawl(t *testing.T, parallel int, pages map[int]saved, replay []Record) (fakeRun, []string, map[int]saved) {
+func excludeCrawl(t *testing.T, parallel int, pages map[int]saved, replay []pagefetch.Page) (fakeRun, []string, map[int]saved) {
 	t.Helper()
 	sc, err := scope.Parse([]string{"http://a.test/", "http://b.test/"})
 	if err != nil {
@@ -49,7 +50,7 @@ func excludeCrawl(t *testing.T, parallel int, pages map[int]saved, replay []Reco
 	w := &fakeWeb{pages: excludeSite.pages, redirects: excludeSite.redirects}
 	pages = maps.Clone(pages)
 	var log, errs bytes.Buffer
-	var entries []Record
+	var entries []pagefetch.Page
 	c := &Crawler{
 		Web: &webFuncs{
 			fetch: htmlOnly(func(ctx context.Context, u string) ([]byte, error) {
@@ -68,7 +69,7 @@ func excludeCrawl(t *testing.T, parallel int, pages map[int]saved, replay []Reco
 				pages[id] = saved{id, url, depth, string(html)}
 				return nil
 			},
-			journal: func(e Record) error { entries = append(entries, e); return nil },
+			journal: func(e pagefetch.Page) error { entries = append(entries, e); return nil },
 		},
 		History: &pastRuns{
 			load: func(id int) (string, int, []byte, error) {
@@ -85,11 +86,11 @@ func excludeCrawl(t *testing.T, parallel int, pages map[int]saved, replay []Reco
 			internal: sc.Contains,
 			excluded: func(u string) bool { return strings.Contains(u, "/private/") },
 		},
-		Bag:      new(bag.Queue),
-		MaxDepth: 10,
-		Log:      &log,
-		Errors:   &errs,
-		Parallel: parallel,
+		Bag:       new(bag.Queue),
+		MaxDepth:  10,
+		Log:       &log,
+		Errors:    &errs,
+		Scheduler: pagefetch.NewScheduler(0, nil, parallel),
 
 		AheadMemory: 1 << 20,
 	}
@@ -169,7 +170,7 @@ func TestExcludeResumed(t *testing.T) {
 		t.Run(fmt.Sprintf("after %d entries", n), func(t *testing.T) {
 			pages := map[int]saved{}
 			for _, e := range whole.entries[:n] {
-				if e.Kind == Saved {
+				if e.Kind == pagefetch.Saved {
 					pages[e.DocID] = all[e.DocID]
 				}
 			}

@@ -44,7 +44,7 @@ func (r *run) graphLink(from, target, word string) {
 // which the crawl does not scan, of its links: none is put in the bag, so
 // each is external or excluded, or its status is decided by the rest of
 // the crawl.
-func (r *run) graphSaved(page bag.Item, out outcome) {
+func (r *run) graphSaved(page bag.Item, p *pagefetch.Page) {
 	g := r.c.Graph
 	if g == nil {
 		return
@@ -53,7 +53,8 @@ func (r *run) graphSaved(page bag.Item, out outcome) {
 	if r.scans(page) {
 		return
 	}
-	told := func(l link) {
+	for _, found := range p.Read.Links {
+		l := r.read.link(found)
 		target, word := l.found, "IgnExtrn"
 		if l.url != "" {
 			target = l.url
@@ -66,95 +67,61 @@ func (r *run) graphSaved(page bag.Item, out outcome) {
 		}
 		r.graphLink(page.URL, target, word)
 	}
-	if out.links != nil {
-		for _, l := range out.links.all {
-			told(l)
-		}
-		return
-	}
-	found := func(found string) { told(r.read.link(found)) }
-	if !r.graphScan(page.URL, out, found) {
-		r.read.scan(page.URL, out.html, out.charset, found)
-	}
-}
-
-// A graphScanner reads a page's links and, in the same pass, its
-// requisites for the link graph (pagescan.HTML.ScanGraph).
-type graphScanner interface {
-	ScanGraph(pageURL string, page []byte, charset string, found, requisite func(url string))
-}
-
-// graphScan reads the links of a page saved with found and, in the same
-// pass, its requisites, for graphRequisites, if the graph keeps rows and
-// the crawl's scanner can; it reports whether it did.
-func (r *run) graphScan(pageURL string, out outcome, found func(string)) bool {
-	gs, ok := r.c.Scanner.(graphScanner)
-	if !ok || r.c.Graph == nil || !r.c.Graph.KeepsRows() {
-		return false
-	}
-	r.graphReqs = r.graphReqs[:0]
-	gs.ScanGraph(pageURL, out.html, out.charset, found, func(u string) { r.graphReqs = append(r.graphReqs, u) })
-	r.graphRead = true
-	return true
 }
 
 // graphRequisites adds, after a page's links, a row for each requisite it
-// has, for a graph that writes its rows of a crawl that reads pages as a
-// browser does: a page needs them to render, and
-// the crawl never takes them as pages, so their status says so.
-func (r *run) graphRequisites(page bag.Item, out outcome) {
+// has, but the documents of its frames, which are links there already,
+// for a graph that writes its rows of a crawl that reads pages as a
+// browser does: a page needs them to render, and the crawl never takes
+// them as pages, so their status says so. They come from the reading that
+// found the page's links.
+func (r *run) graphRequisites(page bag.Item, p *pagefetch.Page) {
 	g := r.c.Graph
-	if g == nil || !g.KeepsRows() {
+	if g == nil || !g.KeepsRows() || !r.read.what.Requisites || p.Read == nil {
 		return
 	}
-	if _, ok := r.c.Scanner.(pagescan.RequisiteScanner); !ok {
-		// The reference's model of a page has links alone, and reading
-		// the tree beside it for requisites tripled the graph's cost.
+	if _, ok := r.c.Scanner.(pagescan.Reader); !ok {
+		// The reference's model of a page has links alone.
 		return
 	}
-	if r.graphRead {
-		// Read with the page's links.
-		for _, u := range r.graphReqs {
+	for i, u := range p.Read.Requisites {
+		if !p.Read.Frames[i] {
 			g.Link(page.URL, u, linkgraph.Requisite)
 		}
-		r.graphRead = false
-		return
 	}
-	var h pagescan.HTML
-	h.Refs(page.URL, out.html, out.charset, func(ref pagescan.Ref) {
-		// A frame's document is a link there already.
-		if ref.Requisite && !ref.Frame {
-			g.Link(page.URL, ref.URL, linkgraph.Requisite)
-		}
-	}, nil)
 }
 
 // graphDecided tells the graph what came of a page that was not saved.
-func (r *run) graphDecided(page bag.Item, out outcome) {
+func (r *run) graphDecided(page bag.Item, p *pagefetch.Page) {
 	g := r.c.Graph
 	if g == nil {
 		return
 	}
-	switch out.kind {
-	case Disallowed:
+	switch p.Kind {
+	case pagefetch.Disallowed:
 		g.Decide(page.URL, linkgraph.Robots)
-	case Redirected:
-		g.Decide(page.URL, cmp.Or(out.statusOf(), linkgraph.Redirect))
-	case Failed:
-		g.Failed(page.URL, cmp.Or(out.statusOf(), linkgraph.Failed))
+	case pagefetch.Redirected:
+		g.Decide(page.URL, cmp.Or(statusOf(p), linkgraph.Redirect))
+	case pagefetch.Failed:
+		g.Failed(page.URL, cmp.Or(statusOf(p), linkgraph.Failed))
 	}
 }
 
 // statusOf returns what the link graph says of a page that failed or
 // redirected: the HTTP status of its answer, or a word for why it failed,
 // such as "timeout" or "too-many-redirects"; "" for a replayed outcome
-// whose journal predates statuses.
-func (out *outcome) statusOf() string {
-	if out.status != "" || out.err == nil || out.kind != Failed {
-		return out.status
+// whose journal predates statuses, and for a page saved.
+func statusOf(p *pagefetch.Page) string {
+	switch {
+	case p.Kind == pagefetch.Saved || p.Kind == pagefetch.Disallowed:
+		return ""
+	case p.Kind == pagefetch.Redirected && p.Code != 0:
+		return strconv.Itoa(p.Code)
+	case p.Kind != pagefetch.Failed || p.Err == nil:
+		return p.Status
 	}
-	if se, ok := errors.AsType[*pagefetch.StatusError](out.err); ok {
+	if se, ok := errors.AsType[*pagefetch.StatusError](p.Err); ok {
 		return strconv.Itoa(se.Code)
 	}
-	return strings.ReplaceAll(strings.ToLower(reason(out.err)), " ", "-")
+	return strings.ReplaceAll(strings.ToLower(reason(p.Err)), " ", "-")
 }

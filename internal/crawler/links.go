@@ -39,14 +39,15 @@ type Scope interface {
 	Requisite(key string) bool
 }
 
-// A reader reads links as the crawl considers them: it scans a page, and
-// normalizes and judges each link it finds. The crawl's loop reads each
-// page it scans, and the lanes that fetch ahead read a page before the
-// crawl takes it, for the crawl to use instead, so that no page is
-// scanned twice.
+// A reader reads pages as the crawl does: once each, for its links and
+// whatever else the crawl's outputs want of it (what), and judges each
+// link. The crawl's goroutine reads each page it saves, when it takes it
+// or while it waits for another, ahead of its turn: the scanner is not
+// safe for concurrent use.
 type reader struct {
 	scanner pagescan.Scanner
 	scope   Scope
+	what    pagescan.What
 }
 
 // link makes found, a link as the scanner reports it or a redirect's
@@ -60,72 +61,54 @@ func (rd *reader) link(found string) link {
 	return l
 }
 
-// pageLinks are the links of a page, read before the crawl takes it and
-// kept for it, and the memory they take.
-type pageLinks struct {
-	all  []link // in document order
-	size int64
-}
-
-// scan scans a page, with charset, what its scan keeps of its
-// Content-Type's (see keptCharset).
-func (rd *reader) scan(pageURL string, html []byte, charset string, found func(link string)) {
-	if cs, ok := rd.scanner.(pagescan.CharsetScanner); ok && charset != "" {
-		cs.ScanCharset(pageURL, html, charset, found)
-		return
+// read reads p, a page saved, once, and keeps what it found in p.Read,
+// unless it was read already, with what its scan keeps of its
+// Content-Type's charset, p.Charset. It returns the memory the reading
+// takes.
+func (rd *reader) read(p *pagefetch.Page) int64 {
+	if p.Read != nil {
+		return 0
 	}
-	rd.scanner.Scan(pageURL, html, found)
+	p.Read = pagescan.Read(rd.scanner, p.URL, p.Body, p.Charset, rd.what)
+	return readingSize(p.Read)
 }
 
-// keptCharset returns what a scan with s keeps of the charset a page's
-// Content-Type named: nothing, unless s is a [pagescan.CharsetScanner]
-// that reads the page otherwise with it, or the crawl reads the page's
-// requisites too, as a browser decodes the page: then what [pagescan.HTML]
-// keeps. A saved page's journal line keeps it, so that a resumed crawl,
-// which has the page but not its response, scans the page alike. It is
-// safe for concurrent use.
-func keptCharset(s pagescan.Scanner, p pagefetch.Page, requisites bool) string {
-	if p.Charset == "" {
+// readingSize returns the memory a reading takes: its slices and the
+// bytes of each string, which may be shared but are counted as if none
+// were.
+func readingSize(rd *pagescan.Reading) int64 {
+	n := int64(unsafe.Sizeof(*rd))
+	for _, s := range rd.Links {
+		n += int64(len(s)) + int64(unsafe.Sizeof(s))
+	}
+	for _, s := range rd.Requisites {
+		n += int64(len(s)) + int64(unsafe.Sizeof(s)) + 1
+	}
+	for _, r := range rd.Refs {
+		n += int64(len(r.URL)+len(r.Fragment)) + int64(unsafe.Sizeof(r))
+	}
+	for _, s := range rd.IDs {
+		n += int64(len(s)) + int64(unsafe.Sizeof(s))
+	}
+	return n
+}
+
+// keptCharset returns what a reading with s keeps of the charset cs a
+// page's Content-Type named: nothing, unless s is a
+// [pagescan.CharsetScanner] that reads the page otherwise with it, or the
+// crawl reads the page's requisites or refs too, as a browser decodes the
+// page: then what [pagescan.HTML] keeps. A saved page's journal line keeps
+// it, so that a resumed crawl, which has the page but not its response,
+// reads the page alike. It is safe for concurrent use.
+func keptCharset(s pagescan.Scanner, what pagescan.What, page []byte, cs string) string {
+	if cs == "" {
 		return ""
 	}
-	if requisites {
-		return new(pagescan.HTML).Charset(p.HTML, p.Charset)
+	if what.Requisites || what.Refs {
+		return new(pagescan.HTML).Charset(page, cs)
 	}
-	if cs, ok := s.(pagescan.CharsetScanner); ok {
-		return cs.Charset(p.HTML, p.Charset)
+	if c, ok := s.(pagescan.CharsetScanner); ok {
+		return c.Charset(page, cs)
 	}
 	return ""
-}
-
-// keep reads the links of a page to keep them. Their size counts the
-// slice and the bytes of each string, which may be shared but are counted
-// as if none were.
-func (rd *reader) keep(pageURL string, html []byte, charset string) *pageLinks {
-	pl := new(pageLinks)
-	rd.scan(pageURL, html, charset, func(found string) { pl.add(rd.link(found)) })
-	pl.done()
-	return pl
-}
-
-// keepRequisites is keep, reading the page with scan, which finds the
-// links rd.scan does and the page's requisites in the same pass
-// (OnePassReader), and calling requisite with each of these.
-// It returns what scan does too.
-func (rd *reader) keepRequisites(pageURL string, html []byte, charset string,
-	scan func(pageURL string, page []byte, charset string, found, requisite func(url string)) int, requisite func(url string)) (*pageLinks, int) {
-	pl := new(pageLinks)
-	skipped := scan(pageURL, html, charset, func(found string) { pl.add(rd.link(found)) }, requisite)
-	pl.done()
-	return pl, skipped
-}
-
-// add keeps l.
-func (pl *pageLinks) add(l link) {
-	pl.all = append(pl.all, l)
-	pl.size += int64(len(l.found) + len(l.url))
-}
-
-// done counts the slice, once every link is kept.
-func (pl *pageLinks) done() {
-	pl.size += int64(cap(pl.all)) * int64(unsafe.Sizeof(link{}))
 }

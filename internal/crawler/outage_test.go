@@ -72,26 +72,26 @@ func (w *fakeWeb) reach(ctx context.Context, origin string) (pagefetch.Recording
 type fakeRun struct {
 	res       Result
 	log, errs string
-	entries   []Record // the journal
+	entries   []pagefetch.Page // the journal
 }
 
 // fakeCrawl crawls w from seed with both test hosts in scope, fetching
 // parallel pages at once.
-func fakeCrawl(t *testing.T, w *fakeWeb, seed string, parallel int, replay []Record, load func(int) (string, int, []byte, error)) (fakeRun, error) {
+func fakeCrawl(t *testing.T, w *fakeWeb, seed string, parallel int, replay []pagefetch.Page, load func(int) (string, int, []byte, error)) (fakeRun, error) {
 	t.Helper()
 	return fakeCrawlFrom(t, w.fetch, w.reach, seed, parallel, replay, load)
 }
 
 // fakeCrawlFrom crawls from seed with fetch and reach.
 func fakeCrawlFrom(t *testing.T, fetch func(context.Context, string) ([]byte, error), reach func(context.Context, string) (pagefetch.Recording, error),
-	seed string, parallel int, replay []Record, load func(int) (string, int, []byte, error)) (fakeRun, error) {
+	seed string, parallel int, replay []pagefetch.Page, load func(int) (string, int, []byte, error)) (fakeRun, error) {
 	t.Helper()
 	sc, err := scope.Parse([]string{"http://a.test/", "http://b.test/"})
 	if err != nil {
 		t.Fatal(err)
 	}
 	var log, errs bytes.Buffer
-	var entries []Record
+	var entries []pagefetch.Page
 	c := &Crawler{
 		Web: &webFuncs{
 			fetch: htmlOnly(fetch),
@@ -99,7 +99,7 @@ func fakeCrawlFrom(t *testing.T, fetch func(context.Context, string) ([]byte, er
 		},
 		Sink: &funcSink{
 			save:    func(int, string, int, []byte) error { return nil },
-			journal: func(e Record) error { entries = append(entries, e); return nil },
+			journal: func(e pagefetch.Page) error { entries = append(entries, e); return nil },
 		},
 		Scanner: new(pagescan.Reference),
 		Scope: &scopeFuncs{
@@ -113,7 +113,7 @@ func fakeCrawlFrom(t *testing.T, fetch func(context.Context, string) ([]byte, er
 			load: load,
 			recs: replay,
 		},
-		Parallel: parallel,
+		Scheduler: pagefetch.NewScheduler(0, nil, parallel),
 
 		AheadMemory: 1 << 20,
 	}
@@ -165,7 +165,7 @@ func TestRedirectHops(t *testing.T) {
 			if res.Failed != 1 || res.FailedBy["too many redirects"] != 1 || res.Redirects != maxRedirects {
 				t.Errorf("Result = %+v", res)
 			}
-			if e := entries[len(entries)-1]; e.Kind != Failed || e.URL != last {
+			if e := entries[len(entries)-1]; e.Kind != pagefetch.Failed || e.URL != last {
 				t.Errorf("last journal entry %+v, want the failed page", e)
 			}
 

@@ -19,6 +19,7 @@ import (
 
 	"tse-crawler/internal/bag"
 	"tse-crawler/internal/browserurl"
+	"tse-crawler/internal/pagefetch"
 	"tse-crawler/internal/pagescan"
 	"tse-crawler/internal/playground"
 	"tse-crawler/internal/scope"
@@ -165,10 +166,10 @@ func crawlParallelWith(t *testing.T, tc crawlCase, order, links string, parallel
 	}
 	scans := &countingScanner{Scanner: h.c.Scanner, scans: make(map[string]int)}
 	h.c.Scanner = scans
-	h.c.Parallel = parallel
+	h.workers(parallel)
 	h.c.AheadMemory = budget
 	var journ strings.Builder
-	h.c.Sink.(*funcSink).journal = func(e Record) error {
+	h.c.Sink.(*funcSink).journal = func(e pagefetch.Page) error {
 		fmt.Fprintf(&journ, "%+v\n", e)
 		return nil
 	}
@@ -184,7 +185,7 @@ func crawlParallelWith(t *testing.T, tc crawlCase, order, links string, parallel
 	for _, p := range h.pages {
 		fmt.Fprintf(&pages, "%d\n%s\n%d\n%s\n", p.id, p.url, p.depth, p.html)
 	}
-	return crawlRecord{pages.String(), h.log.String(), h.errs.String(), journ.String(), res, h.fetcher.HostRequests()}, h
+	return crawlRecord{pages.String(), h.log.String(), h.errs.String(), journ.String(), res, h.fetcher.Scheduler.HostRequests()}, h
 }
 
 // A countingScanner counts how many times each page is scanned.
@@ -331,7 +332,8 @@ func TestParallelSpeed(t *testing.T) {
 					sc, _ := scope.Parse([]string{"http://*.example.edu/"})
 					h.c.Scope.(*scopeFuncs).internal = sc.Contains
 					h.c.Bag, _ = bag.New(order)
-					h.c.Parallel, h.c.AheadMemory = n, 64<<20
+					h.c.AheadMemory = 64 << 20
+					h.workers(n)
 					start := time.Now()
 					res, err := h.c.Crawl(t.Context(), "http://h0.example.edu/index.html")
 					if err != nil {
@@ -341,7 +343,7 @@ func TestParallelSpeed(t *testing.T) {
 					if res.Saved != 100 {
 						t.Fatalf("saved %d pages, want 100", res.Saved)
 					}
-					busiest := slices.Max(slices.Collect(maps.Values(h.fetcher.HostRequests())))
+					busiest := slices.Max(slices.Collect(maps.Values(h.fetcher.Scheduler.HostRequests())))
 					floor := time.Duration(busiest-1)*pause + time.Duration(busiest)*took
 					ratios[i] = float64(elapsed) / float64(floor)
 					t.Logf("-parallel %d: %v, %.3f times the busiest host's floor of %v (%d requests)", n, elapsed, ratios[i], floor, busiest)
@@ -406,9 +408,10 @@ func TestParallelCanceled(t *testing.T) {
 		h.tr.took = 300 * time.Millisecond
 		sc, _ := scope.Parse([]string{"http://*.example.edu/"})
 		h.c.Scope.(*scopeFuncs).internal = sc.Contains
-		h.c.Parallel, h.c.AheadMemory = 4, 64<<20
+		h.c.AheadMemory = 64 << 20
+		h.workers(4)
 		var journaled int
-		h.c.Sink.(*funcSink).journal = func(Record) error { journaled++; return nil }
+		h.c.Sink.(*funcSink).journal = func(pagefetch.Page) error { journaled++; return nil }
 		stop := errors.New("interrupt")
 		ctx, cancel := context.WithCancelCause(t.Context())
 		start := time.Now()

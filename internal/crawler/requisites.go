@@ -9,6 +9,7 @@ import (
 
 	"tse-crawler/internal/browserurl"
 	"tse-crawler/internal/pagefetch"
+	"tse-crawler/internal/pagescan"
 	"tse-crawler/internal/stats"
 )
 
@@ -19,27 +20,30 @@ import (
 // them goes in the bag, the seen-set, the log, the page directory or the
 // pages' figures, so a crawl with them saves and logs what it would
 // without; they only take turns with the pages at each host, through the
-// same fetcher, and so its pauses, robots.txt, retries and loopback rule.
+// same Scheduler, and so its pauses, robots.txt, retries and loopback
+// rule.
 //
-// Each requisite URL (browserurl.Key's) is fetched once per crawl. A
-// page's requisites are read as it is fetched, or replayed: with its
-// links, in the same pass (OnePassReader), when the crawl fetches
-// it itself and will read them; alone when a lane fetches it ahead, since
-// the crawl's scanner is the crawl's, which reads its links later.
-// Whoever fetches a stylesheet reads its requisites. They are a queue of
-// the crawl's schedule (pagefetch.Schedule), whose workers take each from
-// the host that may be asked soonest, so that a page's requisites on other
-// hosts are fetched while its own host pauses. With Crawler.Parallel above
-// one, they are fetched behind the crawl; else the crawl waits, once it
-// has taken a page, until the requisites it has met are fetched, before
-// the next page.
+// Each URL is fetched once per crawl, whatever its roles. A page's
+// requisites are found in the reading that finds its links, once the crawl
+// takes the page, and queued then. One that may be a page of the crawl
+// (its URL names a page inside the scope, as the frame of a page within
+// maxDepth does, or a page's own URL) waits until the crawl ends: if the
+// crawl saved it as a page, its record is the page's, and it is not
+// fetched again; if not (it failed as a page, or the crawl never took it),
+// it is fetched then. Whoever fetches a stylesheet or a document reads
+// what it needs, maxNest deep. They are a queue of the crawl's Scheduler,
+// whose workers take each from the host that may be asked soonest, so
+// that a page's requisites on other hosts are fetched while its own host
+// pauses. With more than one worker, they are fetched behind the crawl;
+// with one, the crawl waits, once it has taken a page, until the
+// requisites it has met are fetched, before the next page.
 //
-// The scribe records each requisite it is given, then journals it, with
-// what a stylesheet needs and a redirect's target. A resumed crawl knows
-// from the journal which were recorded, and fetches what the pages it
-// replays need and what the recorded requisites need, that is not
-// recorded. A requisite whose host takes no connection is not journaled:
-// as for a page, that is no verdict on it.
+// The Sink records each requisite it is given, then journals it, with
+// what it needs and a redirect's target. A resumed crawl knows from the
+// journal which were recorded, and fetches what the pages it replays need
+// and what the recorded requisites need, that is not recorded. A
+// requisite whose host takes no connection is not journaled: as for a
+// page, that is no verdict on it.
 
 // requisites fetches the requisites of a crawl's pages. Its methods may be
 // called on a nil *requisites, for a crawl that fetches none, and then do
@@ -47,7 +51,8 @@ import (
 type requisites struct {
 	c      *Crawler
 	scribe *scribe
-	sched  *pagefetch.Schedule
+	hosts  *witnesses
+	urls   urlSet // the crawl's, which only its goroutine reads
 	// stop stops the crawl, from a worker, with the error that ends it:
 	// the loopback rule broken, an outage, a failed write.
 	stop context.CancelCauseFunc
@@ -55,33 +60,29 @@ type requisites struct {
 	// mu guards everything below. It is never held while a requisite is
 	// fetched or read.
 	mu      sync.Mutex
-	changed chan struct{}            // closed, and replaced, whenever a requisite is queued or done
-	seen    map[string]bool          // every requisite queued, fetched or recorded, by key
-	lanes   map[string]*requisiteBag // by host
-	pending int                      // requisites queued or being fetched
-	open    bool                     // they may be fetched: always with Crawler.Parallel above one, else while the crawl waits for them
-	watch   hostWatch                // for a witness, when a host takes no connection
+	changed chan struct{}          // closed, and replaced, whenever a requisite is queued or done
+	seen    map[string]bool        // every requisite queued, waiting, fetched or recorded, by key
+	lanes   map[string][]requisite // by host, in the order found
+	pages   []requisite            // those that may be pages of the crawl, waiting for its end
+	pending int                    // requisites queued or being fetched
+	open    bool                   // they may be fetched: always with more than one worker, else while the crawl waits for them
+	ended   bool                   // the crawl has ended: one that may be a page is queued at once
+	ahead   map[string]int         // pages whose requisites were queued as they were read ahead, and how many went past the cap
 	res     stats.Requisites
-	hosts   map[string]bool // hosts that answered
+	answers map[string]bool // hosts that answered
 	err     error           // what stopped a worker, and so the crawl
 }
 
-// A requisiteBag holds one host's requisites that are still to fetch, in
-// the order they were found.
-type requisiteBag struct {
-	host  string
-	queue []requisite
-	busy  bool // a worker is fetching from it
-}
-
-// A requisite is one to fetch: its key, how many redirects led to it, and
-// how deep it is nested below the page that needs it: 1 for what a page
+// A requisite is one to fetch: its key, how many redirects led to it, how
+// deep it is nested below the page that needs it (1 for what a page
 // names, 2 for what that names in turn, if it is a stylesheet or a
-// document, and so on.
+// document, and so on), and, if it may be a page of the crawl, that
+// page's key.
 type requisite struct {
 	url  string
 	hop  int
 	nest int
+	page string
 }
 
 // maxNest is the deepest a requisite is read for what it needs in turn:
@@ -92,34 +93,37 @@ type requisite struct {
 const maxNest = 10
 
 // newRequisites returns what fetches the requisites of c's pages through
-// sched, having the scribe s record them, or nil if c fetches none. stop
-// stops the crawl.
-func newRequisites(c *Crawler, sched *pagefetch.Schedule, s *scribe, stop context.CancelCauseFunc) *requisites {
-	if !c.fetchesRequisites() {
+// its Scheduler, which must be started, having the scribe s record them,
+// or nil if c fetches none. hosts are who answered; urls, the crawl's
+// seen-set, says which pages the crawl saved; stop stops the crawl.
+func newRequisites(c *Crawler, s *scribe, hosts *witnesses, urls urlSet, stop context.CancelCauseFunc) *requisites {
+	if !c.Requisites {
 		return nil
 	}
 	q := &requisites{
 		c:       c,
-		sched:   sched,
 		scribe:  s,
+		hosts:   hosts,
+		urls:    urls,
 		stop:    stop,
-		open:    c.Parallel > 1,
+		open:    c.Scheduler.Workers() > 1,
 		changed: make(chan struct{}),
 		seen:    make(map[string]bool),
-		lanes:   make(map[string]*requisiteBag),
-		hosts:   make(map[string]bool),
+		lanes:   make(map[string][]requisite),
+		ahead:   make(map[string]int),
+		answers: make(map[string]bool),
 	}
 	if c.History != nil {
 		q.recall(c.History.Requisites())
 	}
-	sched.Add(q)
+	c.Scheduler.Add(q)
 	return q
 }
 
 // recall takes up the requisites the runs before recorded: none is
 // fetched again, and what they need, and the targets of their redirects,
 // are queued unless they are recorded too, as deep as they were found.
-func (q *requisites) recall(recorded []Record) {
+func (q *requisites) recall(recorded []*pagefetch.Page) {
 	hops := make(map[string]int)
 	for _, e := range recorded {
 		q.seen[e.URL] = true
@@ -138,58 +142,59 @@ func (q *requisites) recall(recorded []Record) {
 	}
 }
 
-// fetchesRequisites reports whether c fetches its pages' requisites.
-func (c *Crawler) fetchesRequisites() bool {
-	return c.Requisites != nil
-}
-
-// fetching returns fetch, which fetches a page, with the page's
-// requisites queued once it is fetched, by the crawl or ahead of it: then
-// the crawl is bound to save it. Only the crawl's goroutine may ask for
-// links: see read.
-func (q *requisites) fetching(fetch func(ctx context.Context, url string) fetchedPage, rd *reader) func(ctx context.Context, url string, links bool) fetchedPage {
-	return func(ctx context.Context, url string, links bool) fetchedPage {
-		fp := fetch(ctx, url)
-		if fp.err == nil {
-			fp.links = q.read(rd, url, fp.html, fp.charset, links)
-		}
-		return fp
-	}
-}
-
-// read queues the requisites of a page the crawl saves, html fetched from
-// pageURL whose journal line keeps charset: as it is fetched, or, if an
-// earlier run saved it, as the crawl replays or adopts it. If links, and
-// the Crawler's RequisiteReader reads links too ([OnePassReader]), it
-// reads the page's links with rd in the same pass and returns them, for
-// the crawl to take with the page; else nil, and the crawl reads them when
-// it needs them. Links are asked for on the crawl's goroutine only, whose
-// scanner the one pass stands for.
-func (q *requisites) read(rd *reader, pageURL string, html []byte, charset string, links bool) *pageLinks {
+// page queues the requisites of a page the crawl saves, p, as its
+// reading found them, unless they were queued as it was read ahead: as
+// the crawl takes it, or, if an earlier run saved it, as the crawl
+// replays or adopts it. Those past Crawler.MaxRequisites, and srcset
+// candidates a browser would not load, are counted and named, in the
+// order the crawl takes the pages.
+func (q *requisites) page(p *pagefetch.Page) {
 	if q == nil {
-		return nil
+		return
 	}
-	capped := q.capped()
-	var pl *pageLinks
-	var skipped int
-	if op, ok := q.c.Requisites.(OnePassReader); links && ok {
-		pl, skipped = rd.keepRequisites(pageURL, html, charset, op.ScanRequisites, capped.add)
-	} else {
-		skipped = q.c.Requisites.Requisites(pageURL, html, charset, capped.add)
+	q.mu.Lock()
+	over, ahead := q.ahead[p.URL]
+	delete(q.ahead, p.URL)
+	q.mu.Unlock()
+	if !ahead {
+		over = q.queuePage(p)
 	}
-	q.skipped(pageURL, skipped, capped.over)
-	return pl
+	q.skipped(p.URL, p.Read.Skipped, over)
 }
 
-// A cappedAdder queues what one page or stylesheet names, in order, up
-// to Crawler.MaxRequisites distinct URLs in scope, and counts the others.
+// readAhead queues the requisites of a page fetched and read ahead of the
+// crawl, which the crawl is bound to save: so that they are fetched while
+// it waits for its turn. The crawl names what it skipped when it takes
+// it.
+func (q *requisites) readAhead(p *pagefetch.Page) {
+	if q == nil {
+		return
+	}
+	over := q.queuePage(p)
+	q.mu.Lock()
+	q.ahead[p.URL] = over
+	q.mu.Unlock()
+}
+
+// queuePage queues the requisites of p, and returns how many went past
+// the cap.
+func (q *requisites) queuePage(p *pagefetch.Page) int {
+	capped := q.capped()
+	for _, u := range p.Read.Requisites {
+		capped.add(u)
+	}
+	return capped.over
+}
+
+// A cappedAdder queues what one page names, in order, up to
+// Crawler.MaxRequisites distinct URLs in scope, and counts the others.
 type cappedAdder struct {
 	q    *requisites
 	seen map[string]bool
 	over int // distinct URLs past the cap
 }
 
-// capped returns what queues the requisites of one page or stylesheet.
+// capped returns what queues the requisites of one page.
 func (q *requisites) capped() *cappedAdder {
 	return &cappedAdder{q: q, seen: make(map[string]bool)}
 }
@@ -238,35 +243,18 @@ func (q *requisites) skipped(url string, candidates, over int) {
 	fmt.Fprintf(q.c.Errors, "crawler: %s: %d requisites skipped (%s)\n", url, candidates+over, strings.Join(why, ", "))
 }
 
-// A RequisiteReader finds what a page or a stylesheet needs to render:
-// package pagescan's Requisites and StyleRequisites.
-type RequisiteReader interface {
-	// Requisites calls found with each URL a page needs, resolved, and
-	// returns how many more it names that a browser would not load.
-	Requisites(pageURL string, page []byte, charset string, found func(url string)) (skipped int)
-	// StyleRequisites calls found with each URL a stylesheet needs, and
-	// returns as Requisites does.
-	StyleRequisites(sheetURL string, sheet []byte, charset string, found func(url string)) (skipped int)
-}
-
-// A OnePassReader is a RequisiteReader that also reads a page's links, as
-// the crawl's Scanner does, with its requisites in one reading of the page
-// (pagescan.RequisiteScanner). The crawl reads so a page whose links it
-// reads when it reads its requisites: one it fetches itself, not ahead,
-// or replays.
-type OnePassReader interface {
-	RequisiteReader
-	ScanRequisites(pageURL string, page []byte, charset string, found, requisite func(url string)) (skipped int)
-}
-
 // add queues the requisite at raw, found nest deep on a page or a
 // stylesheet or as a redirect's target after hop redirects, unless it is
 // no http or https URL, outside the scope, met before, or at the end of a
-// chain too long.
+// chain too long. One that may be a page of the crawl waits for its end.
 func (q *requisites) add(raw string, hop, nest int) {
 	key, ok := browserurl.Key(raw)
 	if !ok || hop > maxRedirects || !q.c.Scope.Requisite(key) {
 		return
+	}
+	it := requisite{url: key, hop: hop, nest: nest}
+	if pk, ok := q.c.Scope.Key(key); ok && q.c.Scope.Internal(pk) && !q.c.Scope.Excluded(pk) {
+		it.page = pk
 	}
 	q.mu.Lock()
 	defer q.mu.Unlock()
@@ -274,81 +262,70 @@ func (q *requisites) add(raw string, hop, nest int) {
 		return
 	}
 	q.seen[key] = true
-	host := hostOf(key)
-	l := q.lanes[host]
-	if l == nil {
-		l = &requisiteBag{host: host}
-		q.lanes[host] = l
-		q.sched.Meet(host)
+	if it.page != "" && !q.ended {
+		q.pages = append(q.pages, it)
+		return
 	}
-	l.queue = append(l.queue, requisite{key, hop, nest})
+	q.queue(it)
+}
+
+// queue queues it, to be fetched. q.mu is held.
+func (q *requisites) queue(it requisite) {
+	host := hostOf(it.url)
+	if _, ok := q.lanes[host]; !ok {
+		q.c.Scheduler.Meet(host)
+	}
+	q.lanes[host] = append(q.lanes[host], it)
 	q.pending++
 	q.signal()
 }
 
-// signal wakes whoever waits for a change: the crawl, and the schedule's
+// signal wakes whoever waits for a change: the crawl, and the Scheduler's
 // workers. q.mu is held.
 func (q *requisites) signal() {
 	close(q.changed)
 	q.changed = make(chan struct{})
-	q.sched.Signal()
+	q.c.Scheduler.Signal()
 }
 
 // Urgent implements [pagefetch.Queue]: the crawl never waits for one
 // requisite.
 func (q *requisites) Urgent() string { return "" }
 
-// Ready implements [pagefetch.Queue]: host has a requisite to fetch, and
-// no other is being fetched from it.
+// Ready implements [pagefetch.Queue]: host has a requisite to fetch.
 func (q *requisites) Ready(host string, _, _ bool) bool {
 	q.mu.Lock()
 	defer q.mu.Unlock()
-	return q.runnable(host) != nil
-}
-
-// runnable returns host's lane if a requisite may be fetched from it now.
-// q.mu is held.
-func (q *requisites) runnable(host string) *requisiteBag {
-	l := q.lanes[host]
-	if !q.open || l == nil || l.busy || len(l.queue) == 0 {
-		return nil
-	}
-	return l
+	return q.open && len(q.lanes[host]) > 0
 }
 
 // Run implements [pagefetch.Queue]: it fetches host's next requisite.
 // What stops a fetch stops the crawl.
 func (q *requisites) Run(ctx context.Context, host string, _, _ bool) bool {
 	q.mu.Lock()
-	l := q.runnable(host)
-	if l == nil {
+	queue := q.lanes[host]
+	if !q.open || len(queue) == 0 {
 		q.mu.Unlock()
 		return false
 	}
-	it := l.queue[0]
-	l.queue = l.queue[1:]
-	if len(l.queue) == 0 {
-		l.queue = nil // for the memory of the array
+	it := queue[0]
+	if len(queue) == 1 {
+		delete(q.lanes, host) // for the memory of the array
+	} else {
+		q.lanes[host] = queue[1:]
 	}
-	l.busy = true
 	q.mu.Unlock()
 	err := q.fetch(ctx, it)
 	if err != nil {
-		// Before the requisite is released, so that finish, which
-		// waits for none to be pending, sees why it was not done.
+		// Before the requisite is done, so that finish, which waits for
+		// none to be pending, sees why it was not done.
 		q.fail(err)
 	}
-	q.release(l)
-	return true
-}
-
-// release gives l back once a requisite taken from it is done.
-func (q *requisites) release(l *requisiteBag) {
 	q.mu.Lock()
-	l.busy = false
 	q.pending--
 	q.signal()
 	q.mu.Unlock()
+	return true
 }
 
 // fail stops the crawl with err, which stopped a worker, unless another
@@ -362,37 +339,51 @@ func (q *requisites) fail(err error) {
 	q.stop(err)
 }
 
-// settle waits, in a crawl of one page at a time, until the requisites
-// queued so far, and what they need, are fetched: those of the page the
-// crawl has just taken. With Crawler.Parallel above one, they are fetched
-// behind the crawl, which does not wait. Its error is one that stops the
-// crawl.
+// settle waits, in a crawl of one worker, until the requisites queued so
+// far, and what they need, are fetched: those of the page the crawl has
+// just taken. With more workers, they are fetched behind the crawl, which
+// does not wait. Its error is one that stops the crawl.
 func (q *requisites) settle(ctx context.Context) error {
-	if q == nil || q.c.Parallel > 1 {
+	if q == nil || q.c.Scheduler.Workers() > 1 {
 		return nil
 	}
+	q.setOpen(true)
+	err := q.wait(ctx)
+	q.setOpen(false)
+	return err
+}
+
+// setOpen lets the workers fetch requisites, or not.
+func (q *requisites) setOpen(open bool) {
 	q.mu.Lock()
-	q.open = true
+	q.open = open
 	q.signal()
 	q.mu.Unlock()
-	err := q.wait(ctx)
-	q.mu.Lock()
-	q.open = false
-	q.mu.Unlock()
-	return err
 }
 
 // finish ends the requisites of a crawl that ended with err: if err is
 // nil, once every requisite queued, and what each needs, is fetched and
-// handed to the scribe. It returns err, or what stopped the crawl while
-// they were fetched.
+// handed to the scribe, and every one that may be a page of the crawl is
+// fetched unless the crawl saved it as a page. It returns err, or what
+// stopped the crawl while they were fetched.
 func (q *requisites) finish(ctx context.Context, err error) error {
 	if q == nil || err != nil {
 		return err
 	}
+	q.setOpen(true)
+	if err := q.wait(ctx); err != nil {
+		return err
+	}
 	q.mu.Lock()
-	q.open = true
-	q.signal()
+	q.ended = true
+	waiting := q.pages
+	q.pages = nil
+	for _, it := range waiting {
+		// The crawl is over: its seen-set is read here alone.
+		if !q.urls.isSaved(it.page) {
+			q.queue(it)
+		}
+	}
 	q.mu.Unlock()
 	return q.wait(ctx)
 }
@@ -421,12 +412,13 @@ func (q *requisites) wait(ctx context.Context) error {
 // fetch fetches one requisite, hands it to the scribe with what it needs,
 // and queues that. Its error is one that stops the crawl.
 func (q *requisites) fetch(ctx context.Context, it requisite) error {
-	if q.c.Web.Down(hostOf(it.url)) != nil {
+	if q.c.Scheduler.Down(hostOf(it.url)) != nil {
 		q.failed("host unreachable") // and not journaled, as it is no answer
 		return nil
 	}
-	r, err := q.c.Web.FetchRequisite(ctx, it.url)
+	p, err := q.c.Web.FetchRequisite(ctx, it.url)
 	if errors.Is(err, pagefetch.ErrHostDown) {
+		p.Close()
 		q.failed("host unreachable")
 		return nil
 	}
@@ -435,7 +427,7 @@ func (q *requisites) fetch(ctx context.Context, it requisite) error {
 	cause := context.Cause(ctx)
 	ue, unreachable := errors.AsType[*pagefetch.UnreachableError](err)
 	if cause != nil || unreachable || errors.Is(err, pagefetch.ErrNotLoopback) {
-		discard(&r.Recording)
+		p.Close()
 		switch {
 		case cause != nil:
 			return cause
@@ -444,10 +436,10 @@ func (q *requisites) fetch(ctx context.Context, it requisite) error {
 		}
 		return fmt.Errorf("%w (for %s, a page's requisite)", err, it.url)
 	}
-	rec := Record{Kind: Requisite, URL: it.url, Nest: it.nest, Recording: recorded(r.Recording)}
-	target, needs := q.judge(it, r, err)
-	rec.Target, rec.Needs = target, needs
-	if err := q.scribe.put(rec); err != nil {
+	p.URL, p.Kind, p.Nest = it.url, pagefetch.Requisite, it.nest
+	target, needs := q.judge(it, p, err)
+	p.Target, p.Needs, p.Body = target, needs, nil
+	if err := q.scribe.put(p); err != nil {
 		return err
 	}
 	// Queued once the requisite is handed over, so that the scribe
@@ -461,11 +453,11 @@ func (q *requisites) fetch(ctx context.Context, it requisite) error {
 	return nil
 }
 
-// judge counts what came of a requisite, answered r or failed with err,
+// judge counts what came of a requisite, answered p or failed with err,
 // and returns the target of its redirect, if it is to be followed, and
 // what it needs, if it is a stylesheet or a document no deeper than
 // maxNest: each key once, in the order found.
-func (q *requisites) judge(it requisite, r pagefetch.Requisite, err error) (target string, needs []string) {
+func (q *requisites) judge(it requisite, p *pagefetch.Page, err error) (target string, needs []string) {
 	switch {
 	case errors.Is(err, pagefetch.ErrDisallowed):
 		q.count(func(res *stats.Requisites) { res.Disallowed++ })
@@ -474,28 +466,28 @@ func (q *requisites) judge(it requisite, r pagefetch.Requisite, err error) (targ
 		q.failed(pagefetch.Reason(err))
 		return "", nil
 	}
+	q.hosts.answered(it.url)
 	q.mu.Lock()
-	q.hosts[hostOf(it.url)] = true
-	q.watch.answered(it.url)
-	q.res.Hosts = len(q.hosts)
+	q.answers[hostOf(it.url)] = true
+	q.res.Hosts = len(q.answers)
 	q.mu.Unlock()
 	switch {
-	case r.Code >= 200 && r.Code < 300:
-		q.count(func(res *stats.Requisites) { res.Fetched++; res.Bytes += int64(len(r.Body)) })
+	case p.Code >= 200 && p.Code < 300:
+		q.count(func(res *stats.Requisites) { res.Fetched++; res.Bytes += int64(len(p.Body)) })
 		switch {
 		case it.nest >= maxNest:
-		case stylesheet(it.url, r.ContentType):
-			needs = q.sheet(it.url, r)
-		case document(r.ContentType):
-			needs = q.document(it.url, r)
+		case stylesheet(it.url, p.ContentType()):
+			needs = q.sheet(it.url, p)
+		case document(p.ContentType()):
+			needs = q.document(it.url, p)
 		}
-	case r.Location != "" && it.hop >= maxRedirects:
+	case p.Target != "" && it.hop >= maxRedirects:
 		q.failed("too many redirects")
-	case r.Location != "":
+	case p.Target != "":
 		q.count(func(res *stats.Requisites) { res.Redirects++ })
-		target, _ = browserurl.Key(r.Location)
+		target = p.Target
 	default:
-		q.failed(fmt.Sprintf("HTTP %d", r.Code))
+		q.failed(fmt.Sprintf("HTTP %d", p.Code))
 	}
 	return target, needs
 }
@@ -503,11 +495,11 @@ func (q *requisites) judge(it requisite, r pagefetch.Requisite, err error) (targ
 // sheet returns the keys of what the stylesheet fetched from sheetURL
 // needs, each once, in the order found, at most Crawler.MaxRequisites in
 // scope, and counts what it skips.
-func (q *requisites) sheet(sheetURL string, r pagefetch.Requisite) []string {
+func (q *requisites) sheet(sheetURL string, p *pagefetch.Page) []string {
 	var needs []string
 	found := make(map[string]bool)
 	inScope, over := 0, 0
-	skipped := q.c.Requisites.StyleRequisites(sheetURL, r.Body, r.Charset, func(u string) {
+	skipped := pagescan.StyleRequisites(sheetURL, p.Body, p.HeaderCharset(), func(u string) {
 		key, ok := browserurl.Key(u)
 		if !ok || found[key] {
 			return
@@ -526,13 +518,13 @@ func (q *requisites) sheet(sheetURL string, r pagefetch.Requisite) []string {
 }
 
 // document returns the keys of what a document fetched as a requisite
-// from docURL (an SVG image, or what an <object> or <embed> shows) needs,
-// each once, in the order found: its images, stylesheets, and other
-// requisites, read as a page's are.
-func (q *requisites) document(docURL string, r pagefetch.Requisite) []string {
+// from docURL (an SVG image, a frame's document, or what an <object> or
+// <embed> shows) needs, each once, in the order found: its images,
+// stylesheets, frames and other requisites, read as a page's are.
+func (q *requisites) document(docURL string, p *pagefetch.Page) []string {
 	var needs []string
 	found := make(map[string]bool)
-	q.c.Requisites.Requisites(docURL, r.Body, r.Charset, func(u string) {
+	pagescan.Requisites(docURL, p.Body, p.HeaderCharset(), func(u string) {
 		if key, ok := browserurl.Key(u); ok && !found[key] {
 			found[key] = true
 			needs = append(needs, key)
@@ -569,37 +561,25 @@ func stylesheet(url, contentType string) bool {
 // connected to, as the crawl does for a page's: if another host that has
 // answered still answers, the first is dead, and its requisites fail
 // from now on without a request and without a journal line; otherwise
-// the crawl has lost its network and stops with [ErrOutage].
+// the crawl has lost its network and stops with [ErrOutage]. The witness
+// is asked by the worker that met the failure, which holds no other host.
 func (q *requisites) unreachable(ctx context.Context, ue *pagefetch.UnreachableError) error {
-	q.mu.Lock()
-	witness := q.watch.witness(ue.Host)
-	q.mu.Unlock()
+	witness := q.hosts.witness(ue.Host)
 	if witness == "" {
 		return fmt.Errorf("%w: %w", ErrOutage, ue)
 	}
 	// A witness's answer is no requisite's: it is not recorded.
-	reached, err := q.c.Web.Reach(ctx, witness)
-	discard(&reached)
+	rec, err := q.c.Web.Reach(ctx, witness)
+	(&pagefetch.Page{Recording: &rec}).Close()
 	if err != nil {
 		if cause := context.Cause(ctx); cause != nil {
 			return cause
 		}
 		return fmt.Errorf("%w: %w; %s does not answer either", ErrOutage, ue, witness)
 	}
-	q.c.Web.MarkDown(ue.Host, ue)
+	q.c.Scheduler.MarkDown(ue.Host, ue)
 	q.failed(pagefetch.Reason(ue))
 	return nil
-}
-
-// answered notes that the host of a page, pageURL, answered: it may be
-// asked, as a witness, whether the network is there.
-func (q *requisites) answered(pageURL string) {
-	if q == nil {
-		return
-	}
-	q.mu.Lock()
-	q.watch.answered(pageURL)
-	q.mu.Unlock()
 }
 
 // count changes the figures.

@@ -5,7 +5,6 @@ import (
 	"io/fs"
 	"maps"
 	"net/http"
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -18,6 +17,7 @@ import (
 	"tse-crawler/internal/bag"
 	"tse-crawler/internal/browserurl"
 	"tse-crawler/internal/linkgraph"
+	"tse-crawler/internal/pagefetch"
 	"tse-crawler/internal/pagescan"
 	"tse-crawler/internal/playground"
 	"tse-crawler/internal/scope"
@@ -27,25 +27,23 @@ import (
 // are on it and on static.example.edu: a stylesheet that imports another,
 // which imports one on the second host, images, one that robots.txt
 // disallows on each host, one that is missing, one that redirects, and a
-// stylesheet and an image that two pages share. Its pages name their
-// requisites as fakeRequisites reads them, req="URL", and its
-// stylesheets as fakeStyleRequisites does, need(URL), so that the tests
-// do not depend on how package pagescan finds them.
+// stylesheet and an image that two pages share.
 var reqSite = fstest.MapFS{
 	"www.example.edu/robots.txt": {Data: []byte("User-agent: *\nDisallow: /private/\n")},
 	"www.example.edu/index.html": {Data: []byte(`<a href=a.html>a</a> <a href=b.html>b</a>
-		req="css/site.css" req="img/logo.png" req="private/p.png" req="missing.png" req="old.png#top" req="http://static.example.edu/lib.js"`)},
-	"www.example.edu/a.html":        {Data: []byte(`<a href=index.html>home</a> req="css/site.css" req="img/a.png" req="mailto:x@example.edu"`)},
-	"www.example.edu/b.html":        {Data: []byte(`<a href=a.html>a</a> req="http://static.example.edu/b.png" req="img/a.png"`)},
-	"www.example.edu/css/site.css":  {Data: []byte(`need(base.css) need(../img/bg.png) need(../img/bg.png)`)},
-	"www.example.edu/css/base.css":  {Data: []byte(`need(http://static.example.edu/fonts.css) need(/img/p.png)`)},
+		<link rel=stylesheet href="css/site.css"> <img src="img/logo.png"> <img src="private/p.png"> <img src="missing.png">
+		<img src="old.png#top"> <script src="http://static.example.edu/lib.js"></script>`)},
+	"www.example.edu/a.html":        {Data: []byte(`<a href=index.html>home</a> <link rel=stylesheet href="css/site.css"> <img src="img/a.png"> <img src="mailto:x@example.edu">`)},
+	"www.example.edu/b.html":        {Data: []byte(`<a href=a.html>a</a> <img src="http://static.example.edu/b.png"> <img src="img/a.png">`)},
+	"www.example.edu/css/site.css":  {Data: []byte(`@import "base.css"; body { background: url(../img/bg.png) } p { background: url(../img/bg.png) }`)},
+	"www.example.edu/css/base.css":  {Data: []byte(`@import url(http://static.example.edu/fonts.css); div { background: url(/img/p.png) }`)},
 	"www.example.edu/img/logo.png":  {Data: []byte("logo")},
 	"www.example.edu/img/new.png":   {Data: []byte("new")},
 	"www.example.edu/img/a.png":     {Data: []byte("a")},
 	"www.example.edu/img/bg.png":    {Data: []byte("bg")},
 	"www.example.edu/img/p.png":     {Data: []byte("p")},
 	"static.example.edu/robots.txt": {Data: []byte("User-agent: *\nDisallow: /blocked/\n")},
-	"static.example.edu/fonts.css":  {Data: []byte(`need(f.woff2) need(blocked/x.png)`)},
+	"static.example.edu/fonts.css":  {Data: []byte(`@font-face { font-family: f; src: url(f.woff2) } p { background: url(blocked/x.png) }`)},
 	"static.example.edu/f.woff2":    {Data: []byte("font")},
 	"static.example.edu/lib.js":     {Data: []byte("js")},
 	"static.example.edu/b.png":      {Data: []byte("b")},
@@ -67,66 +65,19 @@ var reqWanted = []string{
 // two disallowed.
 var reqRecorded = append(slices.Clone(reqWanted), "http://www.example.edu/private/p.png", "http://static.example.edu/blocked/x.png")
 
-var (
-	fakeReq  = regexp.MustCompile(`req="([^"]*)"`)
-	fakeNeed = regexp.MustCompile(`need\(([^)]*)\)`)
-)
-
-// fakeRequisites finds the requisites of a page of reqSite.
-func fakeRequisites(pageURL string, page []byte, _ string, found func(string)) {
-	for _, m := range fakeReq.FindAllSubmatch(page, -1) {
-		if u, ok := browserurl.Resolve(pageURL, string(m[1])); ok {
-			found(u)
-		}
-	}
+// A countingReader counts each reading of a page, with the scanner it
+// reads as.
+type countingReader struct {
+	pagescan.Scanner
+	mu    sync.Mutex
+	reads map[string]int
 }
 
-// fakeStyleRequisites finds the requisites of a stylesheet of reqSite.
-func fakeStyleRequisites(sheetURL string, sheet []byte, _ string, found func(string)) {
-	for _, m := range fakeNeed.FindAllSubmatch(sheet, -1) {
-		if u, ok := browserurl.Resolve(sheetURL, string(m[1])); ok {
-			found(u)
-		}
-	}
-}
-
-// A fakeReader is the RequisiteReader of fakeRequisites and
-// fakeStyleRequisites.
-type fakeReader struct{}
-
-func (fakeReader) Requisites(pageURL string, page []byte, charset string, found func(string)) int {
-	fakeRequisites(pageURL, page, charset, found)
-	return 0
-}
-
-func (fakeReader) StyleRequisites(sheetURL string, sheet []byte, charset string, found func(string)) int {
-	fakeStyleRequisites(sheetURL, sheet, charset, found)
-	return 0
-}
-
-// A countingOnePass is a OnePassReader of fakeReader and scanner, which
-// counts each reading of a page.
-type countingOnePass struct {
-	scanner pagescan.Scanner
-	reads   map[string]int
-}
-
-func (c countingOnePass) Requisites(pageURL string, page []byte, charset string, found func(string)) int {
+func (c *countingReader) Read(pageURL string, page []byte, charset string, what pagescan.What) *pagescan.Reading {
+	c.mu.Lock()
 	c.reads[pageURL]++
-	fakeRequisites(pageURL, page, charset, found)
-	return 0
-}
-
-func (countingOnePass) StyleRequisites(sheetURL string, sheet []byte, charset string, found func(string)) int {
-	fakeStyleRequisites(sheetURL, sheet, charset, found)
-	return 0
-}
-
-func (c countingOnePass) ScanRequisites(pageURL string, page []byte, charset string, found, requisite func(string)) int {
-	c.reads[pageURL]++
-	c.scanner.Scan(pageURL, page, found)
-	fakeRequisites(pageURL, page, charset, requisite)
-	return 0
+	c.mu.Unlock()
+	return pagescan.Read(c.Scanner, pageURL, page, charset, what)
 }
 
 // reqHandler serves reqSite, with its redirect; playground's handler
@@ -145,7 +96,7 @@ func reqHandler(fsys fs.FS) http.Handler {
 // A reqRun is what a crawl of reqSite left.
 type reqRun struct {
 	h       *harness
-	entries []Record
+	entries []pagefetch.Page
 	res     Result
 	err     error
 }
@@ -168,7 +119,7 @@ func (r *reqRun) requested() []string {
 func (r *reqRun) recorded() []string {
 	var urls []string
 	for _, e := range r.entries {
-		if e.Kind == Requisite {
+		if e.Kind == pagefetch.Requisite {
 			urls = append(urls, e.URL)
 		}
 	}
@@ -176,8 +127,8 @@ func (r *reqRun) recorded() []string {
 }
 
 // pageEntries returns the crawl's journal, its requisites left out.
-func (r *reqRun) pageEntries() []Record {
-	return slices.DeleteFunc(slices.Clone(r.entries), func(e Record) bool { return e.Kind == Requisite })
+func (r *reqRun) pageEntries() []pagefetch.Page {
+	return slices.DeleteFunc(slices.Clone(r.entries), func(e pagefetch.Page) bool { return e.Kind == pagefetch.Requisite })
 }
 
 // crawlReqSite crawls fsys, served as reqHandler serves it, from seed in
@@ -194,16 +145,15 @@ func crawlReqSite(t *testing.T, fsys fs.FS, seed string, prefixes []string, mode
 		t.Fatal(err)
 	}
 	h.c.Scope, h.c.Bag = &scopeFuncs{internal: sc.Contains, key: browserurl.Normalize}, new(bag.Queue)
-	h.c.Parallel, h.c.AheadMemory = parallel, 64<<20
-	if mode != "none" {
-		h.c.Requisites = fakeReader{}
-	}
+	h.c.AheadMemory = 64 << 20
+	h.workers(parallel)
+	h.c.Requisites = mode != "none"
 	if mode == "scope" {
 		h.c.Scope.(*scopeFuncs).requisite = sc.Contains
 	}
 	run := &reqRun{h: h}
 	var mu sync.Mutex
-	h.c.Sink.(*funcSink).journal = func(e Record) error {
+	h.c.Sink.(*funcSink).journal = func(e pagefetch.Page) error {
 		mu.Lock()
 		run.entries = append(run.entries, e)
 		mu.Unlock()
@@ -270,7 +220,7 @@ func sameCrawl(a, b *reqRun) string {
 		d = append(d, fmt.Sprintf("log:\n%s%s\nwant:\n%s%s", &b.h.log, &b.h.errs, &a.h.log, &a.h.errs))
 	}
 	ea, eb := a.pageEntries(), b.pageEntries()
-	for _, es := range [][]Record{ea, eb} {
+	for _, es := range [][]pagefetch.Page{ea, eb} {
 		for i := range es {
 			es[i].Charset = "" // a crawl with requisites keeps every charset
 		}
@@ -307,12 +257,12 @@ func TestRequisitesScope(t *testing.T) {
 	}
 }
 
-// TestRequisitesOnePass: with a OnePassReader, a crawl of one page
-// at a time reads each page it saves once, for its links and its
-// requisites together if it reads both, below maxDepth or for the link
-// graph, and for its requisites alone if not, and does all the crawl
-// without it does: the same pages, log, journal, requisites and graph.
-// So does a resumed crawl, for the pages it replays.
+// TestRequisitesOnePass: a crawl reads each page it saves once, for its
+// links and its requisites, and for the link graph's rows too, below
+// maxDepth or not, one page at a time or four hosts at once; and does all
+// that the crawl does when nothing counts its readings: the same pages,
+// log, journal, requisites and graph. So does a resumed crawl, for the
+// pages it replays.
 func TestRequisitesOnePass(t *testing.T) {
 	whole := crawlReqSite(t, reqSite, reqSeed, []string{"http://www.example.edu/"}, "all", 1, 0, nil)
 	if whole.err != nil {
@@ -322,11 +272,12 @@ func TestRequisitesOnePass(t *testing.T) {
 		maxDepth int
 		graph    bool
 		cut      int // journal lines replayed
-	}{{10, false, 0}, {1, false, 0}, {1, true, 0}, {10, false, 6}, {1, true, 6}} {
-		t.Run(fmt.Sprintf("maxDepth %d graph %v replaying %d", tt.maxDepth, tt.graph, tt.cut), func(t *testing.T) {
-			var replay, recorded []Record
+		workers  int
+	}{{10, false, 0, 1}, {1, false, 0, 1}, {1, true, 0, 1}, {10, false, 6, 1}, {1, true, 6, 1}, {10, true, 0, 4}} {
+		t.Run(fmt.Sprintf("maxDepth %d graph %v replaying %d workers %d", tt.maxDepth, tt.graph, tt.cut, tt.workers), func(t *testing.T) {
+			var replay, recorded []pagefetch.Page
 			for _, e := range whole.entries[:tt.cut] {
-				if e.Kind == Requisite {
+				if e.Kind == pagefetch.Requisite {
 					recorded = append(recorded, e)
 				} else {
 					replay = append(replay, e)
@@ -334,9 +285,9 @@ func TestRequisitesOnePass(t *testing.T) {
 			}
 			var graphs []*linkgraph.Graph
 			reads := make(map[string]int)
-			set := func(onePass bool) func(h *harness) {
+			set := func(counted bool) func(h *harness) {
 				return func(h *harness) {
-					h.c.MaxDepth = tt.maxDepth
+					h.c.MaxDepth, h.c.Scanner = tt.maxDepth, new(pagescan.HTML)
 					h.c.History = &pastRuns{recs: replay, reqs: recorded, load: func(id int) (string, int, []byte, error) {
 						if id > len(replay) {
 							return "", 0, nil, fmt.Errorf("page %d: %w", id, fs.ErrNotExist)
@@ -348,27 +299,29 @@ func TestRequisitesOnePass(t *testing.T) {
 						h.c.Graph = linkgraph.New(true)
 						graphs = append(graphs, h.c.Graph)
 					}
-					if !onePass {
-						return
+					if counted {
+						h.c.Scanner = &countingReader{Scanner: h.c.Scanner, reads: reads}
 					}
-					scanner := h.c.Scanner
-					h.c.Scanner = &countingScanner{Scanner: scanner, scans: reads}
-					h.c.Requisites = countingOnePass{scanner, reads}
 				}
 			}
-			two := crawlReqSite(t, reqSite, reqSeed, []string{"http://www.example.edu/"}, "all", 1, 0, set(false))
-			one := crawlReqSite(t, reqSite, reqSeed, []string{"http://www.example.edu/"}, "all", 1, 0, set(true))
-			if two.err != nil || one.err != nil {
-				t.Fatalf("crawls: %v and %v", two.err, one.err)
+			plain := crawlReqSite(t, reqSite, reqSeed, []string{"http://www.example.edu/"}, "all", tt.workers, 0, set(false))
+			counted := crawlReqSite(t, reqSite, reqSeed, []string{"http://www.example.edu/"}, "all", tt.workers, 0, set(true))
+			if plain.err != nil || counted.err != nil {
+				t.Fatalf("crawls: %v and %v", plain.err, counted.err)
 			}
-			if d := sameCrawl(two, one); d != "" {
+			if d := sameCrawl(plain, counted); d != "" {
 				t.Error(d)
 			}
-			if got, want := one.requested(), two.requested(); !slices.Equal(got, want) {
+			got, want := counted.requested(), plain.requested()
+			slices.Sort(got)
+			slices.Sort(want)
+			if !slices.Equal(got, want) {
 				t.Errorf("requested:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 			}
-			if got, want := fmt.Sprint(one.entries), fmt.Sprint(two.entries); got != want {
-				t.Errorf("journal:\n%s\nwant:\n%s", got, want)
+			if tt.workers == 1 {
+				if got, want := fmt.Sprint(counted.entries), fmt.Sprint(plain.entries); got != want {
+					t.Errorf("journal:\n%s\nwant:\n%s", got, want)
+				}
 			}
 			if tt.graph {
 				var csv [2]strings.Builder
@@ -415,13 +368,13 @@ func TestRequisitesResume(t *testing.T) {
 // journal, with the next page on disk if adopt, and checks it.
 func resumeReqSite(t *testing.T, whole *reqRun, cut int, adopt bool, parallel int) {
 	before := whole.entries[:cut]
-	var replay, recorded []Record
+	var replay, recorded []pagefetch.Page
 	saved := 0
 	for _, e := range before {
 		switch e.Kind {
-		case Requisite:
+		case pagefetch.Requisite:
 			recorded = append(recorded, e)
-		case Saved:
+		case pagefetch.Saved:
 			saved = e.DocID
 			replay = append(replay, e)
 		default:
@@ -489,10 +442,10 @@ func clustersWithRequisites(hosts, pages int, own bool) fstest.MapFS {
 		img := strings.TrimSuffix(page, ".html") + ".png"
 		n, _ := strconv.Atoi(strings.Trim(page, "pindex.html"))
 		cdn := fmt.Sprintf("cdn%d.example.test", n%hosts)
-		data := fmt.Appendf(slices.Clone(f.Data), ` req="http://%s/%s/%s"`, cdn, host, img)
+		data := fmt.Appendf(slices.Clone(f.Data), ` <img src="http://%s/%s/%s">`, cdn, host, img)
 		fsys[cdn+"/"+host+"/"+img] = &fstest.MapFile{Data: []byte("png")}
 		if own {
-			data = fmt.Appendf(data, ` req="/style.css" req="/img/%s"`, img)
+			data = fmt.Appendf(data, ` <link rel=stylesheet href="/style.css"> <img src="/img/%s">`, img)
 			fsys[host+"/style.css"] = &fstest.MapFile{Data: []byte("body {}")}
 			fsys[host+"/img/"+img] = &fstest.MapFile{Data: []byte("png")}
 		}
@@ -538,11 +491,11 @@ func requisitesSpeed(t *testing.T, order string, own bool) {
 			if run.err != nil || run.res.Saved != 100 {
 				t.Fatalf("-parallel %d, requisites %s: %v, %d pages saved", n, mode, run.err, run.res.Saved)
 			}
-			busiest := slices.Max(slices.Collect(maps.Values(run.h.fetcher.HostRequests())))
+			busiest := slices.Max(slices.Collect(maps.Values(run.h.fetcher.Scheduler.HostRequests())))
 			floor := time.Duration(busiest-1)*pause + time.Duration(busiest)*took
 			ratio := float64(elapsed) / float64(floor)
 			t.Logf("-parallel %d, requisites %s: %v, %d requests, %.3f times the busiest host's floor of %v (%d requests)",
-				n, mode, elapsed, run.h.fetcher.Requests(), ratio, floor, busiest)
+				n, mode, elapsed, run.h.fetcher.Scheduler.Requests(), ratio, floor, busiest)
 			if n == 4 && ratio > 1.15 {
 				t.Errorf("-parallel 4, requisites %s, took %.3f times the busiest host's floor, want at most 1.15", mode, ratio)
 			}
@@ -558,7 +511,7 @@ func requisitesSpeed(t *testing.T, order string, own bool) {
 			t.Errorf("-parallel %d: the requisites changed the crawl:\n%s", []int{1, 4}[i], d)
 		}
 		got := runs[i][1].res.Requisites
-		if fetched := runs[i][1].h.fetcher.Requests() - runs[i][0].h.fetcher.Requests(); fetched != int64(want) || got.Failed != 0 || got.Hosts != 8-4*(1-btoi(own)) {
+		if fetched := runs[i][1].h.fetcher.Scheduler.Requests() - runs[i][0].h.fetcher.Scheduler.Requests(); fetched != int64(want) || got.Failed != 0 || got.Hosts != 8-4*(1-btoi(own)) {
 			t.Errorf("-parallel %d: %d more requests, requisites %+v; want %d more, none failed", []int{1, 4}[i], fetched, got, want)
 		}
 	}
@@ -576,7 +529,7 @@ func btoi(b bool) int {
 // page's are, at most ten in a row, each target fetched once.
 func TestRequisiteRedirects(t *testing.T) {
 	site := fstest.MapFS{
-		"www.example.edu/index.html": {Data: []byte(`req="r0.png" req="s0.png" req="s1.png"`)},
+		"www.example.edu/index.html": {Data: []byte(`<img src="r0.png"> <img src="s0.png"> <img src="s1.png">`)},
 		"www.example.edu/s2.png":     {Data: []byte("png")},
 	}
 	for _, parallel := range []int{1, 4} {
@@ -618,11 +571,11 @@ func TestRequisiteRedirects(t *testing.T) {
 // any depth, and anything else is not.
 func TestRequisiteDocuments(t *testing.T) {
 	site := fstest.MapFS{
-		"www.example.edu/index.html": {Data: []byte(`req="pic.svg" req="frame.html" req="data.txt"`)},
-		"www.example.edu/pic.svg":    {Data: []byte(`<svg xmlns="http://www.w3.org/2000/svg"> req="in-svg.png"</svg>`)},
-		"www.example.edu/frame.html": {Data: []byte(`<p> req="inner.svg"`)},
-		"www.example.edu/inner.svg":  {Data: []byte(`<svg> req="deep.png"</svg>`)},
-		"www.example.edu/data.txt":   {Data: []byte(`req="no.png"`)},
+		"www.example.edu/index.html": {Data: []byte(`<img src="pic.svg"> <iframe src="frame.html"></iframe> <object data="data.txt"></object>`)},
+		"www.example.edu/pic.svg":    {Data: []byte(`<svg xmlns="http://www.w3.org/2000/svg"><image href="in-svg.png"/></svg>`)},
+		"www.example.edu/frame.html": {Data: []byte(`<p> <img src="inner.svg">`)},
+		"www.example.edu/inner.svg":  {Data: []byte(`<svg xmlns="http://www.w3.org/2000/svg"><image href="deep.png"/></svg>`)},
+		"www.example.edu/data.txt":   {Data: []byte(`<img src="no.png">`)},
 	}
 	for _, parallel := range []int{1, 4} {
 		run := crawlReqSite(t, site, reqSeed, []string{"http://www.example.edu/"}, "all", parallel, 0, nil)
@@ -645,7 +598,7 @@ func TestRequisiteDocuments(t *testing.T) {
 // resumed crawl reads them no deeper.
 func TestRequisitesNestNoDeeper(t *testing.T) {
 	site := fstest.MapFS{
-		"www.example.edu/index.html": {Data: []byte(`req="f0.html" req="s0.css"`)},
+		"www.example.edu/index.html": {Data: []byte(`<iframe src="f0.html"></iframe> <link rel=stylesheet href="s0.css">`)},
 	}
 	endless := func(h *harness) {
 		files := h.tr.h
@@ -653,12 +606,12 @@ func TestRequisitesNestNoDeeper(t *testing.T) {
 			var n int
 			if _, err := fmt.Sscanf(r.URL.Path, "/f%d.html", &n); err == nil {
 				w.Header().Set("Content-Type", "text/html")
-				fmt.Fprintf(w, `<p> req="f%d.html"`, n+1)
+				fmt.Fprintf(w, `<p> <iframe src="f%d.html"></iframe>`, n+1)
 				return
 			}
 			if _, err := fmt.Sscanf(r.URL.Path, "/s%d.css", &n); err == nil {
 				w.Header().Set("Content-Type", "text/css")
-				fmt.Fprintf(w, `need(s%d.css)`, n+1)
+				fmt.Fprintf(w, `@import "s%d.css";`, n+1)
 				return
 			}
 			files.ServeHTTP(w, r)
@@ -679,7 +632,7 @@ func TestRequisitesNestNoDeeper(t *testing.T) {
 			t.Errorf("-parallel %d requested %d requisites:\n%s\nwant %d:\n%s", parallel, len(got), strings.Join(got, "\n"), len(want), strings.Join(want, "\n"))
 		}
 		for _, e := range run.entries {
-			if e.Kind != Requisite {
+			if e.Kind != pagefetch.Requisite {
 				continue
 			}
 			var n int
@@ -695,13 +648,13 @@ func TestRequisitesNestNoDeeper(t *testing.T) {
 	// Resumed after the first three of each were recorded, the crawl
 	// fetches the rest, as deep as before and no deeper.
 	first := crawlReqSite(t, site, reqSeed, []string{"http://www.example.edu/"}, "all", 1, 0, endless)
-	var pages, earlier []Record
+	var pages, earlier []pagefetch.Page
 	for _, e := range first.entries {
 		var n int
 		_, ferr := fmt.Sscanf(e.URL, "http://www.example.edu/f%d.html", &n)
 		_, serr := fmt.Sscanf(e.URL, "http://www.example.edu/s%d.css", &n)
 		switch {
-		case e.Kind != Requisite:
+		case e.Kind != pagefetch.Requisite:
 			pages = append(pages, e)
 		case (ferr == nil || serr == nil) && n < 3:
 			earlier = append(earlier, e)

@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"tse-crawler/internal/crawler"
-	"tse-crawler/internal/pace"
+	"tse-crawler/internal/pagefetch"
 	"tse-crawler/internal/progress"
 	"tse-crawler/internal/termsafe"
 )
@@ -55,9 +55,9 @@ func (con *Console) startLine(quiet bool) {
 }
 
 // show makes the crawl show itself on the console: its progress log,
-// unless quiet, and the status line, with the pause that pacer keeps
+// unless quiet, and the status line, with the pause that sched keeps
 // before each host.
-func (con *Console) show(c *crawler.Crawler, pacer *pace.Pacer, quiet bool) {
+func (con *Console) show(c *crawler.Crawler, sched *pagefetch.Scheduler, quiet bool) {
 	if !quiet {
 		c.Log = con.stdout
 		// On a terminal the log is escaped too; redirected, it keeps the
@@ -71,20 +71,20 @@ func (con *Console) show(c *crawler.Crawler, pacer *pace.Pacer, quiet bool) {
 	// each would be the very log -q asks to be spared.
 	c.QuietFailures = quiet
 	if con.line != nil {
-		c.Progress = lineWithPause{con.line, pacer}
+		c.Progress = lineWithPause{con.line, sched}
 	}
 }
 
 // A lineWithPause shows where a crawl stands, with the pause of the host of
-// the page it is at, which the pacer knows.
+// the page it is at, which the Scheduler knows.
 type lineWithPause struct {
 	line  *progress.Line
-	pacer *pace.Pacer
+	sched *pagefetch.Scheduler
 }
 
 func (sl lineWithPause) Set(s progress.Status) {
 	if u, err := url.Parse(s.URL); err == nil {
-		s.Pause = sl.pacer.Delay(u.Host)
+		s.Pause = sl.sched.Delay(u.Host)
 	}
 	sl.line.Set(s)
 }

@@ -22,10 +22,8 @@ import (
 	"tse-crawler/internal/crawler"
 	"tse-crawler/internal/linkcheck"
 	"tse-crawler/internal/linkgraph"
-	"tse-crawler/internal/pace"
 	"tse-crawler/internal/pagedir"
 	"tse-crawler/internal/pagefetch"
-	"tse-crawler/internal/pagescan"
 	"tse-crawler/internal/stats"
 )
 
@@ -85,12 +83,12 @@ func (j *Job) Run(ctx context.Context) (Outcome, error) {
 	quiet := cfg.Quiet || cfg.Check
 	con.startLine(quiet)
 	c, fetcher := newCrawler(cfg, j.dir, j.fetchProxy, con)
-	con.show(c, fetcher.Pacer, quiet)
+	con.show(c, fetcher.Scheduler, quiet)
 	c.History = j.history()
 	c.Sink = &pagedir.Recorder{Dir: j.dir, Archive: out.archive}
 	if cfg.Check {
 		j.checker = &linkcheck.Checker{Web: fetcher, Scope: checkScope{cfg.crawlScope()}, External: cfg.CheckExternal, Hosts: max(cfg.Parallel, 4)}
-		c.Sink, c.History = j.checker.Sink(c.Sink), j.checker.History(c.History)
+		c.Sink, c.Refs = j.checker.Sink(c.Sink), true
 	}
 	res, err := c.Crawl(ctx, cfg.Seed)
 	if err == nil && j.checker != nil {
@@ -211,7 +209,7 @@ func newCrawler(cfg *Settings, dir *pagedir.Dir, proxy func(*http.Request) (*url
 			Timeout:      cfg.Timeout,
 			Capture:      cfg.WARC != "",
 		}),
-		Pacer:     pace.New(cfg.Delay, nil),
+		Scheduler: pagefetch.NewScheduler(cfg.Delay, nil, cfg.Parallel),
 		UserAgent: cfg.UserAgent,
 		Robots:    cfg.Robots,
 		Retries:   cfg.Retries,
@@ -230,26 +228,19 @@ func newCrawler(cfg *Settings, dir *pagedir.Dir, proxy func(*http.Request) (*url
 		fetcher.SpoolDir = filepath.Dir(cfg.warcFile())
 	}
 	c := &crawler.Crawler{
-		Web:      fetcher,
-		Scanner:  cfg.scanner,
-		Scope:    cfg.crawlScope(),
-		Bag:      cfg.frontier,
-		MaxDepth: cfg.MaxDepth,
-		MaxPages: cfg.MaxPages,
-		Errors:   con,
+		Web:       fetcher,
+		Scheduler: fetcher.Scheduler,
+		Scanner:   cfg.scanner,
+		Scope:     cfg.crawlScope(),
+		Bag:       cfg.frontier,
+		MaxDepth:  cfg.MaxDepth,
+		MaxPages:  cfg.MaxPages,
+		Errors:    con,
 
-		Parallel:    cfg.Parallel,
 		AheadMemory: cfg.AheadMemory,
 	}
 	if cfg.WARC != "" && cfg.Requisites != "none" {
-		c.Requisites = requisiteReader{}
-		c.MaxRequisites = cfg.MaxRequisites
-		// html mode reads a page's links and requisites in one pass of
-		// the tokenizer; the reference scanner, which is none, reads the
-		// links apart.
-		if rs, ok := cfg.scanner.(pagescan.RequisiteScanner); ok {
-			c.Requisites = onePassReader{requisiteReader{}, rs}
-		}
+		c.Requisites, c.MaxRequisites = true, cfg.MaxRequisites
 	}
 	// -stats and -stats-json list the broken links, which takes the graph.
 	if cfg.Graph != "" || cfg.Stats || cfg.StatsJSON != "" {
@@ -257,24 +248,3 @@ func newCrawler(cfg *Settings, dir *pagedir.Dir, proxy func(*http.Request) (*url
 	}
 	return c, fetcher
 }
-
-// A requisiteReader finds what pages and stylesheets need as package
-// pagescan does (crawler.RequisiteReader).
-type requisiteReader struct{}
-
-func (requisiteReader) Requisites(pageURL string, page []byte, charset string, found func(string)) int {
-	return pagescan.Requisites(pageURL, page, charset, found)
-}
-
-func (requisiteReader) StyleRequisites(sheetURL string, sheet []byte, charset string, found func(string)) int {
-	return pagescan.StyleRequisites(sheetURL, sheet, charset, found)
-}
-
-// A onePassReader reads a page's links, with the crawl's scanner, and its
-// requisites in one pass (crawler.OnePassReader).
-type onePassReader struct {
-	requisiteReader
-	pagescan.RequisiteScanner
-}
-
-var _ crawler.OnePassReader = onePassReader{}

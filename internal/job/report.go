@@ -22,8 +22,8 @@ import (
 // links, the fetcher's and the pacer's figures, and the mode links were
 // read in.
 func report(res crawler.Result, c *crawler.Crawler, fetcher *pagefetch.Fetcher, mode string, elapsed time.Duration) *stats.Report {
-	p := fetcher.Pacer.Pauses()
-	requests, pauses := fetcher.HostRequests(), fetcher.Pacer.HostPauses()
+	p := fetcher.Scheduler.Pauses()
+	requests, pauses := fetcher.Scheduler.HostRequests(), fetcher.Scheduler.HostPauses()
 	var hosts []stats.Host
 	for _, name := range slices.Sorted(maps.Keys(requests)) {
 		hp := pauses[name]
@@ -32,7 +32,7 @@ func report(res crawler.Result, c *crawler.Crawler, fetcher *pagefetch.Fetcher, 
 	r := &stats.Report{
 		Pages:         res.Pages,
 		URLs:          res.URLs,
-		Requests:      fetcher.Requests(),
+		Requests:      fetcher.Scheduler.Requests(),
 		BytesSaved:    res.Bytes,
 		Elapsed:       stats.Duration(elapsed),
 		Pauses:        p.Count,
@@ -46,7 +46,7 @@ func report(res crawler.Result, c *crawler.Crawler, fetcher *pagefetch.Fetcher, 
 		MaxPagesReached: res.MaxPagesReached,
 		Waiting:         res.Pending,
 	}
-	if c.Requisites != nil {
+	if c.Requisites {
 		r.Requisites = &res.Requisites
 	}
 	if c.Graph != nil {

@@ -73,10 +73,9 @@ type Checker struct {
 	// time; 1 if not above 0.
 	Hosts int
 
-	scanner pagescan.HTML
-	pages   map[string]*page // by the crawl's key
-	refs    []ref
-	saved   int
+	pages map[string]*page // by the crawl's key
+	refs  []ref
+	saved int
 }
 
 // What the crawl made of a page it took.
@@ -107,20 +106,23 @@ func (c *Checker) page(key string) *page {
 	return p
 }
 
-// Saved notes a page saved, and reads what it refers to and the fragments
-// it holds. charset is what its Content-Type named, if known.
-func (c *Checker) Saved(key string, html []byte, charset string) {
+// Saved notes a page saved, and what it refers to and the fragments it
+// holds, as the crawl's reading of it found them (pagescan.What's Refs).
+func (c *Checker) Saved(key string, rd *pagescan.Reading) {
 	p := c.page(key)
 	p.status = "200"
 	p.ids = make(map[string]bool)
 	c.saved++
-	c.scanner.Refs(key, html, charset, func(r pagescan.Ref) {
+	for _, r := range rd.Refs {
 		if r.Frame {
-			return // checked as the link it is too
+			continue // checked as the link it is too
 		}
 		c.refs = append(c.refs, ref{from: key, line: r.Line, column: r.Column, url: r.URL,
 			fragment: r.Fragment, requisite: r.Requisite})
-	}, func(id string) { p.ids[id] = true })
+	}
+	for _, id := range rd.IDs {
+		p.ids[id] = true
+	}
 }
 
 // Failed notes a page that could not be fetched, with the status the

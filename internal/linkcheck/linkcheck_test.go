@@ -9,6 +9,7 @@ import (
 
 	"tse-crawler/internal/linkcheck"
 	"tse-crawler/internal/pagefetch"
+	"tse-crawler/internal/pagescan"
 )
 
 // A fakeWeb answers checks from a table, by URL, and counts them.
@@ -67,14 +68,14 @@ func TestChecker(t *testing.T) {
 		down: map[string]bool{"http://dead/": true},
 	}
 	c := &linkcheck.Checker{Web: web, Scope: scope{}, External: true, Hosts: 2}
-	c.Saved("http://site/", []byte(`<link rel=stylesheet href=s.css>
+	c.Saved("http://site/", read("http://site/", `<link rel=stylesheet href=s.css>
 <a href=a.html>a</a> <a href=file.pdf>pdf</a> <a href=missing.pdf>x</a>
 <a href="a.html#here">h</a> <a href="a.html#nowhere">n</a> <a href="#top">t</a>
 <a href="deep.html#there">d</a> <a href="deep.html#not">d</a>
 <a href=moved>m</a> <a href=http://other/ok>o</a> <a href=http://other/gone>g</a>
 <a href=http://dead/1>1</a> <a href=http://dead/2>2</a> <a href=mailto:x@y>m</a>
-<a href=private/p.html>p</a> <a href=failed.html>f</a> <a href=robots.html>r</a>`), "")
-	c.Saved("http://site/a.html", []byte(`<h1 id=here>A</h1><a href=/failed.html>f</a>`), "")
+<a href=private/p.html>p</a> <a href=failed.html>f</a> <a href=robots.html>r</a>`, ""))
+	c.Saved("http://site/a.html", read("http://site/a.html", `<h1 id=here>A</h1><a href=/failed.html>f</a>`, ""))
 	c.Failed("http://site/failed.html", "404")
 	c.Disallowed("http://site/robots.html")
 	r, err := c.Run(t.Context())
@@ -121,7 +122,7 @@ http://site/gone.png: 404 (requisite, 1 link)
 	t.Run("no external links", func(t *testing.T) {
 		web := &fakeWeb{}
 		c := &linkcheck.Checker{Web: web, Scope: scope{}}
-		c.Saved("http://site/", []byte(`<a href=http://other/x>x</a><a href=y.html>y</a>`), "")
+		c.Saved("http://site/", read("http://site/", `<a href=http://other/x>x</a><a href=y.html>y</a>`, ""))
 		r, err := c.Run(t.Context())
 		if err != nil {
 			t.Fatal(err)
@@ -130,4 +131,9 @@ http://site/gone.png: 404 (requisite, 1 link)
 			t.Errorf("broken %+v, asked %v", r.Broken, web.asked)
 		}
 	})
+}
+
+// read reads a page as a crawl that checks links reads it.
+func read(pageURL, html, charset string) *pagescan.Reading {
+	return new(pagescan.HTML).Read(pageURL, []byte(html), charset, pagescan.What{Requisites: true, Refs: true})
 }

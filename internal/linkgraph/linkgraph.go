@@ -178,6 +178,15 @@ func (g *Graph) Saved(url string, docID int) {
 	n.status, n.docID = "200", int32(docID)
 }
 
+// IsSaved reports whether url was saved as a page ([Graph.Saved]).
+func (g *Graph) IsSaved(url string) bool {
+	if g.refs != nil {
+		return g.refs.isSaved(url)
+	}
+	i, ok := g.index[url]
+	return ok && g.nodes[i].docID != 0
+}
+
 // Failed notes that the page at url could not be fetched, with status:
 // its HTTP status, or a word for why, such as "timeout".
 func (g *Graph) Failed(url, status string) {

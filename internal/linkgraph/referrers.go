@@ -154,6 +154,9 @@ func (r *referrers) decide(url string) {
 		return
 	}
 	s := r.stateOf(v)
+	if *s&isDecided != 0 {
+		return // the first decision stands
+	}
 	if *s&isRecord != 0 {
 		i := *s & refMask
 		*r.recs.at(i) = record{last: r.free}
@@ -162,9 +165,20 @@ func (r *referrers) decide(url string) {
 	*s = isDecided
 }
 
+// saved notes that url was saved as a page: decided, with the reference
+// part of its state, which a decided URL has no use for, 1.
 func (r *referrers) saved(url string) {
 	r.value(url)
 	r.decide(url)
+	if s := r.stateOf(r.urls[url]); *s == isDecided {
+		*s = isDecided | 1
+	}
+}
+
+// isSaved reports whether url was saved as a page.
+func (r *referrers) isSaved(url string) bool {
+	v, ok := r.urls[url]
+	return ok && *r.stateOf(v) == isDecided|1
 }
 
 func (r *referrers) fail(url, status string) {

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"tse-crawler/internal/pagedir"
+	"tse-crawler/internal/pagefetch"
 )
 
 // isType reports whether err's tree holds an error of type E.
@@ -19,10 +20,10 @@ func isType[E error](err error) bool {
 // TestBegin walks the rules for resuming, one case each: what the
 // directory holds, what Begin decides, and what it leaves in the marker.
 func TestBegin(t *testing.T) {
-	saved := pagedir.Entry{Kind: pagedir.Saved, URL: "http://x/1.html", DocID: 1}
-	failed := pagedir.Entry{Kind: pagedir.Failed, URL: "http://x/404.html"}
-	requisite := pagedir.Entry{Kind: pagedir.Requisite, URL: "http://x/a.png", WARC: 700}
-	sheet := pagedir.Entry{Kind: pagedir.Requisite, URL: "http://x/s.css", Needs: []string{"http://x/b.png"}, WARC: 900}
+	saved := pagedir.Line{Page: &pagefetch.Page{Kind: pagefetch.Saved, URL: "http://x/1.html", DocID: 1}}
+	failed := pagedir.Line{Page: &pagefetch.Page{Kind: pagefetch.Failed, URL: "http://x/404.html"}}
+	requisite := pagedir.Line{Page: &pagefetch.Page{Kind: pagefetch.Requisite, URL: "http://x/a.png"}, WARC: 700}
+	sheet := pagedir.Line{Page: &pagefetch.Page{Kind: pagefetch.Requisite, URL: "http://x/s.css", Needs: []string{"http://x/b.png"}}, WARC: 900}
 	header := string(pagedir.JournalHeader(params))
 	page1 := "http://x/1.html\n0\n<html>\n"
 	other := params
@@ -72,7 +73,7 @@ func TestBegin(t *testing.T) {
 			resume: true,
 			files:  map[string]string{pagedir.Marker: header + string(pagedir.JournalLine(saved)) + string(pagedir.JournalLine(failed)), "1": page1},
 			check: func(t *testing.T, replay *pagedir.Replay, err error) {
-				if err != nil || replay == nil || !reflect.DeepEqual(replay.Entries, []pagedir.Entry{saved, failed}) || replay.Saved != 1 {
+				if err != nil || replay == nil || !reflect.DeepEqual(replay.Entries, []pagedir.Line{saved, failed}) || replay.Saved != 1 {
 					t.Errorf("Begin = %+v, %v; want the 2 entries, 1 saved", replay, err)
 				}
 			},
@@ -82,8 +83,8 @@ func TestBegin(t *testing.T) {
 			resume: true,
 			files:  map[string]string{pagedir.Marker: header + string(pagedir.JournalLine(requisite)) + string(pagedir.JournalLine(saved)) + string(pagedir.JournalLine(sheet)) + string(pagedir.JournalLine(failed)), "1": page1},
 			check: func(t *testing.T, replay *pagedir.Replay, err error) {
-				if err != nil || replay == nil || !reflect.DeepEqual(replay.Entries, []pagedir.Entry{saved, failed}) || replay.Saved != 1 ||
-					!reflect.DeepEqual(replay.Requisites, []pagedir.Entry{requisite, sheet}) {
+				if err != nil || replay == nil || !reflect.DeepEqual(replay.Entries, []pagedir.Line{saved, failed}) || replay.Saved != 1 ||
+					!reflect.DeepEqual(replay.Requisites, []pagedir.Line{requisite, sheet}) {
 					t.Errorf("Begin = %+v, %v; want the 2 pages' entries, 1 saved, and the 2 requisites apart", replay, err)
 				}
 			},
@@ -239,7 +240,7 @@ func TestRecorded(t *testing.T) {
 	withLinks := params
 	withLinks.Options = [][2]string{{"links", "reference"}}
 	header := string(pagedir.JournalHeader(withLinks))
-	saved := string(pagedir.JournalLine(pagedir.Entry{Kind: pagedir.Saved, URL: "http://x/1.html", DocID: 1}))
+	saved := string(pagedir.JournalLine(pagedir.Line{Page: &pagefetch.Page{Kind: pagefetch.Saved, URL: "http://x/1.html", DocID: 1}}))
 	for _, tt := range []struct {
 		name   string
 		resume bool

@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"tse-crawler/internal/pagedir"
+	"tse-crawler/internal/pagefetch"
 )
 
 // old is the modification time given to the files a test must not touch,
@@ -246,7 +247,7 @@ func TestDirectoryMoved(t *testing.T) {
 	if err := d.Save(2, "http://x/2.html", 1, []byte("two")); err != nil {
 		t.Fatalf("Save after the directory moved: %v", err)
 	}
-	line := pagedir.Entry{Kind: pagedir.Saved, URL: "http://x/2.html", DocID: 2}
+	line := pagedir.Line{Page: &pagefetch.Page{Kind: pagefetch.Saved, URL: "http://x/2.html", DocID: 2}}
 	if err := d.Record(line); err != nil {
 		t.Fatal(err)
 	}

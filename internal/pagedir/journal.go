@@ -10,6 +10,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"tse-crawler/internal/pagefetch"
 )
 
 // The journal is a text file: a header that names the crawl (its seed,
@@ -72,52 +74,48 @@ func option(opts [][2]string, name string) (string, bool) {
 	return "", false
 }
 
-// A Kind is what came of a page taken from the bag.
-type Kind byte
+// The letters that start a journal's lines, by what came of the page.
+var letters = map[pagefetch.Kind]byte{
+	pagefetch.Saved:      'S', // fetched and saved as its DocID
+	pagefetch.Failed:     'F', // could not be fetched
+	pagefetch.Disallowed: 'D', // robots.txt did not allow it
+	pagefetch.Redirected: 'R', // redirected to its Target
+	// A resource some page needs to render, fetched for the WARC file and
+	// recorded there, whatever the answer: no page taken from the bag.
+	pagefetch.Requisite: 'Q',
+}
 
-const (
-	Saved      Kind = 'S' // fetched and saved as DocID
-	Failed     Kind = 'F' // could not be fetched
-	Disallowed Kind = 'D' // robots.txt did not allow it
-	Redirected Kind = 'R' // redirected to Target
-	// Requisite is a resource some page needs to render, fetched for the
-	// WARC file and recorded there, whatever the answer; it is no page
-	// taken from the bag. Target is its redirect's target, if it
-	// redirected, and Needs what a stylesheet needs in turn.
-	Requisite Kind = 'Q'
-)
+// kindOf returns the kind a journal line's letter stands for, or 0.
+func kindOf(letter byte) pagefetch.Kind {
+	for k, l := range letters {
+		if l == letter {
+			return k
+		}
+	}
+	return 0
+}
 
-// An Entry is the outcome of one page, or a requisite recorded.
-type Entry struct {
-	Kind   Kind
-	URL    string
-	DocID  int    // for Saved
-	Target string // for Redirected, and a Requisite that redirected
-	// Charset, for Saved, is the charset the page's Content-Type named,
-	// if it changes how the page's links read (see
-	// pagescan.CharsetScanner): a resumed crawl, which has the page but
-	// not its response, scans it again with it. Package pagedir says why
-	// such a line is written before its page is saved.
-	Charset string
-	// Needs, for a Requisite, are the URLs of the requisites it needs in
-	// turn, which a resumed crawl fetches if it has not: a stylesheet's
-	// @import rules and url()s, each once, in the order found.
-	Needs []string
-	// Nest, for a Requisite, is how deep below its page it was found,
-	// from 1, which the line leaves out; a resumed crawl reads what it
-	// needs no deeper than the crawl it resumes did. A journal written
-	// before nesting was bounded has none.
-	Nest int
-	// Status, for Failed and Redirected, is what the link graph says of
-	// the page (package linkgraph): its HTTP status, such as "404" or
-	// "301", or a word for why it failed, such as "timeout". A journal
-	// written before it was has none.
-	Status string
-	// WARC is the size of the crawl's WARC file once the page's records
-	// are in it, or 0 for a crawl without one. A resumed crawl cuts the
-	// file back to the size its last line gives, so that a page whose
-	// records were written but whose line was not, and which is fetched
-	// again, is not recorded twice.
+// A Line is one line of the journal: a page taken from the bag, or a
+// requisite recorded, as far as the journal keeps it (its Kind, URL,
+// DocID, Target, Charset, Status, Needs and Nest), and the size of the
+// crawl's WARC file once its records are in, or 0 for a crawl without
+// one. A resumed crawl cuts the file back to the size its last line
+// gives, so that a page whose records were written but whose line was
+// not, and which is fetched again, is not recorded twice.
+//
+// What each field holds is what the page's holds (package pagefetch):
+// Charset only if it changes how the page's links read (see
+// pagescan.CharsetScanner), since a resumed crawl, which has the page but
+// not its response, reads it again with it, and package pagedir says why
+// such a line is written before its page is saved; Status, for a page
+// that failed or redirected, what the link graph says of it (its HTTP
+// status, such as "404", or a word such as "timeout"), which a journal
+// written before statuses were lacks; Needs, of a requisite, what it
+// needs in turn, which a resumed crawl fetches if it has not; Nest, how
+// deep below its page it was found, from 1, which the line leaves out,
+// and which a journal written before nesting was bounded lacks.
+type Line struct {
+	*pagefetch.Page
 	WARC int64
 }
 
@@ -133,25 +131,25 @@ func JournalHeader(p Params) []byte {
 }
 
 // JournalLine returns the journal line for e.
-func JournalLine(e Entry) []byte {
-	b := []byte{byte(e.Kind), ' '}
-	if e.Kind == Saved {
+func JournalLine(e Line) []byte {
+	b := []byte{letters[e.Kind], ' '}
+	if e.Kind == pagefetch.Saved {
 		b = strconv.AppendInt(b, int64(e.DocID), 10)
 		b = append(b, ' ')
 	}
 	b = strconv.AppendQuote(b, e.URL)
-	if e.Kind == Redirected {
+	if e.Kind == pagefetch.Redirected {
 		b = append(b, ' ')
 		b = strconv.AppendQuote(b, e.Target)
 	}
-	if e.Kind == Requisite {
-		b = appendRequisite(b, e)
+	if e.Kind == pagefetch.Requisite {
+		b = appendRequisite(b, e.Page)
 	}
-	if (e.Kind == Failed || e.Kind == Redirected) && e.Status != "" {
+	if (e.Kind == pagefetch.Failed || e.Kind == pagefetch.Redirected) && e.Status != "" {
 		b = append(b, " status "...)
 		b = append(b, e.Status...)
 	}
-	if e.Kind == Saved && e.Charset != "" {
+	if e.Kind == pagefetch.Saved && e.Charset != "" {
 		b = append(b, " charset "...)
 		b = strconv.AppendQuote(b, e.Charset)
 	}
@@ -166,7 +164,7 @@ func JournalLine(e Entry) []byte {
 // " redirect" and its target, if it redirected, then " nest" and how deep
 // it is, if deeper than a page's own requisites, then " needs" and each
 // URL it needs, if any.
-func appendRequisite(b []byte, e Entry) []byte {
+func appendRequisite(b []byte, e *pagefetch.Page) []byte {
 	if e.Target != "" {
 		b = append(b, " redirect "...)
 		b = strconv.AppendQuote(b, e.Target)
@@ -190,9 +188,9 @@ var ErrNotJournal = errors.New("not a crawl journal")
 
 // ReadJournal reads a journal. A last line without its newline was torn by a
 // crash and is ignored; any other line that cannot be read is an error.
-func ReadJournal(r io.Reader) (Params, []Entry, error) {
+func ReadJournal(r io.Reader) (Params, []Line, error) {
 	var p Params
-	var entries []Entry
+	var entries []Line
 	br := bufio.NewReader(r)
 	n := 0
 	inHeader := true
@@ -260,62 +258,62 @@ func (p *Params) parse(line string) error {
 	return fmt.Errorf("unknown header line %q", line)
 }
 
-func parseEntry(line string) (Entry, error) {
+func parseEntry(line string) (Line, error) {
 	bad := fmt.Errorf("bad entry %q", line)
 	if len(line) < 3 || line[1] != ' ' {
-		return Entry{}, bad
+		return Line{}, bad
 	}
-	e := Entry{Kind: Kind(line[0])}
+	e := Line{Page: &pagefetch.Page{Kind: kindOf(line[0])}}
 	rest := line[2:]
-	if e.Kind == Saved {
+	if e.Kind == pagefetch.Saved {
 		num, after, ok := strings.Cut(rest, " ")
 		id, err := strconv.Atoi(num)
 		if !ok || err != nil || id < 1 {
-			return Entry{}, bad
+			return Line{}, bad
 		}
 		e.DocID, rest = id, after
 	}
 	u, err := strconv.QuotedPrefix(rest)
 	if err != nil {
-		return Entry{}, bad
+		return Line{}, bad
 	}
 	e.URL, _ = strconv.Unquote(u)
 	rest = rest[len(u):]
 	switch e.Kind {
-	case Saved, Failed, Disallowed:
-	case Requisite:
+	case pagefetch.Saved, pagefetch.Failed, pagefetch.Disallowed:
+	case pagefetch.Requisite:
 		var ok bool
-		if rest, ok = e.parseRequisite(rest); !ok {
-			return Entry{}, bad
+		if rest, ok = parseRequisite(e.Page, rest); !ok {
+			return Line{}, bad
 		}
-	case Redirected:
+	case pagefetch.Redirected:
 		t, err := strconv.QuotedPrefix(strings.TrimPrefix(rest, " "))
 		if err != nil || !strings.HasPrefix(rest, " ") {
-			return Entry{}, bad
+			return Line{}, bad
 		}
 		e.Target, _ = strconv.Unquote(t)
 		rest = rest[1+len(t):]
 	default:
-		return Entry{}, bad
+		return Line{}, bad
 	}
-	if after, ok := strings.CutPrefix(rest, " status "); ok && (e.Kind == Failed || e.Kind == Redirected) {
+	if after, ok := strings.CutPrefix(rest, " status "); ok && (e.Kind == pagefetch.Failed || e.Kind == pagefetch.Redirected) {
 		e.Status, rest, _ = strings.Cut(after, " ")
 		if rest != "" {
 			rest = " " + rest
 		}
 		if e.Status == "" {
-			return Entry{}, bad
+			return Line{}, bad
 		}
 	}
 	// A journal written before charsets were, or a page whose
 	// Content-Type changes nothing, has none.
-	if after, ok := strings.CutPrefix(rest, " charset "); ok && e.Kind == Saved {
+	if after, ok := strings.CutPrefix(rest, " charset "); ok && e.Kind == pagefetch.Saved {
 		q, err := strconv.QuotedPrefix(after)
 		if err != nil {
-			return Entry{}, bad
+			return Line{}, bad
 		}
 		if e.Charset, _ = strconv.Unquote(q); e.Charset == "" {
-			return Entry{}, bad
+			return Line{}, bad
 		}
 		rest = after[len(q):]
 	}
@@ -327,7 +325,7 @@ func parseEntry(line string) (Entry, error) {
 		num, ok := strings.CutPrefix(rest, " warc ")
 		n, err := strconv.ParseInt(num, 10, 64)
 		if !ok || err != nil || n < 1 || strconv.FormatInt(n, 10) != num {
-			return Entry{}, bad
+			return Line{}, bad
 		}
 		e.WARC = n
 	}
@@ -336,7 +334,7 @@ func parseEntry(line string) (Entry, error) {
 
 // parseRequisite reads what a requisite's line says after its URL, as
 // appendRequisite writes it, and returns the rest of the line.
-func (e *Entry) parseRequisite(rest string) (string, bool) {
+func parseRequisite(e *pagefetch.Page, rest string) (string, bool) {
 	if after, ok := strings.CutPrefix(rest, " redirect "); ok {
 		q, err := strconv.QuotedPrefix(after)
 		if err != nil {

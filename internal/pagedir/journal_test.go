@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"tse-crawler/internal/pagefetch"
 )
 
 var params = Params{
@@ -15,43 +16,43 @@ var params = Params{
 	Options:  [][2]string{{"links", "reference"}, {"order", "lifo"}},
 }
 
-var entries = []Entry{
-	{Kind: Saved, URL: "http://cs50tse.cs.dartmouth.edu/tse/letters/index.html", DocID: 1},
-	{Kind: Failed, URL: "http://cs50tse.cs.dartmouth.edu/tse/letters/Z.html"},
-	{Kind: Redirected, URL: "http://h/tse/dir", Target: "http://h/tse/dir/"},
-	{Kind: Disallowed, URL: "http://h/tse/secret.html"},
-	{Kind: Saved, URL: "http://h/tse/a b\t\"quoted\".html", DocID: 2},
-	{Kind: Redirected, URL: "http://h/tse/x.html", Target: ""},
+var entries = []Line{
+	{Page: &pagefetch.Page{Kind: pagefetch.Saved, URL: "http://cs50tse.cs.dartmouth.edu/tse/letters/index.html", DocID: 1}},
+	{Page: &pagefetch.Page{Kind: pagefetch.Failed, URL: "http://cs50tse.cs.dartmouth.edu/tse/letters/Z.html"}},
+	{Page: &pagefetch.Page{Kind: pagefetch.Redirected, URL: "http://h/tse/dir", Target: "http://h/tse/dir/"}},
+	{Page: &pagefetch.Page{Kind: pagefetch.Disallowed, URL: "http://h/tse/secret.html"}},
+	{Page: &pagefetch.Page{Kind: pagefetch.Saved, URL: "http://h/tse/a b\t\"quoted\".html", DocID: 2}},
+	{Page: &pagefetch.Page{Kind: pagefetch.Redirected, URL: "http://h/tse/x.html", Target: ""}},
 	// A crawl with a WARC file gives its size after each page's records.
-	{Kind: Saved, URL: "http://h/tse/w.html", DocID: 3, WARC: 1234},
-	{Kind: Redirected, URL: "http://h/tse/w warc 1", Target: "http://h/ warc 7", WARC: 5678},
-	{Kind: Failed, URL: "http://h/tse/f.html", WARC: 9012},
-	{Kind: Disallowed, URL: "http://h/tse/d.html", WARC: 9012},
+	{Page: &pagefetch.Page{Kind: pagefetch.Saved, URL: "http://h/tse/w.html", DocID: 3}, WARC: 1234},
+	{Page: &pagefetch.Page{Kind: pagefetch.Redirected, URL: "http://h/tse/w warc 1", Target: "http://h/ warc 7"}, WARC: 5678},
+	{Page: &pagefetch.Page{Kind: pagefetch.Failed, URL: "http://h/tse/f.html"}, WARC: 9012},
+	{Page: &pagefetch.Page{Kind: pagefetch.Disallowed, URL: "http://h/tse/d.html"}, WARC: 9012},
 	// A page whose Content-Type decides how it reads keeps its charset.
-	{Kind: Saved, URL: "http://h/tse/sjis.html", DocID: 4, Charset: "Shift_JIS"},
-	{Kind: Saved, URL: "http://h/tse/w charset \"x\"", DocID: 5, Charset: "windows-1252", WARC: 9999},
+	{Page: &pagefetch.Page{Kind: pagefetch.Saved, URL: "http://h/tse/sjis.html", DocID: 4, Charset: "Shift_JIS"}},
+	{Page: &pagefetch.Page{Kind: pagefetch.Saved, URL: "http://h/tse/w charset \"x\"", DocID: 5, Charset: "windows-1252"}, WARC: 9999},
 	// A crawl with a WARC file journals the requisites it records, with
 	// a redirect's target and what a stylesheet needs.
-	{Kind: Requisite, URL: "http://h/img/a.png", WARC: 10100},
-	{Kind: Requisite, URL: "http://h/old.png", Target: "http://cdn/new.png", WARC: 10200},
-	{Kind: Requisite, URL: "http://h/s.css", Needs: []string{"http://h/base.css", "http://h/a b.png needs \"x\""}, WARC: 10300},
-	{Kind: Requisite, URL: "http://h/r.css", Target: "http://h/s.css", Needs: []string{"http://h/x"}, WARC: 10400},
+	{Page: &pagefetch.Page{Kind: pagefetch.Requisite, URL: "http://h/img/a.png"}, WARC: 10100},
+	{Page: &pagefetch.Page{Kind: pagefetch.Requisite, URL: "http://h/old.png", Target: "http://cdn/new.png"}, WARC: 10200},
+	{Page: &pagefetch.Page{Kind: pagefetch.Requisite, URL: "http://h/s.css", Needs: []string{"http://h/base.css", "http://h/a b.png needs \"x\""}}, WARC: 10300},
+	{Page: &pagefetch.Page{Kind: pagefetch.Requisite, URL: "http://h/r.css", Target: "http://h/s.css", Needs: []string{"http://h/x"}}, WARC: 10400},
 	// A frame's document found below another's says how deep it is.
-	{Kind: Requisite, URL: "http://h/f2.html", Nest: 2, Needs: []string{"http://h/f3.html"}, WARC: 10410},
-	{Kind: Requisite, URL: "http://h/f nest 3", Target: "http://h/g", Nest: 10, WARC: 10420},
+	{Page: &pagefetch.Page{Kind: pagefetch.Requisite, URL: "http://h/f2.html", Nest: 2, Needs: []string{"http://h/f3.html"}}, WARC: 10410},
+	{Page: &pagefetch.Page{Kind: pagefetch.Requisite, URL: "http://h/f nest 3", Target: "http://h/g", Nest: 10}, WARC: 10420},
 	// What the link graph says of a page that failed or redirected.
-	{Kind: Failed, URL: "http://h/tse/404 status 500", Status: "404"},
-	{Kind: Failed, URL: "http://h/tse/slow.html", Status: "timeout", WARC: 10500},
-	{Kind: Redirected, URL: "http://h/tse/moved", Target: "http://h/tse/moved/ status 1", Status: "308", WARC: 10600},
+	{Page: &pagefetch.Page{Kind: pagefetch.Failed, URL: "http://h/tse/404 status 500", Status: "404"}},
+	{Page: &pagefetch.Page{Kind: pagefetch.Failed, URL: "http://h/tse/slow.html", Status: "timeout"}, WARC: 10500},
+	{Page: &pagefetch.Page{Kind: pagefetch.Redirected, URL: "http://h/tse/moved", Target: "http://h/tse/moved/ status 1", Status: "308"}, WARC: 10600},
 }
 
 // sameEntries reports whether two lists of entries are equal, a nil list
 // and an empty one alike.
-func sameEntries(a, b []Entry) bool {
-	return slices.EqualFunc(a, b, func(e, f Entry) bool { return reflect.DeepEqual(e, f) })
+func sameEntries(a, b []Line) bool {
+	return slices.EqualFunc(a, b, func(e, f Line) bool { return reflect.DeepEqual(e, f) })
 }
 
-func journalBytes(p Params, es []Entry) []byte {
+func journalBytes(p Params, es []Line) []byte {
 	b := JournalHeader(p)
 	for _, e := range es {
 		b = append(b, JournalLine(e)...)
@@ -155,10 +156,10 @@ func TestReadErrors(t *testing.T) {
 func TestOldJournal(t *testing.T) {
 	const old = "tse-crawler journal 1\nseed \"http://h/\"\nmaxDepth 1\nbegin\nS 1 \"http://h/\"\nS 2 \"http://h/a.html\" warc 512\nF \"http://h/b.html\"\n"
 	p, got, err := ReadJournal(strings.NewReader(old))
-	want := []Entry{
-		{Kind: Saved, URL: "http://h/", DocID: 1},
-		{Kind: Saved, URL: "http://h/a.html", DocID: 2, WARC: 512},
-		{Kind: Failed, URL: "http://h/b.html"},
+	want := []Line{
+		{Page: &pagefetch.Page{Kind: pagefetch.Saved, URL: "http://h/", DocID: 1}},
+		{Page: &pagefetch.Page{Kind: pagefetch.Saved, URL: "http://h/a.html", DocID: 2}, WARC: 512},
+		{Page: &pagefetch.Page{Kind: pagefetch.Failed, URL: "http://h/b.html"}},
 	}
 	if err != nil || !sameEntries(got, want) {
 		t.Fatalf("ReadJournal(%q) = %+v, %v, want %+v", old, got, err, want)

@@ -394,7 +394,7 @@ func (d *Dir) begin(p Params) error {
 // resumed crawl cuts a torn line off, for a line appended to it would run
 // into it and make an entry that the next resume could not read, and the
 // line of a page that Begin found never saved.
-func (d *Dir) Record(e Entry) error {
+func (d *Dir) Record(e Line) error {
 	return d.write(JournalLine(e))
 }
 

@@ -14,6 +14,7 @@ import (
 	"testing"
 
 	"tse-crawler/internal/pagedir"
+	"tse-crawler/internal/pagefetch"
 )
 
 // params names the crawl that the tests begin.
@@ -519,7 +520,7 @@ func TestOpenResume(t *testing.T) {
 		if got := readMarker(t, dir); got != "the journal\n" {
 			t.Errorf("after Open the marker holds %q, want the journal kept", got)
 		}
-		more := pagedir.Entry{Kind: pagedir.Failed, URL: "http://x/more.html"}
+		more := pagedir.Line{Page: &pagefetch.Page{Kind: pagefetch.Failed, URL: "http://x/more.html"}}
 		if err := d.Record(more); err != nil {
 			t.Fatal(err)
 		}

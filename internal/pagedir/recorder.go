@@ -32,24 +32,26 @@ type Recorder struct {
 	robots map[string]bool // the origins whose robots.txt is in the WARC file
 }
 
-// Record stores rec.
-func (r *Recorder) Record(rec crawler.Record) error {
-	e := Entry{Kind: kinds[rec.Kind], URL: rec.URL, DocID: rec.DocID, Target: rec.Target, Charset: rec.Charset, Needs: rec.Needs, Nest: rec.Nest, Status: rec.Status}
+// Record stores p.
+func (r *Recorder) Record(p *pagefetch.Page) error {
+	e := Line{Page: p}
 	if r.Archive != nil {
-		size, err := r.archive(rec.Recording)
+		size, err := r.archive(p.Recording)
 		if err != nil {
 			return err
 		}
 		e.WARC = size
+	} else {
+		p.Close()
 	}
-	early := e.Charset != ""
+	early := p.Kind == pagefetch.Saved && p.Charset != ""
 	if early {
 		if err := r.Dir.Record(e); err != nil {
 			return err
 		}
 	}
-	if rec.HTML != nil {
-		if err := r.Dir.Save(rec.DocID, rec.URL, rec.Depth, rec.HTML); err != nil {
+	if p.Kind == pagefetch.Saved && p.Body != nil {
+		if err := r.Dir.Save(p.DocID, p.URL, p.Depth, p.Body); err != nil {
 			return err
 		}
 	}
@@ -57,15 +59,6 @@ func (r *Recorder) Record(rec crawler.Record) error {
 		return nil
 	}
 	return r.Dir.Record(e)
-}
-
-// kinds are the journal's kinds of the crawler's.
-var kinds = map[crawler.Kind]Kind{
-	crawler.Saved:      Saved,
-	crawler.Failed:     Failed,
-	crawler.Disallowed: Disallowed,
-	crawler.Redirected: Redirected,
-	crawler.Requisite:  Requisite,
 }
 
 // archive writes the records of rec, if any, with those of its robots.txt
@@ -117,8 +110,8 @@ func closeAll(xs []warc.Exchange) {
 // crawl's next is an error wrapping [crawler.ErrDiverged].
 type History struct {
 	dir        *Dir
-	entries    []Entry // still to replay
-	requisites []crawler.Record
+	entries    []Line // still to replay
+	requisites []*pagefetch.Page
 	adopting   bool // a killed run may have saved the next page without journaling it
 }
 
@@ -126,13 +119,13 @@ type History struct {
 func (r *Replay) History(d *Dir) *History {
 	h := &History{dir: d, entries: r.Entries, adopting: true}
 	for _, e := range r.Requisites {
-		h.requisites = append(h.requisites, record(e))
+		h.requisites = append(h.requisites, e.Page)
 	}
 	return h
 }
 
 // Recall implements [crawler.History].
-func (h *History) Recall(page bag.Item, saved int) (rec crawler.Record, told, ok bool, err error) {
+func (h *History) Recall(page bag.Item, saved int) (rec *pagefetch.Page, told, ok bool, err error) {
 	next := saved + 1
 	if len(h.entries) > 0 {
 		e := h.entries[0]
@@ -140,12 +133,12 @@ func (h *History) Recall(page bag.Item, saved int) (rec crawler.Record, told, ok
 		if e.URL != page.URL {
 			return rec, false, false, fmt.Errorf("%w: the journal has %s where this crawl has %s", crawler.ErrDiverged, e.URL, page.URL)
 		}
-		rec = record(e)
-		if e.Kind == Saved {
+		rec = e.Page
+		if e.Kind == pagefetch.Saved {
 			if e.DocID != next {
 				return rec, false, false, fmt.Errorf("%w: the journal saved %s as page %d, where this crawl is at page %d", crawler.ErrDiverged, e.URL, e.DocID, next)
 			}
-			if rec.HTML, err = h.load(page, next); err != nil && !errors.Is(err, crawler.ErrDiverged) {
+			if rec.Body, err = h.load(page, next); err != nil && !errors.Is(err, crawler.ErrDiverged) {
 				err = fmt.Errorf("%w: reading page %d: %v", crawler.ErrDiverged, next, err)
 			}
 			if err != nil {
@@ -165,7 +158,7 @@ func (h *History) Recall(page bag.Item, saved int) (rec crawler.Record, told, ok
 	if err != nil {
 		return rec, false, false, err
 	}
-	return crawler.Record{Kind: crawler.Saved, URL: page.URL, Depth: page.Depth, DocID: next, HTML: html}, false, true, nil
+	return &pagefetch.Page{Kind: pagefetch.Saved, URL: page.URL, Depth: page.Depth, DocID: next, Body: html}, false, true, nil
 }
 
 // load reads page id back, which must be page.
@@ -189,18 +182,4 @@ func (h *History) Rest() error {
 }
 
 // Requisites implements [crawler.History].
-func (h *History) Requisites() []crawler.Record { return h.requisites }
-
-// record returns a journal entry as the crawler's record.
-func record(e Entry) crawler.Record {
-	return crawler.Record{Kind: kindOf(e.Kind), URL: e.URL, DocID: e.DocID, Target: e.Target, Charset: e.Charset, Needs: e.Needs, Nest: e.Nest, Status: e.Status}
-}
-
-func kindOf(k Kind) crawler.Kind {
-	for ck, jk := range kinds {
-		if jk == k {
-			return ck
-		}
-	}
-	return 0
-}
+func (h *History) Requisites() []*pagefetch.Page { return h.requisites }

@@ -4,8 +4,8 @@ import (
 	"strings"
 	"testing"
 
-	"tse-crawler/internal/crawler"
 	"tse-crawler/internal/pagedir"
+	"tse-crawler/internal/pagefetch"
 )
 
 // TestRecorderOrder: a page is saved before its journal line, so that a
@@ -31,11 +31,11 @@ func TestRecorderOrder(t *testing.T) {
 				t.Fatal(err)
 			}
 			r := &pagedir.Recorder{Dir: d}
-			if err := r.Record(crawler.Record{Kind: crawler.Saved, URL: "http://x/1.html", DocID: 1, HTML: []byte("<p>")}); err != nil {
+			if err := r.Record(&pagefetch.Page{Kind: pagefetch.Saved, URL: "http://x/1.html", DocID: 1, Body: []byte("<p>")}); err != nil {
 				t.Fatal(err)
 			}
 			writeFile(t, dir, "2", "not the crawl's")
-			err = r.Record(crawler.Record{Kind: crawler.Saved, URL: "http://x/2.html", Depth: 1, DocID: 2, HTML: []byte("<p>"), Charset: tt.charset})
+			err = r.Record(&pagefetch.Page{Kind: pagefetch.Saved, URL: "http://x/2.html", Depth: 1, DocID: 2, Body: []byte("<p>"), Charset: tt.charset})
 			if err == nil {
 				t.Fatal("page 2 was saved over a file in the way")
 			}

@@ -5,13 +5,15 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+
+	"tse-crawler/internal/pagefetch"
 )
 
 // A Replay is what a resumed crawl repeats before it goes on live.
 type Replay struct {
 	// Entries are the outcomes of the pages the stopped crawl took from
 	// the bag, in order.
-	Entries []Entry
+	Entries []Line
 	// Saved counts the Entries that are saved pages: pages 1 to Saved.
 	Saved int
 	// Pages counts the pages on disk: Saved, or one more that the stopped
@@ -19,7 +21,7 @@ type Replay struct {
 	Pages int
 	// Requisites are the requisites the stopped crawl recorded in its
 	// WARC file, in order: they are no pages, and not in Entries.
-	Requisites []Entry
+	Requisites []Line
 }
 
 // Begin begins crawl p in the directory, and decides, for a directory
@@ -67,10 +69,10 @@ func (d *Dir) Begin(p Params) (*Replay, error) {
 	r := &Replay{Pages: pages}
 	for _, e := range entries {
 		switch e.Kind {
-		case Requisite:
+		case pagefetch.Requisite:
 			r.Requisites = append(r.Requisites, e)
 			continue
-		case Saved:
+		case pagefetch.Saved:
 			r.Saved++
 		}
 		r.Entries = append(r.Entries, e)
@@ -78,7 +80,7 @@ func (d *Dir) Begin(p Params) (*Replay, error) {
 	// A line with a charset goes before its page (see the package doc):
 	// as the last line, with its page not on disk, it was never saved.
 	if n := len(entries); n > 0 && r.Saved == pages+1 {
-		if last := entries[n-1]; last.Kind == Saved && last.Charset != "" && last.DocID == r.Saved {
+		if last := entries[n-1]; last.Kind == pagefetch.Saved && last.Charset != "" && last.DocID == r.Saved {
 			r.Entries, r.Saved = r.Entries[:len(r.Entries)-1], pages
 			d.unsaved = true
 		}

@@ -11,15 +11,16 @@ import (
 	"testing"
 
 	"tse-crawler/internal/pagedir"
+	"tse-crawler/internal/pagefetch"
 )
 
 // tornJournal is a journal whose last entry a test tears.
-func tornJournal() (data []byte, entries []pagedir.Entry) {
-	entries = []pagedir.Entry{
-		{Kind: pagedir.Saved, URL: "http://x/index.html", DocID: 1},
-		{Kind: pagedir.Failed, URL: "http://x/missing.html"},
-		{Kind: pagedir.Redirected, URL: "http://x/dir", Target: "http://x/dir/"},
-		{Kind: pagedir.Saved, URL: "http://x/dir/", DocID: 2},
+func tornJournal() (data []byte, entries []pagedir.Line) {
+	entries = []pagedir.Line{
+		{Page: &pagefetch.Page{Kind: pagefetch.Saved, URL: "http://x/index.html", DocID: 1}},
+		{Page: &pagefetch.Page{Kind: pagefetch.Failed, URL: "http://x/missing.html"}},
+		{Page: &pagefetch.Page{Kind: pagefetch.Redirected, URL: "http://x/dir", Target: "http://x/dir/"}},
+		{Page: &pagefetch.Page{Kind: pagefetch.Saved, URL: "http://x/dir/", DocID: 2}},
 	}
 	data = pagedir.JournalHeader(pagedir.Params{Seed: "http://x/index.html", MaxDepth: 2})
 	for _, e := range entries {
@@ -35,7 +36,7 @@ func tornJournal() (data []byte, entries []pagedir.Entry) {
 func TestResumeAfterTornLine(t *testing.T) {
 	full, entries := tornJournal()
 	last := bytes.LastIndexByte(full[:len(full)-1], '\n') + 1
-	next := pagedir.Entry{Kind: pagedir.Saved, URL: "http://x/next.html", DocID: 2}
+	next := pagedir.Line{Page: &pagefetch.Page{Kind: pagefetch.Saved, URL: "http://x/next.html", DocID: 2}}
 	for cut := last; cut < len(full); cut++ {
 		dir := t.TempDir()
 		writeFile(t, dir, pagedir.Marker, string(full[:cut]))
@@ -97,7 +98,7 @@ func TestBeginAfterTornLine(t *testing.T) {
 	if replay, err := d.Begin(p); replay != nil || err != nil {
 		t.Fatalf("Begin = %v, %v; want a fresh start", replay, err)
 	}
-	line := pagedir.Entry{Kind: pagedir.Saved, URL: "http://x/index.html", DocID: 1}
+	line := pagedir.Line{Page: &pagefetch.Page{Kind: pagefetch.Saved, URL: "http://x/index.html", DocID: 1}}
 	if err := d.Record(line); err != nil {
 		t.Fatal(err)
 	}
@@ -115,24 +116,24 @@ func TestBeginAfterTornLine(t *testing.T) {
 // whose page is missing is left for the crawler to find diverged.
 func TestResumeUnsavedCharset(t *testing.T) {
 	params := pagedir.Params{Seed: "http://x/index.html", MaxDepth: 2}
-	index := pagedir.Entry{Kind: pagedir.Saved, URL: "http://x/index.html", DocID: 1, WARC: 100}
-	sjis := pagedir.Entry{Kind: pagedir.Saved, URL: "http://x/sjis.html", DocID: 2, Charset: "shift_jis", WARC: 200}
-	failed := pagedir.Entry{Kind: pagedir.Failed, URL: "http://x/gone.html", WARC: 300}
-	plain := pagedir.Entry{Kind: pagedir.Saved, URL: "http://x/plain.html", DocID: 2, WARC: 200}
-	next := pagedir.Entry{Kind: pagedir.Saved, URL: "http://x/next.html", DocID: 2}
+	index := pagedir.Line{Page: &pagefetch.Page{Kind: pagefetch.Saved, URL: "http://x/index.html", DocID: 1}, WARC: 100}
+	sjis := pagedir.Line{Page: &pagefetch.Page{Kind: pagefetch.Saved, URL: "http://x/sjis.html", DocID: 2, Charset: "shift_jis"}, WARC: 200}
+	failed := pagedir.Line{Page: &pagefetch.Page{Kind: pagefetch.Failed, URL: "http://x/gone.html"}, WARC: 300}
+	plain := pagedir.Line{Page: &pagefetch.Page{Kind: pagefetch.Saved, URL: "http://x/plain.html", DocID: 2}, WARC: 200}
+	next := pagedir.Line{Page: &pagefetch.Page{Kind: pagefetch.Saved, URL: "http://x/next.html", DocID: 2}}
 	tests := []struct {
 		name    string
-		entries []pagedir.Entry
+		entries []pagedir.Line
 		torn    string
 		pages   int
-		want    []pagedir.Entry // the replay's
+		want    []pagedir.Line // the replay's
 		saved   int
 	}{
-		{"its page missing", []pagedir.Entry{index, sjis}, "", 1, []pagedir.Entry{index}, 1},
-		{"its page missing, then a torn line", []pagedir.Entry{index, sjis}, "F \"http://x/a", 1, []pagedir.Entry{index}, 1},
-		{"its page on disk", []pagedir.Entry{index, sjis}, "", 2, []pagedir.Entry{index, sjis}, 2},
-		{"not the last line", []pagedir.Entry{index, sjis, failed}, "", 1, []pagedir.Entry{index, sjis, failed}, 2},
-		{"no charset", []pagedir.Entry{index, plain}, "", 1, []pagedir.Entry{index, plain}, 2},
+		{"its page missing", []pagedir.Line{index, sjis}, "", 1, []pagedir.Line{index}, 1},
+		{"its page missing, then a torn line", []pagedir.Line{index, sjis}, "F \"http://x/a", 1, []pagedir.Line{index}, 1},
+		{"its page on disk", []pagedir.Line{index, sjis}, "", 2, []pagedir.Line{index, sjis}, 2},
+		{"not the last line", []pagedir.Line{index, sjis, failed}, "", 1, []pagedir.Line{index, sjis, failed}, 2},
+		{"no charset", []pagedir.Line{index, plain}, "", 1, []pagedir.Line{index, plain}, 2},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

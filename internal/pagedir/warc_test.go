@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"tse-crawler/internal/pagedir"
+	"tse-crawler/internal/pagefetch"
 	"tse-crawler/internal/warc"
 )
 
@@ -75,8 +76,8 @@ func warcTargets(t *testing.T, path string) []string {
 // cut back, one case each: what the journal and the directory hold, and
 // what records the file keeps before the resumed run's warcinfo record.
 func TestResumeWARC(t *testing.T) {
-	saved := func(id int, size int64) pagedir.Entry {
-		return pagedir.Entry{Kind: pagedir.Saved, URL: pageURL(id), DocID: id, WARC: size}
+	saved := func(id int, size int64) pagedir.Line {
+		return pagedir.Line{Page: &pagefetch.Page{Kind: pagefetch.Saved, URL: pageURL(id), DocID: id}, WARC: size}
 	}
 	tests := []struct {
 		name      string
@@ -108,7 +109,7 @@ func TestResumeWARC(t *testing.T) {
 			name:      "cut back to the last page journaled",
 			exchanges: 3,
 			replay: func(sizes []int64) *pagedir.Replay {
-				return &pagedir.Replay{Entries: []pagedir.Entry{saved(1, sizes[1]), saved(2, sizes[2])}, Saved: 2, Pages: 2}
+				return &pagedir.Replay{Entries: []pagedir.Line{saved(1, sizes[1]), saved(2, sizes[2])}, Saved: 2, Pages: 2}
 			},
 			want: []string{"warcinfo", "response http://x/1.html", "response http://x/2.html"},
 		},
@@ -116,8 +117,8 @@ func TestResumeWARC(t *testing.T) {
 			name:      "requisites journaled after the last page keep their records",
 			exchanges: 4,
 			replay: func(sizes []int64) *pagedir.Replay {
-				return &pagedir.Replay{Entries: []pagedir.Entry{saved(1, sizes[1])}, Saved: 1, Pages: 1, Requisites: []pagedir.Entry{
-					{Kind: pagedir.Requisite, URL: pageURL(2), WARC: sizes[2]}, {Kind: pagedir.Requisite, URL: pageURL(3), WARC: sizes[3]},
+				return &pagedir.Replay{Entries: []pagedir.Line{saved(1, sizes[1])}, Saved: 1, Pages: 1, Requisites: []pagedir.Line{
+					{Page: &pagefetch.Page{Kind: pagefetch.Requisite, URL: pageURL(2)}, WARC: sizes[2]}, {Page: &pagefetch.Page{Kind: pagefetch.Requisite, URL: pageURL(3)}, WARC: sizes[3]},
 				}}
 			},
 			want: []string{"warcinfo", "response http://x/1.html", "response http://x/2.html", "response http://x/3.html"},
@@ -126,7 +127,7 @@ func TestResumeWARC(t *testing.T) {
 			name:      "a page to adopt keeps its records",
 			exchanges: 2,
 			replay: func(sizes []int64) *pagedir.Replay {
-				return &pagedir.Replay{Entries: []pagedir.Entry{saved(1, sizes[1])}, Saved: 1, Pages: 2}
+				return &pagedir.Replay{Entries: []pagedir.Line{saved(1, sizes[1])}, Saved: 1, Pages: 2}
 			},
 			want: []string{"warcinfo", "response http://x/1.html", "response http://x/2.html"},
 		},
@@ -168,7 +169,7 @@ func TestResumeWARCMissing(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer d.Close()
-	replay := &pagedir.Replay{Entries: []pagedir.Entry{{Kind: pagedir.Saved, URL: "http://x/1.html", DocID: 1, WARC: 900}}, Saved: 1, Pages: 1}
+	replay := &pagedir.Replay{Entries: []pagedir.Line{{Page: &pagefetch.Page{Kind: pagefetch.Saved, URL: "http://x/1.html", DocID: 1}, WARC: 900}}, Saved: 1, Pages: 1}
 	_, err = d.ResumeWARC(path, replay, warcInfo)
 	if me, ok := errors.AsType[*pagedir.MissingWARCError](err); !ok || me.Path != path || me.Dir != dir || me.Pages != 1 {
 		t.Errorf("ResumeWARC = %v, want a *MissingWARCError for %s, 1 page in %s", err, path, dir)

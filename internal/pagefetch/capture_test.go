@@ -17,7 +17,6 @@ import (
 	"testing"
 	"time"
 
-	"tse-crawler/internal/pace"
 	"tse-crawler/internal/pace/pacetest"
 	"tse-crawler/internal/pagefetch"
 	"tse-crawler/internal/warc"
@@ -30,7 +29,7 @@ func captureFetcher(t *testing.T, tlsConfig *tls.Config) *pagefetch.Fetcher {
 	c := pagefetch.NewClient(pagefetch.ClientOptions{LoopbackOnly: true, Timeout: 10 * time.Second, Capture: true, TLS: tlsConfig})
 	t.Cleanup(c.CloseIdleConnections)
 	// A fake clock, so that the retry's backoff is not slept.
-	f := &pagefetch.Fetcher{Client: c, Pacer: pace.New(0, pacetest.New()), UserAgent: userAgent, Record: true}
+	f := &pagefetch.Fetcher{Client: c, Scheduler: pagefetch.NewScheduler(0, pacetest.New(), 1), UserAgent: userAgent, Record: true}
 	f.Robots, f.Retries = true, 1
 	return f
 }
@@ -301,7 +300,7 @@ func TestTapeThroughProxy(t *testing.T) {
 		c := pagefetch.NewClient(pagefetch.ClientOptions{LoopbackOnly: true, Timeout: timeout, Capture: true,
 			TLS: &tls.Config{RootCAs: pool}, Proxy: http.ProxyURL(pu)})
 		t.Cleanup(c.CloseIdleConnections)
-		return &pagefetch.Fetcher{Client: c, Pacer: pace.New(0, pacetest.New()), UserAgent: userAgent, Record: true}
+		return &pagefetch.Fetcher{Client: c, Scheduler: pagefetch.NewScheduler(0, pacetest.New(), 1), UserAgent: userAgent, Record: true}
 	}
 	host := strings.TrimPrefix(srv.URL, "https://")
 
@@ -454,7 +453,7 @@ func TestTapeIPAddress(t *testing.T) {
 		c := pagefetch.NewClient(pagefetch.ClientOptions{LoopbackOnly: true, Timeout: 10 * time.Second, Capture: true,
 			TLS: &tls.Config{RootCAs: pool}, Proxy: proxy})
 		t.Cleanup(c.CloseIdleConnections)
-		return &pagefetch.Fetcher{Client: c, Pacer: pace.New(0, pacetest.New()), UserAgent: userAgent, Record: true}
+		return &pagefetch.Fetcher{Client: c, Scheduler: pagefetch.NewScheduler(0, pacetest.New(), 1), UserAgent: userAgent, Record: true}
 	}
 	// Every host through the proxy but direct's.
 	proxied := fetcher(func(r *http.Request) (*url.URL, error) {

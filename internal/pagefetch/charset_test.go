@@ -38,8 +38,8 @@ func TestFetchPageCharset(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if string(p.HTML) != body || p.Charset != tt.want {
-				t.Errorf("FetchPage with Content-Type %q = %q, charset %q; want %q, charset %q", tt.ctype, p.HTML, p.Charset, body, tt.want)
+			if string(p.Body) != body || p.HeaderCharset() != tt.want {
+				t.Errorf("FetchPage with Content-Type %q = %q, charset %q; want %q, charset %q", tt.ctype, p.Body, p.HeaderCharset(), body, tt.want)
 			}
 		})
 	}

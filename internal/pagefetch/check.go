@@ -85,9 +85,10 @@ func (f *Fetcher) check(ctx context.Context, rawURL string, body bool, t *tape) 
 	if err != nil {
 		return Checked{}, err
 	}
-	c := Checked{Code: resp.code, Status: resp.status, ContentType: resp.ctype, Charset: resp.charset, Body: resp.body, Method: method}
-	if isRedirect(resp.code) && resp.location != "" {
-		if u, ok := browserurl.Resolve(rawURL, resp.location); ok {
+	ctype := resp.header.Get("Content-Type")
+	c := Checked{Code: resp.code, Status: resp.status, ContentType: ctype, Charset: charsetOf(ctype), Body: resp.body, Method: method}
+	if isRedirect(resp.code) && resp.location() != "" {
+		if u, ok := browserurl.Resolve(rawURL, resp.location()); ok {
 			c.Location = u
 		}
 	}

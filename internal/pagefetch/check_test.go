@@ -10,7 +10,6 @@ import (
 	"testing"
 	"time"
 
-	"tse-crawler/internal/pace"
 	"tse-crawler/internal/pace/pacetest"
 	"tse-crawler/internal/pagefetch"
 )
@@ -18,7 +17,7 @@ import (
 // checkFetcher returns a fetcher for link checks that obeys robots.txt and
 // retries once, on a fake clock, so that no backoff is slept.
 func checkFetcher(client *http.Client) *pagefetch.Fetcher {
-	f := &pagefetch.Fetcher{Client: client, Pacer: pace.New(0, pacetest.New()), UserAgent: userAgent}
+	f := &pagefetch.Fetcher{Client: client, Scheduler: pagefetch.NewScheduler(0, pacetest.New(), 1), UserAgent: userAgent}
 	f.Robots, f.Retries = true, 1
 	return f
 }
@@ -145,7 +144,7 @@ func TestCheck(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			before, sent := log.len(), f.Requests()
+			before, sent := log.len(), f.Scheduler.Requests()
 			c, err := f.Check(t.Context(), srv.URL+tt.path, tt.body)
 			if !errors.Is(err, tt.err) {
 				t.Fatalf("Check(%s, %v): error %v, want %v", tt.path, tt.body, err, tt.err)
@@ -174,7 +173,7 @@ func TestCheck(t *testing.T) {
 			if got := strings.Join(own, ", "); got != tt.asked {
 				t.Errorf("Check(%s, %v) asked %q, want %q", tt.path, tt.body, got, tt.asked)
 			}
-			if n := f.Requests() - sent; n != int64(len(asked)) {
+			if n := f.Scheduler.Requests() - sent; n != int64(len(asked)) {
 				t.Errorf("Check(%s, %v): Requests counted %d, the server got %d", tt.path, tt.body, n, len(asked))
 			}
 		})

@@ -95,10 +95,10 @@ func TestFetchConcurrently(t *testing.T) {
 		for _, h := range hosts {
 			wantSent[h] = 5
 		}
-		if got := f.HostRequests(); !maps.Equal(got, wantSent) || f.Requests() != 20 {
-			t.Errorf("HostRequests() = %v, Requests() = %d; want 5 each, 20", got, f.Requests())
+		if got := f.Scheduler.HostRequests(); !maps.Equal(got, wantSent) || f.Scheduler.Requests() != 20 {
+			t.Errorf("HostRequests() = %v, Requests() = %d; want 5 each, 20", got, f.Scheduler.Requests())
 		}
-		pauses := f.Pacer.HostPauses()
+		pauses := f.Scheduler.HostPauses()
 		for _, h := range hosts {
 			if p := pauses[h]; p.Count != 4 || p.Shortest != time.Second {
 				t.Errorf("pauses of %s = %+v, want 4 of at least 1s", h, p)

@@ -24,11 +24,11 @@ func TestMarkDown(t *testing.T) {
 	defer srv.Close()
 	f := newFetcher(srv.Client())
 	dead := &pagefetch.UnreachableError{Host: "dead.test:80", Err: errors.New("connection refused")}
-	f.MarkDown("dead.test:80", dead)
-	if err := f.Down("dead.test:80"); !errors.Is(err, pagefetch.ErrHostDown) {
+	f.Scheduler.MarkDown("dead.test:80", dead)
+	if err := f.Scheduler.Down("dead.test:80"); !errors.Is(err, pagefetch.ErrHostDown) {
 		t.Fatalf("Down = %v, want ErrHostDown", err)
 	}
-	if err := f.Down(strings.TrimPrefix(srv.URL, "http://")); err != nil {
+	if err := f.Scheduler.Down(strings.TrimPrefix(srv.URL, "http://")); err != nil {
 		t.Fatalf("Down of a host never given up = %v", err)
 	}
 	_, err := f.FetchPage(t.Context(), "http://dead.test:80/p.html")
@@ -42,7 +42,7 @@ func TestMarkDown(t *testing.T) {
 	if _, err := f.FetchRequisite(t.Context(), "http://dead.test:80/a.png"); !errors.Is(err, pagefetch.ErrHostDown) {
 		t.Errorf("FetchRequisite on a host given up: %v, want ErrHostDown", err)
 	}
-	if n := f.Requests(); n != 0 {
+	if n := f.Scheduler.Requests(); n != 0 {
 		t.Errorf("%d requests sent for a host given up", n)
 	}
 	if _, err := f.FetchPage(t.Context(), srv.URL+"/p.html"); err != nil {

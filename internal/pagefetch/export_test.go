@@ -7,14 +7,24 @@ import (
 // Fetch is FetchPage for the tests that look at the body alone.
 func (f *Fetcher) Fetch(ctx context.Context, rawURL string) ([]byte, error) {
 	p, err := f.FetchPage(ctx, rawURL)
-	return p.HTML, err
+	if err != nil {
+		return nil, err
+	}
+	return p.Body, nil
 }
 
 // FetchRecorded is FetchPage for the tests that look at the body and
 // what the fetch recorded.
 func (f *Fetcher) FetchRecorded(ctx context.Context, rawURL string) ([]byte, Recording, error) {
 	p, err := f.FetchPage(ctx, rawURL)
-	return p.HTML, p.Recording, err
+	var rec Recording
+	if p.Recording != nil {
+		rec = *p.Recording
+	}
+	if err != nil {
+		return nil, rec, err
+	}
+	return p.Body, rec, nil
 }
 
 // SetSpillAt sets how large a body's buffer grows before the body spills

@@ -27,7 +27,6 @@ import (
 	"testing/synctest"
 	"time"
 
-	"tse-crawler/internal/pace"
 	"tse-crawler/internal/pagefetch"
 )
 
@@ -154,7 +153,7 @@ func noRedirects(rt http.RoundTripper) *http.Client {
 func memFetcher(h http.Handler, delay time.Duration, retries int) *pagefetch.Fetcher {
 	return &pagefetch.Fetcher{
 		Client:    noRedirects(memTransport{h}),
-		Pacer:     pace.New(delay, nil),
+		Scheduler: pagefetch.NewScheduler(delay, nil, 1),
 		UserAgent: "tse-crawler/9.9",
 		Robots:    true,
 		Retries:   retries,
@@ -334,7 +333,7 @@ func TestRetryConnectionErrors(t *testing.T) {
 	defer srv.Close()
 	f := &pagefetch.Fetcher{
 		Client:    pagefetch.NewClient(pagefetch.ClientOptions{LoopbackOnly: true, Timeout: 5 * time.Second}),
-		Pacer:     pace.New(0, nil),
+		Scheduler: pagefetch.NewScheduler(0, nil, 1),
 		UserAgent: "tse-crawler/9.9",
 		Retries:   1,
 	}
@@ -377,7 +376,7 @@ func TestTimeoutRetried(t *testing.T) {
 	defer close(release) // before the server is closed, which waits for its handlers
 	f := &pagefetch.Fetcher{
 		Client:    pagefetch.NewClient(pagefetch.ClientOptions{LoopbackOnly: true, Timeout: 150 * time.Millisecond}),
-		Pacer:     pace.New(0, nil),
+		Scheduler: pagefetch.NewScheduler(0, nil, 1),
 		UserAgent: "tse-crawler/9.9",
 		Retries:   1,
 	}
@@ -490,7 +489,7 @@ func TestBodies(t *testing.T) {
 			defer srv.Close()
 			f := &pagefetch.Fetcher{
 				Client:    pagefetch.NewClient(pagefetch.ClientOptions{LoopbackOnly: true, Timeout: 5 * time.Second}),
-				Pacer:     pace.New(0, nil),
+				Scheduler: pagefetch.NewScheduler(0, nil, 1),
 				UserAgent: "tse-crawler/9.9",
 				Robots:    true,
 				MaxSize:   tt.maxSize,
@@ -744,7 +743,7 @@ func TestHTTPS(t *testing.T) {
 		Client: pagefetch.NewClient(pagefetch.ClientOptions{
 			LoopbackOnly: true, Timeout: 5 * time.Second, TLS: &tls.Config{RootCAs: roots},
 		}),
-		Pacer:     pace.New(0, nil),
+		Scheduler: pagefetch.NewScheduler(0, nil, 1),
 		UserAgent: "tse-crawler/9.9",
 		Robots:    true,
 	}
@@ -758,7 +757,7 @@ func TestHTTPS(t *testing.T) {
 	// A certificate nobody vouches for is an error, and not retried.
 	f2 := &pagefetch.Fetcher{
 		Client:    pagefetch.NewClient(pagefetch.ClientOptions{LoopbackOnly: true, Timeout: 5 * time.Second}),
-		Pacer:     pace.New(0, nil),
+		Scheduler: pagefetch.NewScheduler(0, nil, 1),
 		UserAgent: "tse-crawler/9.9",
 		Retries:   3,
 	}

@@ -37,17 +37,22 @@ const (
 // A file of exactly this size is parsed whole.
 const robotsMax = 500 << 10
 
-// A response is what one request got: the status, the redirect target if
-// any, and for a 200 the body, decoded, and for a page the charset its
-// Content-Type names; for a requisite, the body whatever the status, and
-// the Content-Type; for a check, the Content-Type alone.
+// A response is what one request got: the status and the header, and for
+// a page's 200 the body, decoded; for a requisite, the body whatever the
+// status; for a check, no body.
 type response struct {
-	code     int
-	status   string
-	location string
-	body     []byte
-	charset  string
-	ctype    string
+	code   int
+	status string
+	header http.Header
+	body   []byte
+}
+
+// location returns the response's Location, unresolved, or "".
+func (r *response) location() string { return r.header.Get("Location") }
+
+// page returns a Page of what r holds.
+func (r *response) page() *Page {
+	return &Page{Code: r.code, Status: r.status, Header: r.header, Body: r.body}
 }
 
 // MaxRetries is the most retries a command line may ask for, and the most
@@ -100,11 +105,11 @@ func (f *Fetcher) get(ctx context.Context, method, rawURL string, k kind, t *tap
 		case attempt >= retries:
 			return resp, nil
 		}
-		backoff := max(f.Pacer.Delay(host), minBackoff)
+		backoff := max(f.Scheduler.Delay(host), minBackoff)
 		for range attempt {
 			backoff = min(2*backoff, maxWait)
 		}
-		f.Pacer.Hold(host, max(backoff, min(retryAfter, maxWait)))
+		f.Scheduler.Hold(host, max(backoff, min(retryAfter, maxWait)))
 	}
 }
 
@@ -158,14 +163,14 @@ func (f *Fetcher) once(ctx context.Context, method, rawURL string, k kind, t *ta
 	host = req.URL.Host
 	// The pause runs from the end of the request, body included, whether it
 	// succeeded or not.
-	done, err := f.paced(ctx, host)
+	done, err := f.Scheduler.paced(ctx, host)
 	if err != nil {
 		return nil, 0, host, err
 	}
 	defer done()
 	reqCtx, cancel := f.attemptContext(ctx)
 	defer cancel()
-	f.sending(host)
+	f.Scheduler.sending(host)
 	var trace connTrace
 	traced := trace.with(reqCtx)
 	limit := f.MaxSize
@@ -211,7 +216,7 @@ func (f *Fetcher) once(ctx context.Context, method, rawURL string, k kind, t *ta
 // method, whose attempt ends with reqCtx, and returns what it got and the
 // server's Retry-After. The body of an answer to a HEAD is never read.
 func (f *Fetcher) read(ctx, reqCtx context.Context, res *http.Response, method string, k kind) (*response, time.Duration, error) {
-	resp := &response{code: res.StatusCode, status: res.Status, location: res.Header.Get("Location")}
+	resp := &response{code: res.StatusCode, status: res.Status, header: res.Header}
 	if res.StatusCode < 200 {
 		// A final 1xx is never a page, and after a 101 what follows is
 		// another protocol: not a byte of it is read.
@@ -220,10 +225,6 @@ func (f *Fetcher) read(ctx, reqCtx context.Context, res *http.Response, method s
 	var retryAfter time.Duration
 	if res.StatusCode != http.StatusOK {
 		retryAfter = retryAfterHeader(res.Header.Get("Retry-After"), time.Now())
-	}
-	if k == checked {
-		resp.ctype = res.Header.Get("Content-Type")
-		resp.charset = charsetOf(resp.ctype)
 	}
 	if method == http.MethodHead {
 		return resp, retryAfter, nil // an answer to a HEAD has no body, whatever its headers say
@@ -239,7 +240,6 @@ func (f *Fetcher) read(ctx, reqCtx context.Context, res *http.Response, method s
 	switch k {
 	case page:
 		resp.body, err = f.readPage(res)
-		resp.charset = charsetOf(res.Header.Get("Content-Type"))
 	case robotsTxt:
 		// One byte past the limit tells a file of exactly robotsMax bytes,
 		// kept whole, from a longer one, and whether the line that the
@@ -252,8 +252,6 @@ func (f *Fetcher) read(ctx, reqCtx context.Context, res *http.Response, method s
 		// Read whole, whatever the status, so that its record is: a
 		// browser reads an error page's body too.
 		resp.body, err = f.readBody(res, f.MaxSize, true)
-		resp.ctype = res.Header.Get("Content-Type")
-		resp.charset = charsetOf(resp.ctype)
 	}
 	if err != nil {
 		var bad *bodyError

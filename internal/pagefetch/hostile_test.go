@@ -20,7 +20,6 @@ import (
 	"testing/synctest"
 	"time"
 
-	"tse-crawler/internal/pace"
 	"tse-crawler/internal/pagefetch"
 )
 
@@ -235,7 +234,7 @@ func TestSwitchingProtocols(t *testing.T) {
 			}
 			c := pagefetch.NewClient(opt)
 			t.Cleanup(c.CloseIdleConnections)
-			f := &pagefetch.Fetcher{Client: c, Pacer: pace.New(0, nil), UserAgent: userAgent, Robots: tt.robots, Retries: 2}
+			f := &pagefetch.Fetcher{Client: c, Scheduler: pagefetch.NewScheduler(0, nil, 1), UserAgent: userAgent, Robots: tt.robots, Retries: 2}
 
 			_, err := fetchWithin(t, t.Context(), f, site+"/p.html")
 			if tt.robots {
@@ -297,7 +296,7 @@ func TestNeverEnding(t *testing.T) {
 				}
 				c := pagefetch.NewClient(opt)
 				t.Cleanup(c.CloseIdleConnections)
-				f := &pagefetch.Fetcher{Client: c, Pacer: pace.New(0, nil), UserAgent: userAgent, Retries: 1}
+				f := &pagefetch.Fetcher{Client: c, Scheduler: pagefetch.NewScheduler(0, nil, 1), UserAgent: userAgent, Retries: 1}
 				ctx, cancel := context.WithCancelCause(t.Context())
 				defer cancel(nil)
 				if interrupt {
@@ -388,7 +387,7 @@ func TestBodyTheTransportDoesNotEnd(t *testing.T) {
 			synctest.Test(t, func(t *testing.T) {
 				f := &pagefetch.Fetcher{
 					Client:    &http.Client{Transport: stuckBody(tt.code), Timeout: timeout},
-					Pacer:     pace.New(0, nil),
+					Scheduler: pagefetch.NewScheduler(0, nil, 1),
 					UserAgent: userAgent,
 					Robots:    tt.robots,
 					Retries:   tt.retries,
@@ -412,7 +411,7 @@ func TestBodyTheTransportDoesNotEnd(t *testing.T) {
 						requests++
 						return body(r)
 					})}, // no timeout at all: only the interruption ends the read
-					Pacer:     pace.New(0, nil),
+					Scheduler: pagefetch.NewScheduler(0, nil, 1),
 					UserAgent: userAgent,
 					Robots:    tt.robots,
 					Retries:   tt.retries,

@@ -19,19 +19,15 @@ import (
 	"crypto/tls"
 	"errors"
 	"fmt"
-	"maps"
 	"net"
 	"net/http"
 	"net/url"
 	"os"
 	"strconv"
 	"strings"
-	"sync"
-	"sync/atomic"
 	"time"
 
 	"tse-crawler/internal/browserurl"
-	"tse-crawler/internal/pace"
 	"tse-crawler/internal/refurl"
 )
 
@@ -127,16 +123,21 @@ func (e *RedirectError) Error() string {
 // and Request-rate. A crawl must not stall for hours on one header.
 const maxWait = 60 * time.Second
 
-// A Fetcher downloads pages. Client, Pacer and UserAgent must be set; the
-// other fields may be left zero, and none may change once it is in use.
+// A Fetcher downloads pages. Client, Scheduler and UserAgent must be set;
+// the other fields may be left zero, and none may change once it is in
+// use.
 //
-// A Fetcher is safe for concurrent use. Requests to one host take turns,
-// whoever sends them (FetchPage, its robots.txt and retries, Reach), so a host
-// never has two in flight at once; requests to different hosts run side by
-// side, each host with its own pause and its own robots.txt.
+// A Fetcher is safe for concurrent use. What it knows of each host, its
+// pause, its turn, its robots.txt, whether it was given up, is its
+// Scheduler's: requests to one host take turns, whoever sends them
+// (FetchPage, its robots.txt and retries, Reach), so a host never has two
+// in flight at once; requests to different hosts run side by side, each
+// host with its own pause and its own robots.txt. A crawl sends every
+// request from the Scheduler's workers, which bound how many hosts are
+// asked at once.
 type Fetcher struct {
 	Client    *http.Client
-	Pacer     *pace.Pacer
+	Scheduler *Scheduler
 	UserAgent string
 
 	// Robots makes the fetcher obey each host's robots.txt.
@@ -175,102 +176,6 @@ type Fetcher struct {
 	Scratch func() (*os.File, error)
 
 	spillAt int // the buffer's size from which a body spills to Scratch, if positive, else the constant spillAt: tests set less
-
-	mu     sync.Mutex
-	robots map[string]*robotsEntry  // by scheme://host[:port]
-	turns  map[string]chan struct{} // by host[:port]: holds a token while a request to it is in flight
-	down   map[string]error         // by host[:port]: hosts given up, and why
-	sent   map[string]int64         // requests by host[:port]
-
-	requests atomic.Int64
-}
-
-// turn waits until no other request to host is in flight, then takes the
-// host's turn, which the caller gives back by receiving from the channel
-// returned. It returns the context's cause if ctx ends first.
-func (f *Fetcher) turn(ctx context.Context, host string) (chan struct{}, error) {
-	f.mu.Lock()
-	if f.turns == nil {
-		f.turns = make(map[string]chan struct{})
-	}
-	t := f.turns[host]
-	if t == nil {
-		t = make(chan struct{}, 1)
-		f.turns[host] = t
-	}
-	f.mu.Unlock()
-	select {
-	case t <- struct{}{}:
-		return t, nil
-	case <-ctx.Done():
-		return nil, context.Cause(ctx)
-	}
-}
-
-// paced waits for host's turn, then for its pause, and returns what ends
-// the request: the host's pause, from that moment, recorded before its
-// turn is given up. It returns the context's cause if ctx ends first.
-func (f *Fetcher) paced(ctx context.Context, host string) (done func(), err error) {
-	turn, err := f.turn(ctx, host)
-	if err != nil {
-		return nil, err
-	}
-	if err := f.Pacer.Wait(ctx, host); err != nil {
-		<-turn
-		return nil, err
-	}
-	return func() {
-		f.Pacer.Done(host)
-		<-turn
-	}, nil
-}
-
-// sending counts a request to host.
-func (f *Fetcher) sending(host string) {
-	f.requests.Add(1)
-	f.mu.Lock()
-	if f.sent == nil {
-		f.sent = make(map[string]int64)
-	}
-	f.sent[host]++
-	f.mu.Unlock()
-}
-
-// Next returns the time from which a request to host (host[:port]) may
-// start without waiting for its pause ([pace.Pacer.Next]).
-func (f *Fetcher) Next(host string) time.Time { return f.Pacer.Next(host) }
-
-// MarkDown gives up host (host[:port]), for err: from now on every fetch
-// from it fails at once, with err and [ErrHostDown], and no request. A
-// crawler gives up a host that takes no connection while another still
-// answers.
-func (f *Fetcher) MarkDown(host string, err error) {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	if f.down == nil {
-		f.down = make(map[string]error)
-	}
-	f.down[host] = downError{err}
-}
-
-// Down returns the error every fetch from host fails with if it was given
-// up ([Fetcher.MarkDown]), or nil.
-func (f *Fetcher) Down(host string) error {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	return f.down[host]
-}
-
-// Requests returns how many HTTP requests the fetcher has sent, robots.txt
-// files and retries included.
-func (f *Fetcher) Requests() int64 { return f.requests.Load() }
-
-// HostRequests returns how many HTTP requests the fetcher has sent to each
-// host (host[:port]), robots.txt files and retries included.
-func (f *Fetcher) HostRequests() map[string]int64 {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	return maps.Clone(f.sent)
 }
 
 // Reason sums up why a fetch failed, in a few words, so that failures can
@@ -304,47 +209,52 @@ func Reason(err error) string {
 	return "other"
 }
 
-// A Page is what FetchPage gets of a page.
-type Page struct {
-	// HTML is the body, as it came but for its transfer and content
-	// codings.
-	HTML []byte
-	// Charset is the charset that the Content-Type names, or "": it may
-	// decide how the page is decoded (package pagescan).
-	Charset string
-	// Recording is what the fetch sent and received, with
-	// [Fetcher.Record], whether or not it got the page.
-	Recording Recording
-}
-
-// FetchPage returns the page at rawURL. It fails with
-// [ErrDisallowed] or [ErrRobotsUnavailable] (wrapped) without sending a
-// request, with a [*RedirectError] for a redirect, with a [*StatusError]
-// for any other status but 200, with an error saying why for an empty,
-// oversized or non-HTML body, and with the context's cause if ctx ends
-// first. Whatever the error, the Page holds the fetch's Recording.
-func (f *Fetcher) FetchPage(ctx context.Context, rawURL string) (Page, error) {
+// FetchPage returns the page at rawURL, a Page of [Kind] Saved, with the
+// HTML as its Body. It fails with [ErrDisallowed] or
+// [ErrRobotsUnavailable] (wrapped) without sending a request (Disallowed,
+// Failed), with a [*RedirectError] for a redirect (Redirected, with its
+// Target), with a [*StatusError] for any other status but 200, with an
+// error saying why for an empty, oversized or non-HTML body, and with the
+// context's cause if ctx ends first (Failed). Whatever the error, the
+// Page holds the fetch's Recording, and what came of the last request.
+func (f *Fetcher) FetchPage(ctx context.Context, rawURL string) (*Page, error) {
 	t := f.newTape()
 	p, err := f.fetchPage(ctx, rawURL, t)
-	p.Recording = t.recording()
+	p.URL, p.Recording = rawURL, recorded(t.recording())
 	return p, err
 }
 
-func (f *Fetcher) fetchPage(ctx context.Context, rawURL string, t *tape) (Page, error) {
+func (f *Fetcher) fetchPage(ctx context.Context, rawURL string, t *tape) (*Page, error) {
 	if err := f.allowed(ctx, rawURL, f.WHATWG, t); err != nil {
-		return Page{}, err
+		kind := Failed
+		if errors.Is(err, ErrDisallowed) {
+			kind = Disallowed
+		}
+		return &Page{Kind: kind}, err
 	}
 	resp, err := f.get(ctx, http.MethodGet, rawURL, page, t)
 	if err != nil {
-		return Page{}, err
+		return &Page{Kind: Failed}, err
 	}
+	p := resp.page()
 	switch {
 	case resp.code == http.StatusOK:
-		return Page{HTML: resp.body, Charset: resp.charset}, nil
-	case isRedirect(resp.code) && resp.location != "":
-		return Page{}, &RedirectError{Code: resp.code, Location: resolveLocation(rawURL, resp.location, f.WHATWG)}
+		p.Kind = Saved
+		return p, nil
+	case isRedirect(resp.code) && resp.location() != "":
+		p.Kind, p.Target = Redirected, resolveLocation(rawURL, resp.location(), f.WHATWG)
+		return p, &RedirectError{Code: resp.code, Location: p.Target}
 	}
-	return Page{}, &StatusError{Code: resp.code, Status: resp.status}
+	p.Kind = Failed
+	return p, &StatusError{Code: resp.code, Status: resp.status}
+}
+
+// recorded returns what a fetch recorded, or nil if it recorded nothing.
+func recorded(rec Recording) *Recording {
+	if rec.Exchanges == nil && rec.RobotsOrigin == "" {
+		return nil
+	}
+	return &rec
 }
 
 // allowed returns nil if rawURL may be requested: it is an http or https
@@ -363,7 +273,7 @@ func (f *Fetcher) allowed(ctx context.Context, rawURL string, whatwg bool, t *ta
 	if err := CheckPort(u.Port()); err != nil {
 		return err
 	}
-	if err := f.Down(u.Host); err != nil {
+	if err := f.Scheduler.Down(u.Host); err != nil {
 		return err
 	}
 	if !f.Robots {

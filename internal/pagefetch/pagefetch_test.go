@@ -16,7 +16,6 @@ import (
 	"testing/synctest"
 	"time"
 
-	"tse-crawler/internal/pace"
 	"tse-crawler/internal/pace/pacetest"
 	"tse-crawler/internal/pagefetch"
 )
@@ -25,7 +24,7 @@ const userAgent = "tse-crawler-test/1.0 (+https://example.org/tse)"
 
 // newFetcher returns a Fetcher with no pause, using client.
 func newFetcher(client *http.Client) *pagefetch.Fetcher {
-	return &pagefetch.Fetcher{Client: client, Pacer: pace.New(0, nil), UserAgent: userAgent}
+	return &pagefetch.Fetcher{Client: client, Scheduler: pagefetch.NewScheduler(0, nil, 1), UserAgent: userAgent}
 }
 
 // loopbackClient returns the client the crawler uses against a local
@@ -275,7 +274,7 @@ func TestFetchWaitsForPacer(t *testing.T) {
 	clock := pacetest.New()
 	f := &pagefetch.Fetcher{
 		Client:    loopbackClient(t),
-		Pacer:     pace.New(time.Second, clock),
+		Scheduler: pagefetch.NewScheduler(time.Second, clock, 1),
 		UserAgent: userAgent,
 	}
 	steps := []struct {
@@ -337,7 +336,7 @@ func TestFetchPacingSynctest(t *testing.T) {
 			}
 			return okResponse(r, "page "+r.URL.Path), nil
 		})}
-		f := &pagefetch.Fetcher{Client: client, Pacer: pace.New(time.Second, nil), UserAgent: userAgent}
+		f := &pagefetch.Fetcher{Client: client, Scheduler: pagefetch.NewScheduler(time.Second, nil, 1), UserAgent: userAgent}
 		for _, fetch := range []struct {
 			url, want string // want is "" for an error
 		}{
@@ -374,7 +373,7 @@ func TestFetchCancelledDuringPause(t *testing.T) {
 			requests++
 			return okResponse(r, "ok"), nil
 		})}
-		f := &pagefetch.Fetcher{Client: client, Pacer: pace.New(time.Second, nil), UserAgent: userAgent}
+		f := &pagefetch.Fetcher{Client: client, Scheduler: pagefetch.NewScheduler(time.Second, nil, 1), UserAgent: userAgent}
 		if _, err := f.Fetch(t.Context(), "http://h/tse/a.html"); err != nil {
 			t.Fatal(err)
 		}

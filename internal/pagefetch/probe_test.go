@@ -10,7 +10,6 @@ import (
 	"sync"
 	"testing"
 
-	"tse-crawler/internal/pace"
 	"tse-crawler/internal/pagefetch"
 )
 
@@ -105,8 +104,8 @@ func TestProbeKeepsNoPoisonedConnection(t *testing.T) {
 			pu, _ := url.Parse("http://" + p.ln.Addr().String())
 			for _, capture := range []bool{false, true} {
 				f := &pagefetch.Fetcher{
-					Client: pagefetch.NewClient(pagefetch.ClientOptions{Proxy: http.ProxyURL(pu), LoopbackOnly: true, Capture: capture}),
-					Pacer:  pace.New(0, nil), UserAgent: "tse-crawler/9.9", Record: capture,
+					Client:    pagefetch.NewClient(pagefetch.ClientOptions{Proxy: http.ProxyURL(pu), LoopbackOnly: true, Capture: capture}),
+					Scheduler: pagefetch.NewScheduler(0, nil, 1), UserAgent: "tse-crawler/9.9", Record: capture,
 				}
 				for i := range 3 {
 					var err error
@@ -123,7 +122,7 @@ func TestProbeKeepsNoPoisonedConnection(t *testing.T) {
 					if err != nil {
 						t.Fatalf("capture %v, round %d: the page after the %s failed: %v", capture, i, probe, err)
 					}
-					if got := string(page.HTML); got != "<p>fine.test</p>" {
+					if got := string(page.Body); got != "<p>fine.test</p>" {
 						t.Errorf("capture %v, round %d: page = %q", capture, i, got)
 					}
 				}

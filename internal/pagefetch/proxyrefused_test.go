@@ -11,7 +11,6 @@ import (
 	"testing"
 	"time"
 
-	"tse-crawler/internal/pace"
 	"tse-crawler/internal/pace/pacetest"
 	"tse-crawler/internal/pagefetch"
 )
@@ -46,7 +45,7 @@ func TestProxyRefusesTunnel(t *testing.T) {
 		for _, capture := range []bool{false, true} {
 			connects.Store(0)
 			c := pagefetch.NewClient(pagefetch.ClientOptions{Proxy: http.ProxyURL(pu), LoopbackOnly: true, Timeout: 5 * time.Second, Capture: capture})
-			f := &pagefetch.Fetcher{Client: c, Pacer: pace.New(0, pacetest.New()), UserAgent: userAgent, Robots: true, Retries: 2, Record: capture}
+			f := &pagefetch.Fetcher{Client: c, Scheduler: pagefetch.NewScheduler(0, pacetest.New(), 1), UserAgent: userAgent, Robots: true, Retries: 2, Record: capture}
 			for i := 1; i <= 2; i++ {
 				_, err := f.Fetch(t.Context(), "https://site.test/p.html")
 				ue, ok := errors.AsType[*pagefetch.UnreachableError](err)

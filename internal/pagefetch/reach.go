@@ -215,7 +215,7 @@ func (f *Fetcher) connects(ctx context.Context, origin string, t *tape) error {
 		return f.reach(ctx, origin, t, proxyProbeWait)
 	}
 	host := req.URL.Host
-	done, err := f.paced(ctx, host)
+	done, err := f.Scheduler.paced(ctx, host)
 	if err != nil {
 		return err
 	}
@@ -296,7 +296,7 @@ func (f *Fetcher) reach(ctx context.Context, origin string, t *tape, wait time.D
 	}
 	req.Header.Set("User-Agent", f.UserAgent)
 	host := req.URL.Host
-	done, err := f.paced(ctx, host)
+	done, err := f.Scheduler.paced(ctx, host)
 	if err != nil {
 		return err
 	}
@@ -318,7 +318,7 @@ func (f *Fetcher) reach(ctx context.Context, origin string, t *tape, wait time.D
 		traced = withCapture
 	}
 	req = req.WithContext(traced)
-	f.sending(host)
+	f.Scheduler.sending(host)
 	res, err := f.Client.Do(req)
 	if err != nil {
 		return trace.unreachable(ctx, host, err, f.Client.Timeout)

@@ -18,7 +18,6 @@ import (
 	"testing/synctest"
 	"time"
 
-	"tse-crawler/internal/pace"
 	"tse-crawler/internal/pagefetch"
 )
 
@@ -99,7 +98,7 @@ func TestUnreachable(t *testing.T) {
 			f := &pagefetch.Fetcher{
 				Client: &http.Client{Transport: tr, Timeout: cmp.Or(tt.timeout, 5*time.Second),
 					CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }},
-				Pacer:     pace.New(0, nil),
+				Scheduler: pagefetch.NewScheduler(0, nil, 1),
 				UserAgent: "tse-crawler/9.9",
 				Robots:    tt.robots,
 			}
@@ -153,7 +152,7 @@ func TestUnreachableRobotsAskedAgain(t *testing.T) {
 	}
 	f := &pagefetch.Fetcher{
 		Client:    &http.Client{Transport: &http.Transport{DialContext: dial}, Timeout: 5 * time.Second},
-		Pacer:     pace.New(0, nil),
+		Scheduler: pagefetch.NewScheduler(0, nil, 1),
 		UserAgent: "tse-crawler/9.9",
 		Robots:    true,
 	}
@@ -179,7 +178,7 @@ func TestReach(t *testing.T) {
 		http.Error(w, "busy", http.StatusServiceUnavailable)
 	}))
 	defer srv.Close()
-	f := &pagefetch.Fetcher{Client: srv.Client(), Pacer: pace.New(0, nil), UserAgent: "tse-crawler/9.9"}
+	f := &pagefetch.Fetcher{Client: srv.Client(), Scheduler: pagefetch.NewScheduler(0, nil, 1), UserAgent: "tse-crawler/9.9"}
 	if _, err := f.Reach(t.Context(), srv.URL); err != nil {
 		t.Errorf("Reach(%s) = %v, want nil", srv.URL, err)
 	}
@@ -187,8 +186,8 @@ func TestReach(t *testing.T) {
 	if _, err := f.Reach(t.Context(), "http://"+closedAddr(t)); !errors.As(err, &ue) {
 		t.Errorf("Reach of a closed port = %v, want an UnreachableError", err)
 	}
-	if f.Requests() != 2 {
-		t.Errorf("%d requests counted, want 2", f.Requests())
+	if f.Scheduler.Requests() != 2 {
+		t.Errorf("%d requests counted, want 2", f.Scheduler.Requests())
 	}
 }
 
@@ -335,7 +334,7 @@ func TestConnectionLost(t *testing.T) {
 			s := newDyingServer(t, tt.answer)
 			c := pagefetch.NewClient(pagefetch.ClientOptions{LoopbackOnly: true, Timeout: 5 * time.Second})
 			t.Cleanup(c.CloseIdleConnections)
-			f := &pagefetch.Fetcher{Client: c, Pacer: pace.New(0, nil), UserAgent: "tse-crawler/9.9", Robots: tt.robots}
+			f := &pagefetch.Fetcher{Client: c, Scheduler: pagefetch.NewScheduler(0, nil, 1), UserAgent: "tse-crawler/9.9", Robots: tt.robots}
 			base := "http://" + s.ln.Addr().String()
 			if tt.robots {
 				// A host whose robots.txt is read again for each page:
@@ -372,7 +371,7 @@ func TestConnectionLost(t *testing.T) {
 // bad URL, before any request, and is never taken for a host that cannot
 // be reached.
 func TestBadPort(t *testing.T) {
-	f := &pagefetch.Fetcher{Client: pagefetch.NewClient(pagefetch.ClientOptions{}), Pacer: pace.New(0, nil), UserAgent: "tse-crawler/9.9", Robots: true}
+	f := &pagefetch.Fetcher{Client: pagefetch.NewClient(pagefetch.ClientOptions{}), Scheduler: pagefetch.NewScheduler(0, nil, 1), UserAgent: "tse-crawler/9.9", Robots: true}
 	for _, u := range []string{"http://127.0.0.1:99999/p.html", "http://127.0.0.1:0/p.html", "http://example.test:65536/"} {
 		_, err := f.Fetch(t.Context(), u)
 		if !errors.Is(err, pagefetch.ErrBadPort) || pagefetch.Reason(err) != "bad URL" {
@@ -382,7 +381,7 @@ func TestBadPort(t *testing.T) {
 			t.Errorf("Fetch(%s) = %v: a host that cannot be reached", u, err)
 		}
 	}
-	if n := f.Requests(); n != 0 {
+	if n := f.Scheduler.Requests(); n != 0 {
 		t.Errorf("%d requests sent", n)
 	}
 }
@@ -479,7 +478,7 @@ func TestRecheckOneTimeout(t *testing.T) {
 				defer tr.CloseIdleConnections()
 				f := &pagefetch.Fetcher{
 					Client:    &http.Client{Transport: tr, Timeout: timeout},
-					Pacer:     pace.New(0, nil),
+					Scheduler: pagefetch.NewScheduler(0, nil, 1),
 					UserAgent: userAgent,
 					Robots:    tt.robots,
 				}

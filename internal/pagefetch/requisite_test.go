@@ -53,7 +53,7 @@ func TestFetchRequisite(t *testing.T) {
 				f.MaxSize = 0 // a 404 of 64 KiB, read whole
 			}
 			r, err := f.FetchRequisite(t.Context(), srv.URL+tt.path)
-			tape := r.Recording
+			tape := recordingOf(r)
 			if tt.err != "" {
 				if err == nil || !strings.Contains(err.Error(), tt.err) {
 					t.Fatalf("error %v, want one saying %q", err, tt.err)
@@ -61,8 +61,8 @@ func TestFetchRequisite(t *testing.T) {
 			} else if err != nil {
 				t.Fatal(err)
 			}
-			if r.Code != tt.code || tt.ctype != "" && (r.ContentType != tt.ctype || r.Charset != tt.charset) || string(r.Body) != tt.body || r.Location != tt.location {
-				t.Errorf("got %d %q %q %q body of %d bytes, want %d %q %q %q body of %d bytes", r.Code, r.ContentType, r.Charset, r.Location, len(r.Body), tt.code, tt.ctype, tt.charset, tt.location, len(tt.body))
+			if r.Code != tt.code || tt.ctype != "" && (r.ContentType() != tt.ctype || r.HeaderCharset() != tt.charset) || string(r.Body) != tt.body || r.Target != tt.location {
+				t.Errorf("got %d %q %q %q body of %d bytes, want %d %q %q %q body of %d bytes", r.Code, r.ContentType(), r.HeaderCharset(), r.Target, len(r.Body), tt.code, tt.ctype, tt.charset, tt.location, len(tt.body))
 			}
 			if got := statuses(t, tape.Exchanges); got != tt.tape {
 				t.Errorf("tape: %q, want %q", got, tt.tape)
@@ -144,4 +144,13 @@ func TestFetchRequisiteUnreachable(t *testing.T) {
 	if _, ok := errors.AsType[*pagefetch.UnreachableError](err); !ok {
 		t.Errorf("error %v, want an UnreachableError", err)
 	}
+}
+
+// recordingOf returns what fetching p recorded, which is nothing for a
+// nil Recording.
+func recordingOf(p *pagefetch.Page) pagefetch.Recording {
+	if p.Recording == nil {
+		return pagefetch.Recording{}
+	}
+	return *p.Recording
 }

@@ -38,16 +38,7 @@ const maxRobotsRedirects = 5
 // came to no verdict.
 func (f *Fetcher) robotsFor(ctx context.Context, u *url.URL, t *tape) (*robots.Rules, error) {
 	origin := u.Scheme + "://" + u.Host
-	f.mu.Lock()
-	if f.robots == nil {
-		f.robots = make(map[string]*robotsEntry)
-	}
-	e := f.robots[origin]
-	if e == nil {
-		e = &robotsEntry{lock: make(chan struct{}, 1)}
-		f.robots[origin] = e
-	}
-	f.mu.Unlock()
+	e := f.Scheduler.robotsEntry(u.Host, origin)
 	select {
 	case e.lock <- struct{}{}:
 	case <-ctx.Done():
@@ -101,7 +92,7 @@ func (f *Fetcher) robotsFor(ctx context.Context, u *url.URL, t *tape) (*robots.R
 			f.warn(fmt.Sprintf("%s/robots.txt asks for %v between requests; waiting %v, the most this crawler waits", origin, d, maxWait))
 			d = maxWait
 		}
-		f.Pacer.SetDelay(u.Host, max(d, f.Pacer.Delay(u.Host)))
+		f.Scheduler.SetDelay(u.Host, max(d, f.Scheduler.Delay(u.Host)))
 	}
 	e.known, e.rules, e.err = true, rules, err
 	return rules, err
@@ -121,8 +112,8 @@ func (f *Fetcher) fetchRobots(ctx context.Context, robotsURL string, t *tape) (*
 		switch code := resp.code; {
 		case code >= 200 && code < 300:
 			return robots.Parse(resp.body, robots.ProductToken(f.UserAgent)), nil
-		case isRedirect(code) && resp.location != "":
-			next := refurl.Resolve(target, resp.location)
+		case isRedirect(code) && resp.location() != "":
+			next := refurl.Resolve(target, resp.location())
 			if hops == maxRobotsRedirects || !strings.HasPrefix(next, "http://") && !strings.HasPrefix(next, "https://") {
 				return robots.AllowAll(), nil
 			}

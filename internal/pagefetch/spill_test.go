@@ -15,7 +15,6 @@ import (
 	"testing/synctest"
 	"time"
 
-	"tse-crawler/internal/pace"
 	"tse-crawler/internal/pagefetch"
 )
 
@@ -140,7 +139,7 @@ func TestSpill(t *testing.T) {
 					sd := newScratchDir(t)
 					f := &pagefetch.Fetcher{
 						Client:    serveBody(how.body, how.coding, how.length),
-						Pacer:     pace.New(0, nil),
+						Scheduler: pagefetch.NewScheduler(0, nil, 1),
 						UserAgent: userAgent,
 						MaxSize:   limit.max,
 						Scratch:   sd.scratch,
@@ -190,7 +189,7 @@ func TestSpillWithoutFile(t *testing.T) {
 			sd.open = tt.open
 			f := &pagefetch.Fetcher{
 				Client:    serveBody(gzipped(page), "gzip", true),
-				Pacer:     pace.New(0, nil),
+				Scheduler: pagefetch.NewScheduler(0, nil, 1),
 				UserAgent: userAgent,
 				Scratch:   sd.scratch,
 			}
@@ -263,7 +262,7 @@ func TestSpillEnds(t *testing.T) {
 				sd := newScratchDir(t)
 				f := &pagefetch.Fetcher{
 					Client:    &http.Client{Transport: tt.rt, Timeout: tt.timeout},
-					Pacer:     pace.New(0, nil),
+					Scheduler: pagefetch.NewScheduler(0, nil, 1),
 					UserAgent: userAgent,
 					Scratch:   sd.scratch,
 				}

@@ -8,8 +8,6 @@ import (
 	"strings"
 	"testing"
 	"time"
-
-	"tse-crawler/internal/pace"
 )
 
 // fakeConn is a kept-alive connection from which read bytes have been
@@ -55,7 +53,7 @@ func (s *staleTransport) RoundTrip(r *http.Request) (*http.Response, error) {
 // the request is made again, whatever -retries says.
 func TestStaleResponse(t *testing.T) {
 	tr := &staleTransport{}
-	f := &Fetcher{Client: &http.Client{Transport: tr, Timeout: 5 * time.Second}, Pacer: pace.New(0, nil), UserAgent: "tse-crawler/9.9"}
+	f := &Fetcher{Client: &http.Client{Transport: tr, Timeout: 5 * time.Second}, Scheduler: NewScheduler(0, nil, 1), UserAgent: "tse-crawler/9.9"}
 	html, err := f.Fetch(t.Context(), "http://example.test/p.html")
 	if err != nil || string(html) != "<p>the page</p>" {
 		t.Fatalf("Fetch = %q, %v; want the page, asked for again", html, err)
@@ -63,7 +61,7 @@ func TestStaleResponse(t *testing.T) {
 	if len(tr.conns) != 2 || !tr.conns[0].closed || tr.conns[1].closed {
 		t.Errorf("%d requests; the first connection closed %v, want 2 requests and only the first closed", len(tr.conns), tr.conns[0].closed)
 	}
-	if f.Requests() != 2 {
-		t.Errorf("%d requests counted, want 2", f.Requests())
+	if f.Scheduler.Requests() != 2 {
+		t.Errorf("%d requests counted, want 2", f.Scheduler.Requests())
 	}
 }

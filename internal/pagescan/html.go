@@ -89,23 +89,6 @@ func (h *HTML) ScanCharset(pageURL string, page []byte, charset string, found fu
 	h.scanRange(pageURL, d, 0, len(d.text), found, nil)
 }
 
-// ScanRequisites calls found with each link in page, as ScanCharset does,
-// and requisite with each URL [Requisites] finds in it, reading the page
-// once: the links first, then the requisites.
-func (h *HTML) ScanRequisites(pageURL string, page []byte, charset string, found, requisite func(url string)) (skipped int) {
-	d := decode(page, charset)
-	return h.scanRange(pageURL, d, 0, len(d.text), found, requisite)
-}
-
-// ScanGraph is ScanRequisites for a link graph, whose rows are a page's
-// links, then its requisites but the documents of its frames, which are
-// links there already.
-func (h *HTML) ScanGraph(pageURL string, page []byte, charset string, found, requisite func(url string)) {
-	d := decode(page, charset)
-	h.read(pageURL, d, 0, len(d.text), gather{links: true, requisites: true})
-	h.t.reportFrames(found, requisite, false)
-}
-
 // scanRange reads the whole document, and calls found, unless it is nil,
 // with the links whose tags start at an offset of its text in [start,
 // end), then requisite, unless it is nil, with the page's requisites.
@@ -154,6 +137,7 @@ func (h *HTML) read(pageURL string, d document, start, end int, g gather) {
 			a := atom.Lookup(name)
 			k.startTag(a)
 			t.at = k.at
+			t.inRegion = start <= k.at && k.at < end
 			t.startTag(&tag{
 				z:           z,
 				tokens:      k,
@@ -162,7 +146,7 @@ func (h *HTML) read(pageURL string, d document, start, end int, g gather) {
 				more:        true,
 				read:        &t.attrBuf,
 				selfClosing: tt == html.SelfClosingTagToken,
-				inRegion:    start <= k.at && k.at < end,
+				inRegion:    t.inRegion,
 			})
 		case html.EndTagToken:
 			name := t.tagName(z)
@@ -415,8 +399,10 @@ type tree struct {
 	links, reqs           []link
 	skipped               int // srcset and image-set() candidates not picked
 	// at is where the tag being read starts in the document's text, to
-	// note with each link and requisite.
-	at int
+	// note with each link and requisite, and inRegion whether it starts
+	// in the region whose links are reported.
+	at       int
+	inRegion bool
 	// refs says whether the tree notes each link's fragment, and maps
 	// the URLs of a <style> to their places in doc, the document's text.
 	refs bool
@@ -471,6 +457,10 @@ type link struct {
 	// tree notes fragments.
 	at   int
 	frag string
+	// region says that a link's tag starts in the region whose links are
+	// reported: a tree that notes where links are gathers them all, for a
+	// link check, and reports those in the region alone as links.
+	region bool
 	// frame says that the requisite is an <iframe>'s or a <frame>'s
 	// document, which is a link too.
 	frame bool
@@ -538,22 +528,14 @@ func (t *tree) reset(pageURL string, d document, g gather) {
 }
 
 // report calls found with each link, resolved, then requisite with each
-// requisite, skipping either that is nil.
+// requisite; the tree gathered none of either that is nil.
 func (t *tree) report(found, requisite func(url string)) {
-	t.reportFrames(found, requisite, true)
-}
-
-// reportFrames is report, with the requisites that are frames' documents
-// only if frames.
-func (t *tree) reportFrames(found, requisite func(url string), frames bool) {
 	base := t.finalBase()
 	for i := range t.links {
 		found(t.linkURL(base, &t.links[i]))
 	}
 	for _, r := range t.reqs {
-		if frames || !r.frame {
-			requisite(r.ref)
-		}
+		requisite(r.ref)
 	}
 }
 
@@ -1308,9 +1290,10 @@ func (t *tree) startFrameset() {
 }
 
 // linkCounts reports whether a link on the tag would count: whether the
-// tree gathers links, the tag is in the region, and not in a template.
+// tree gathers links, the tag is in the region (or the tree notes where
+// every link is), and not in a template.
 func (t *tree) linkCounts(g *tag) bool {
-	return t.findLinks && g.inRegion && t.templates == 0
+	return t.findLinks && (g.inRegion || t.refs) && t.templates == 0
 }
 
 // href returns the tag's href, and whether it has one, if a link on the
@@ -1327,7 +1310,7 @@ func (t *tree) href(g *tag) ([]byte, bool) {
 // page's final base. The caller has checked that it counts.
 func (t *tree) addLink(href []byte) {
 	ref := cleanHref(href)
-	t.links = append(t.links, link{ref: ref, at: t.at, frag: t.fragment(ref)})
+	t.links = append(t.links, link{ref: ref, at: t.at, frag: t.fragment(ref), region: t.inRegion})
 }
 
 // addSrc notes the src of an <iframe> or a <frame>, which a browser loads
@@ -1342,7 +1325,7 @@ func (t *tree) addSrc(g *tag) {
 		return
 	}
 	ref := cleanHref(src)
-	l := link{ref: ref, resolved: true, at: t.at, frag: t.fragment(ref)}
+	l := link{ref: ref, resolved: true, at: t.at, frag: t.fragment(ref), region: t.inRegion}
 	if u, ok := t.resolve(t.currentBase(), ref); ok {
 		l.ref = u
 	}
@@ -1369,8 +1352,8 @@ func (t *tree) refresh(g *tag) {
 		return // a URL that does not parse cancels the refresh
 	}
 	t.refreshed = true
-	if g.inRegion {
-		t.links = append(t.links, link{ref: u, resolved: true, at: t.at, frag: t.fragment(ref)})
+	if g.inRegion || t.refs {
+		t.links = append(t.links, link{ref: u, resolved: true, at: t.at, frag: t.fragment(ref), region: t.inRegion})
 	}
 }
 

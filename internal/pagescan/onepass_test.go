@@ -9,45 +9,62 @@ import (
 )
 
 var (
-	_ pagescan.RequisiteScanner = new(pagescan.HTML)
-	_ pagescan.RequisiteScanner = new(pagescan.Region)
+	_ pagescan.Reader = new(pagescan.HTML)
+	_ pagescan.Reader = new(pagescan.Region)
 )
 
-// onePass returns what s.ScanRequisites finds in page: its links, then its
-// requisites.
-func onePass(s pagescan.RequisiteScanner, pageURL string, page []byte, charset string) (links, reqs []string) {
-	s.ScanRequisites(pageURL, page, charset,
-		func(u string) { links = append(links, u) },
-		func(u string) { reqs = append(reqs, u) })
-	return links, reqs
+// onePass returns what one reading of page with s finds, all there is
+// to ask.
+func onePass(s pagescan.Reader, pageURL string, page []byte, charset string) *pagescan.Reading {
+	return s.Read(pageURL, page, charset, pagescan.What{Requisites: true, Refs: true})
 }
 
-// twoPasses returns what s.ScanCharset and Requisites find in page, each
-// reading it.
-func twoPasses(s pagescan.CharsetScanner, pageURL string, page []byte, charset string) (links, reqs []string) {
-	s.ScanCharset(pageURL, page, charset, func(u string) { links = append(links, u) })
-	pagescan.Requisites(pageURL, page, charset, func(u string) { reqs = append(reqs, u) })
-	return links, reqs
+// apart returns what s.ScanCharset, Requisites and HTML.Refs find in page,
+// each reading it, as a Reading.
+func apart(s pagescan.CharsetScanner, pageURL string, page []byte, charset string) *pagescan.Reading {
+	rd := new(pagescan.Reading)
+	s.ScanCharset(pageURL, page, charset, func(u string) { rd.Links = append(rd.Links, u) })
+	rd.Skipped = pagescan.Requisites(pageURL, page, charset, func(u string) { rd.Requisites = append(rd.Requisites, u) })
+	new(pagescan.HTML).Refs(pageURL, page, charset, func(r pagescan.Ref) {
+		rd.Refs = append(rd.Refs, r)
+		if r.Requisite {
+			rd.Frames = append(rd.Frames, r.Frame)
+		}
+	}, func(id string) { rd.IDs = append(rd.IDs, id) })
+	return rd
+}
+
+// sameReading says whether two readings found the same.
+func sameReading(a, b *pagescan.Reading) bool {
+	return slices.Equal(a.Links, b.Links) && slices.Equal(a.Requisites, b.Requisites) && slices.Equal(a.Frames, b.Frames) &&
+		a.Skipped == b.Skipped && slices.Equal(a.Refs, b.Refs) && slices.Equal(a.IDs, b.IDs)
 }
 
 // checkOnePass checks that one reading of page with the scanner made by
-// mk finds what two do, with a new scanner and with reused, which has
+// mk finds what three do, with a new scanner and with reused, which has
 // read other pages, the one way and the other.
-func checkOnePass(t *testing.T, mk func() pagescan.RequisiteScanner, reused pagescan.RequisiteScanner, pageURL string, page []byte, charset string) {
+func checkOnePass(t *testing.T, mk func() pagescan.Reader, reused pagescan.Reader, pageURL string, page []byte, charset string) {
 	t.Helper()
-	wantLinks, wantReqs := twoPasses(mk(), pageURL, page, charset)
-	for i, s := range []pagescan.RequisiteScanner{mk(), reused} {
-		links, reqs := onePass(s, pageURL, page, charset)
-		if !slices.Equal(links, wantLinks) || !slices.Equal(reqs, wantReqs) {
-			t.Fatalf("ScanRequisites(%q, %q, %q) with scanner %d of %T = %q and %q, but ScanCharset finds %q and Requisites %q",
-				pageURL, page, charset, i, s, links, reqs, wantLinks, wantReqs)
+	want := apart(mk().(pagescan.CharsetScanner), pageURL, page, charset)
+	for i, s := range []pagescan.Reader{mk(), reused} {
+		if got := onePass(s, pageURL, page, charset); !sameReading(got, want) {
+			t.Fatalf("Read(%q, %q, %q) with scanner %d of %T = %+v, but apart they find %+v",
+				pageURL, page, charset, i, s, got, want)
+		}
+	}
+	// Links alone, and links and requisites, are what the whole reading
+	// has of them.
+	for _, what := range []pagescan.What{{}, {Requisites: true}} {
+		got := reused.Read(pageURL, page, charset, what)
+		if !slices.Equal(got.Links, want.Links) || what.Requisites && (!slices.Equal(got.Requisites, want.Requisites) || got.Skipped != want.Skipped) {
+			t.Fatalf("Read(%q, %q, %q, %+v) with %T = %+v, want the links %q and requisites %q", pageURL, page, charset, what, reused, got, want.Links, want.Requisites)
 		}
 	}
 	// And a scanner that has read requisites reads links alone as a new one.
 	var links []string
-	reused.ScanCharset(pageURL, page, charset, func(u string) { links = append(links, u) })
-	if !slices.Equal(links, wantLinks) {
-		t.Fatalf("ScanCharset(%q, %q, %q) after ScanRequisites with %T = %q, want %q", pageURL, page, charset, reused, links, wantLinks)
+	reused.(pagescan.CharsetScanner).ScanCharset(pageURL, page, charset, func(u string) { links = append(links, u) })
+	if !slices.Equal(links, want.Links) {
+		t.Fatalf("ScanCharset(%q, %q, %q) after Read with %T = %q, want %q", pageURL, page, charset, reused, links, want.Links)
 	}
 }
 
@@ -56,16 +73,16 @@ func checkOnePass(t *testing.T, mk func() pagescan.RequisiteScanner, reused page
 // the reference scanner.
 var onePassScanners = []struct {
 	name string
-	mk   func() pagescan.RequisiteScanner
+	mk   func() pagescan.Reader
 }{
-	{"html", func() pagescan.RequisiteScanner { return new(pagescan.HTML) }},
-	{"html in <body>…</p>", func() pagescan.RequisiteScanner {
+	{"html", func() pagescan.Reader { return new(pagescan.HTML) }},
+	{"html in <body>…</p>", func() pagescan.Reader {
 		return &pagescan.Region{From: []byte("<body>"), Until: []byte("</p>"), Scanner: new(pagescan.HTML)}
 	}},
-	{"html from <a", func() pagescan.RequisiteScanner {
+	{"html from <a", func() pagescan.Reader {
 		return &pagescan.Region{From: []byte("<a"), Scanner: new(pagescan.HTML)}
 	}},
-	{"reference until </a>", func() pagescan.RequisiteScanner {
+	{"reference until </a>", func() pagescan.Reader {
 		return &pagescan.Region{Until: []byte("</a>"), Scanner: new(pagescan.Reference)}
 	}},
 }
@@ -103,8 +120,8 @@ func TestScanRequisites(t *testing.T) {
 	}
 }
 
-// FuzzScanRequisites checks that one reading of any page finds what two
-// do, with each one-pass scanner, the reused one having read the page
+// FuzzScanRequisites checks that one reading of any page finds what
+// three do, with each one-pass scanner, the reused one having read the page
 // before in the other order.
 func FuzzScanRequisites(f *testing.F) {
 	for i, s := range fuzzSeeds {

@@ -19,18 +19,6 @@ type Scanner interface {
 	Scan(pageURL string, page []byte, found func(link string))
 }
 
-// A RequisiteScanner is a [CharsetScanner] that finds a page's requisites
-// in the reading that finds its links. [HTML] is one, and a [Region] of
-// it: the tree model that decides which tags are links decides which are
-// requisites, so a crawl that wants both reads each page once.
-type RequisiteScanner interface {
-	CharsetScanner
-	// ScanRequisites calls found with each link ScanCharset finds in
-	// page, in order, then requisite with each URL Requisites finds, in
-	// order, for the same charset, and returns what Requisites does.
-	ScanRequisites(pageURL string, page []byte, charset string, found, requisite func(url string)) (skipped int)
-}
-
 // New returns the scanner with the given name: "reference" or "html".
 func New(name string) (Scanner, error) {
 	switch name {

@@ -9,7 +9,7 @@ import (
 // A Ref is a URL a page refers to, and where.
 type Ref struct {
 	// URL is resolved, without its fragment, exactly as
-	// [HTML.ScanRequisites] reports it.
+	// [HTML.Read] reports it.
 	URL string
 	// Fragment is the link's fragment, without '#', as written (not
 	// percent-decoded), or "" if none.
@@ -27,7 +27,7 @@ type Ref struct {
 }
 
 // Refs calls ref with each link of page (as ScanCharset finds them, in the
-// same order), then each requisite (as ScanRequisites finds them), each
+// same order), then each requisite (as [Requisites] finds them), each
 // with its position, and id with each fragment a link to this page can
 // name: the id of every element in the document (not inside a
 // <template>'s contents), and the name of every HTML <a> element. charset

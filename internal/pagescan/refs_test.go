@@ -153,7 +153,7 @@ func TestCSSRefs(t *testing.T) {
 	}
 }
 
-// FuzzRefs checks that Refs reports the URLs ScanRequisites does, in the
+// FuzzRefs checks that Refs reports the URLs Read does, in the
 // same order, links then requisites, each at a line and a column of the
 // page; where the page is its own text (ASCII in an encoding that keeps
 // it), at a '<', or at the start of a url( or a string in CSS.
@@ -169,9 +169,8 @@ func FuzzRefs(f *testing.F) {
 	f.Fuzz(func(t *testing.T, which uint8, page []byte) {
 		pageURL := fuzzPages[int(which)%len(fuzzPages)]
 		charset := fuzzCharsets[int(which)/len(fuzzPages)%len(fuzzCharsets)]
-		var want []string
-		add := func(u string) { want = append(want, u) }
-		new(pagescan.HTML).ScanRequisites(pageURL, page, charset, add, add)
+		rd := new(pagescan.HTML).Read(pageURL, page, charset, pagescan.What{Requisites: true})
+		want := slices.Concat(rd.Links, rd.Requisites)
 		var got []pagescan.Ref
 		new(pagescan.HTML).Refs(pageURL, page, charset, func(r pagescan.Ref) { got = append(got, r) }, func(string) {})
 		what := fmt.Sprintf("Refs(%q, %q, %q)", pageURL, page, charset)
@@ -180,7 +179,7 @@ func FuzzRefs(f *testing.F) {
 			urls = append(urls, r.URL)
 		}
 		if !slices.Equal(urls, want) {
-			t.Fatalf("%s = %q, but ScanRequisites finds %q", what, urls, want)
+			t.Fatalf("%s = %q, but Read finds %q", what, urls, want)
 		}
 		ownText := charset != "utf-16le" && !slices.ContainsFunc(page, func(c byte) bool { return c >= 0x80 || c == 0x1b })
 		for _, r := range got {

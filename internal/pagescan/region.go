@@ -53,24 +53,6 @@ func (r *Region) ScanCharset(pageURL string, page []byte, charset string, found 
 	r.Scanner.Scan(pageURL, page[start:end], found)
 }
 
-// ScanRequisites calls found with each link in the page's region, as
-// ScanCharset does, and requisite with each URL [Requisites] finds in the
-// whole page. The html scanner reads the page once for both; any other
-// scanner reads its region, and the page is read for its requisites.
-func (r *Region) ScanRequisites(pageURL string, page []byte, charset string, found, requisite func(url string)) (skipped int) {
-	rs, ok := r.Scanner.(rangeScanner)
-	if !ok {
-		r.ScanCharset(pageURL, page, charset, found)
-		return Requisites(pageURL, page, charset, requisite)
-	}
-	d := decode(page, charset)
-	start, end, ok := r.Bounds(d.text)
-	if !ok {
-		start, end = 0, 0 // no region: no tag starts in it
-	}
-	return rs.scanRange(pageURL, d, start, end, found, requisite)
-}
-
 // Charset is the scanner's Charset, if it is a [CharsetScanner], and
 // otherwise "".
 func (r *Region) Charset(page []byte, charset string) string {

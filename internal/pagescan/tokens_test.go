@@ -48,10 +48,8 @@ func TestLongTokens(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			var links, reqs []string
-			pagescan.WithMaxToken(64).ScanRequisites(index, []byte(tt.page), "",
-				func(u string) { links = append(links, u) },
-				func(u string) { reqs = append(reqs, u) })
+			rd := pagescan.WithMaxToken(64).Read(index, []byte(tt.page), "", pagescan.What{Requisites: true})
+			links, reqs := rd.Links, rd.Requisites
 			if !slices.Equal(links, tt.links) || !slices.Equal(reqs, tt.reqs) {
 				t.Errorf("links %q, requisites %q; want %q, %q", links, reqs, tt.links, tt.reqs)
 			}
@@ -81,10 +79,8 @@ func FuzzLongTokens(f *testing.F) {
 	f.Add([]byte(`<svg><![CDATA[` + strings.Repeat("x", 40) + `]]><a href=b></a></svg><script>` + strings.Repeat("<", 40)))
 	f.Fuzz(func(t *testing.T, page []byte) {
 		scan := func(h *pagescan.HTML) (links, reqs []string) {
-			h.ScanRequisites(index, page, "",
-				func(u string) { links = append(links, u) },
-				func(u string) { reqs = append(reqs, u) })
-			return links, reqs
+			rd := h.Read(index, page, "", pagescan.What{Requisites: true})
+			return rd.Links, rd.Requisites
 		}
 		h := pagescan.WithMaxToken(32)
 		links, reqs := scan(h)

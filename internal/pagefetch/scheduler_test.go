@@ -10,15 +10,13 @@ import (
 	"testing/synctest"
 	"time"
 
-	"tse-crawler/internal/pace"
 	"tse-crawler/internal/pagefetch"
 )
 
 // A jobQueue is a Queue of jobs that each take a second and end a host's
-// turn, with the pause of its pacer after each.
+// turn, with the pause of its scheduler after each.
 type jobQueue struct {
-	pacer *pace.Pacer
-	sched func() *pagefetch.Schedule
+	sched *pagefetch.Scheduler
 
 	mu     sync.Mutex
 	jobs   map[string][]string // by host
@@ -31,7 +29,7 @@ func (q *jobQueue) add(host string, names ...string) {
 	q.mu.Lock()
 	q.jobs[host] = append(q.jobs[host], names...)
 	q.mu.Unlock()
-	q.sched().Meet(host)
+	q.sched.Meet(host)
 }
 
 func (q *jobQueue) Urgent() string {
@@ -65,14 +63,14 @@ func (q *jobQueue) Run(ctx context.Context, host string, urgent, parked bool) bo
 	if job == "" {
 		return false
 	}
-	if err := q.pacer.Wait(ctx, host); err != nil {
+	if err := q.sched.Wait(ctx, host); err != nil {
 		return true
 	}
 	q.mu.Lock()
 	q.log = append(q.log, fmt.Sprintf("%v %s", time.Since(q.start), job))
 	q.mu.Unlock()
 	time.Sleep(time.Second) // the request
-	q.pacer.Done(host)
+	q.sched.Done(host)
 	return true
 }
 
@@ -82,10 +80,9 @@ func (q *jobQueue) Run(ctx context.Context, host string, urgent, parked bool) bo
 // parked host, which gets nothing else.
 func TestSchedule(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		pacer := pace.New(2*time.Second, nil)
-		var s *pagefetch.Schedule
-		q := &jobQueue{pacer: pacer, sched: func() *pagefetch.Schedule { return s }, jobs: make(map[string][]string), start: time.Now()}
-		s = pagefetch.NewSchedule(t.Context(), pacer.Next, 2)
+		s := pagefetch.NewScheduler(2*time.Second, nil, 2)
+		q := &jobQueue{sched: s, jobs: make(map[string][]string), start: time.Now()}
+		s.Start(t.Context())
 		s.Add(q)
 		q.add("a", "1", "2", "3")
 		q.add("b", "1", "2")
