@@ -6,7 +6,9 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"html"
 	"io"
+	"net/http"
 	"os"
 	"path/filepath"
 	"slices"
@@ -139,6 +141,78 @@ func TestWACZResume(t *testing.T) {
 			}
 			if len(pages) != len(readPages(t, dir)) {
 				t.Errorf("pages.jsonl has %d pages, the crawl saved %d", len(pages), len(readPages(t, dir)))
+			}
+		})
+	}
+}
+
+// jsonlSite serves pages under /tse/jsonl/ whose URLs and Content-Types
+// a crawl saves, and pages.jsonl once left out: a path holding a raw é
+// and a backslash, a query holding both, a page with no Content-Type,
+// which the crawler sniffs, and an XHTML page.
+func jsonlSite() http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		body := "<!DOCTYPE html>\n<html><head><title>" + html.EscapeString(r.URL.Path) + "</title></head><body><p>a page</p></body></html>\n"
+		switch r.URL.Path {
+		case "/robots.txt":
+			http.NotFound(w, r)
+			return
+		case "/tse/jsonl/index.html":
+			body = "<!DOCTYPE html>\n<html><head><title>index</title></head><body>\n" +
+				"<a href=\"caf\xc3\xa9.html\">1</a> <a href=\"a\\b.html\">2</a> <a href=\"q.html?x\\y\">3</a> " +
+				"<a href=\"q.html?caf\xc3\xa9\">4</a> <a href=\"none.html\">5</a> <a href=\"xhtml.html\">6</a> <a href=\"plain.html\">7</a>\n</body></html>\n"
+		case "/tse/jsonl/none.html":
+			w.Header()["Content-Type"] = nil // nor one net/http sniffs
+			io.WriteString(w, body)
+			return
+		case "/tse/jsonl/xhtml.html":
+			w.Header().Set("Content-Type", "application/xhtml+xml")
+			body = `<?xml version="1.0" encoding="UTF-8"?>` + "\n" + `<html xmlns="http://www.w3.org/1999/xhtml"><head><title>xhtml</title></head><body><p>a page</p></body></html>` + "\n"
+			io.WriteString(w, body)
+			return
+		}
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		io.WriteString(w, body)
+	})
+}
+
+// TestWACZPagesListed: pages.jsonl has a line for every page the crawl
+// saved, in either mode, whatever bytes its URL holds and whatever
+// Content-Type its response has, and each line names the page as its
+// record does, as it went on the wire.
+func TestWACZPagesListed(t *testing.T) {
+	t.Parallel()
+	for _, links := range []string{"reference", "html"} {
+		t.Run(links, func(t *testing.T) {
+			t.Parallel()
+			p := newTargetProxy(t, jsonlSite())
+			dir, out := t.TempDir(), filepath.Join(t.TempDir(), "x.wacz")
+			code, _, stderr := crawl(t.Context(), proxyEnv(p.URL), "-q", "-delay", "0", "-links", links, "-warc", out, "http://cs50tse.cs.dartmouth.edu/tse/jsonl/index.html", dir, "1")
+			if code != exitOK {
+				t.Fatalf("exit %d: %s", code, stderr)
+			}
+			warcFile, lines := openWACZ(t, out)
+			checkWARC(t, warcFile)
+			saved := readPages(t, dir)
+			if len(saved) < 8 {
+				for _, pg := range saved {
+					t.Log(pg.url)
+				}
+				t.Fatalf("the crawl saved %d pages, want 8: the case tests less than it should", len(saved))
+			}
+			listed := make(map[string]int)
+			for _, l := range lines {
+				var pg struct{ URL string }
+				json.Unmarshal([]byte(l), &pg)
+				listed[pg.URL]++
+			}
+			for _, pg := range saved {
+				if uri := wireURI(t, pg.url); listed[uri] != 1 {
+					t.Errorf("pages.jsonl lists page %d, %q, %d times as %s, want once:\n%s", pg.id, pg.url, listed[uri], uri, strings.Join(lines, "\n"))
+				}
+			}
+			if len(lines) != len(saved) {
+				t.Errorf("pages.jsonl has %d pages, the crawl saved %d", len(lines), len(saved))
 			}
 		})
 	}

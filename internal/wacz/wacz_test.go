@@ -257,3 +257,74 @@ func check(t *testing.T, path string) map[string][]byte {
 	}
 	return files
 }
+
+// TestPagesListed: every page the crawl saved has its line in
+// pages.jsonl, however its key differs from its record's target URI,
+// which names it as it went on the wire, and whatever HTML Content-Type,
+// or none, its response has.
+func TestPagesListed(t *testing.T) {
+	const (
+		html  = "HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nContent-Length: 20\r\n\r\n<title>page</title>\n"
+		xhtml = "HTTP/1.1 200 OK\r\nContent-Type: application/xhtml+xml; charset=utf-8\r\nContent-Length: 20\r\n\r\n<title>page</title>\n"
+		none  = "HTTP/1.1 200 OK\r\nContent-Length: 20\r\n\r\n<title>page</title>\n"
+		odd   = "HTTP/1.1 200 OK\r\nContent-Type: Text/HTML; charset=utf-8; charset=latin1\r\nContent-Length: 20\r\n\r\n<title>page</title>\n"
+		png   = "HTTP/1.1 200 OK\r\nContent-Type: image/png\r\nContent-Length: 4\r\n\r\n\x89PNG"
+	)
+	type rec struct{ uri, resp string }
+	tests := []struct {
+		name  string
+		recs  []rec
+		pages []string // keys, as the crawl saved them
+		want  []string // the URLs pages.jsonl lists, in order
+	}{
+		{"raw UTF-8 in the path", []rec{{"http://h.test/caf%C3%A9.html", html}}, []string{"http://h.test/caf\xc3\xa9.html"}, []string{"http://h.test/caf%C3%A9.html"}},
+		{"backslash in the path", []rec{{"http://h.test/a%5Cb.html", html}}, []string{`http://h.test/a\b.html`}, []string{"http://h.test/a%5Cb.html"}},
+		{"raw bytes in the query", []rec{{"http://h.test/q.html?x%20y%FF%3Clt%3E", html}}, []string{"http://h.test/q.html?x y\xff<lt>"}, []string{"http://h.test/q.html?x%20y%FF%3Clt%3E"}},
+		{"backslash in the query", []rec{{`http://h.test/q.html?x\y`, html}}, []string{`http://h.test/q.html?x\y`}, []string{`http://h.test/q.html?x\y`}},
+		{"html mode's key, sent as it is", []rec{{"http://h.test/x|y.html", html}}, []string{"http://h.test/x|y.html"}, []string{"http://h.test/x|y.html"}},
+		{"no path", []rec{{"http://h.test/", html}}, []string{"http://h.test"}, []string{"http://h.test/"}},
+		{"XHTML", []rec{{"http://h.test/x.html", xhtml}}, []string{"http://h.test/x.html"}, []string{"http://h.test/x.html"}},
+		{"no Content-Type", []rec{{"http://h.test/x.html", none}}, []string{"http://h.test/x.html"}, []string{"http://h.test/x.html"}},
+		{"a Content-Type package mime rejects", []rec{{"http://h.test/x.html", odd}}, []string{"http://h.test/x.html"}, []string{"http://h.test/x.html"}},
+		{"two keys, one URL on the wire", []rec{{"http://h.test/p%7Cq.html", html}, {"http://h.test/p%7Cq.html", html}}, []string{"http://h.test/p|q.html", "http://h.test/p%7Cq.html"}, []string{"http://h.test/p%7Cq.html", "http://h.test/p%7Cq.html"}},
+		{"not HTML, then the page", []rec{{"http://h.test/x.html", png}, {"http://h.test/x.html", html}}, []string{"http://h.test/x.html"}, []string{"http://h.test/x.html"}},
+		{"a requisite, no page", []rec{{"http://h.test/x.html", html}, {"http://h.test/frame.html", html}}, []string{"http://h.test/x.html"}, []string{"http://h.test/x.html"}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			src := filepath.Join(dir, "crawl.warc.gz")
+			w, err := warc.Create(src, warc.Info{Software: "test/1"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			for i, r := range tc.recs {
+				x := warc.Exchange{TargetURI: r.uri, Date: time.Date(2025, 3, 1, 12, 0, i, 0, time.UTC), Request: []byte("GET / HTTP/1.1\r\nHost: h.test\r\n\r\n"), Response: strings.NewReader(r.resp)}
+				if err := w.WriteExchange(x); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if err := w.Close(); err != nil {
+				t.Fatal(err)
+			}
+			path := filepath.Join(dir, "site.wacz")
+			if err := (Package{WARC: src, Pages: tc.pages, Software: "tse-crawler/test", Now: time.Now}).Write(path); err != nil {
+				t.Fatal(err)
+			}
+			var got []string
+			for _, l := range strings.Split(strings.TrimSpace(string(check(t, path)[pagesPath])), "\n")[1:] {
+				var pg struct{ URL, Title string }
+				if err := json.Unmarshal([]byte(l), &pg); err != nil {
+					t.Fatalf("%s: %v", l, err)
+				}
+				if pg.Title != "page" {
+					t.Errorf("%s: title %q, want page", pg.URL, pg.Title)
+				}
+				got = append(got, pg.URL)
+			}
+			if !slices.Equal(got, tc.want) {
+				t.Errorf("pages.jsonl lists %q, want %q", got, tc.want)
+			}
+		})
+	}
+}
