@@ -354,10 +354,12 @@ func (p Package) pack(out io.Writer, recs []capture) error {
 }
 
 // writeIndex writes the CDXJ index: a line for each capture, sorted by
-// SURT key, then timestamp, then place in the file.
+// SURT key, then timestamp, then as bytes. Readers look a URL up by
+// binary search, over lines sorted as LC_ALL=C sort sorts them, so the
+// captures of one URL in one second are in the order of their JSON, not
+// of the file.
 func writeIndex(w io.Writer, recs []capture) error {
-	type line struct{ key, json string }
-	lines := make([]line, 0, len(recs))
+	lines := make([]string, 0, len(recs))
 	for _, c := range recs {
 		j, err := marshal(struct {
 			URL      string `json:"url"`
@@ -371,14 +373,14 @@ func writeIndex(w io.Writer, recs []capture) error {
 		if err != nil {
 			return err
 		}
-		lines = append(lines, line{surt(c.uri) + " " + timestamp(c.date), string(j)})
+		// No key holds a space, so whole lines sort by key and
+		// timestamp first.
+		lines = append(lines, surt(c.uri)+" "+timestamp(c.date)+" "+string(j))
 	}
-	slices.SortStableFunc(lines, func(a, b line) int { return strings.Compare(a.key, b.key) })
+	slices.Sort(lines)
 	bw := bufio.NewWriter(w)
 	for _, l := range lines {
-		bw.WriteString(l.key)
-		bw.WriteByte(' ')
-		bw.WriteString(l.json)
+		bw.WriteString(l)
 		bw.WriteByte('\n')
 	}
 	return bw.Flush()

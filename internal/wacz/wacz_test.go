@@ -328,3 +328,54 @@ func TestPagesListed(t *testing.T) {
 		})
 	}
 }
+
+// TestIndexSorted: the index is sorted by bytes, line by line, as
+// LC_ALL=C sort -c checks, though two captures of one URL in one second
+// lie in the file in the other order.
+func TestIndexSorted(t *testing.T) {
+	tests := []struct {
+		name  string
+		resps []string // of one URL, in one second, in the order of the file
+	}{
+		{"redirect, then the page", []string{
+			"HTTP/1.1 302 Found\r\nLocation: /\r\nContent-Length: 0\r\n\r\n",
+			"HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nContent-Length: 20\r\n\r\n<title>page</title>\n",
+		}},
+		{"not HTML, then HTML", []string{
+			"HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nContent-Length: 4\r\n\r\npage",
+			"HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nContent-Length: 20\r\n\r\n<title>page</title>\n",
+		}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			src := filepath.Join(dir, "crawl.warc.gz")
+			w, err := warc.Create(src, warc.Info{Software: "test/1"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			for i, resp := range tc.resps {
+				x := warc.Exchange{TargetURI: "http://h.test/", Date: time.Date(2025, 3, 1, 12, 0, 0, i*1000, time.UTC), Request: []byte("GET / HTTP/1.1\r\nHost: h.test\r\n\r\n"), Response: strings.NewReader(resp)}
+				if err := w.WriteExchange(x); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if err := w.Close(); err != nil {
+				t.Fatal(err)
+			}
+			path := filepath.Join(dir, "site.wacz")
+			if err := (Package{WARC: src, Pages: []string{"http://h.test/"}, Software: "tse-crawler/test", Now: time.Now}).Write(path); err != nil {
+				t.Fatal(err)
+			}
+			index := strings.Split(strings.TrimSuffix(string(check(t, path)[indexPath]), "\n"), "\n")
+			if len(index) != len(tc.resps) {
+				t.Fatalf("index has %d lines, want %d", len(index), len(tc.resps))
+			}
+			for i := 1; i < len(index); i++ {
+				if index[i-1] > index[i] {
+					t.Errorf("index lines %d and %d are out of order:\n%s\n%s", i, i+1, index[i-1], index[i])
+				}
+			}
+		})
+	}
+}
