@@ -217,3 +217,41 @@ func TestWACZPagesListed(t *testing.T) {
 		})
 	}
 }
+
+// TestWARCSuffixCase: -warc's suffix is read in any case: X.WACZ is a
+// package, X.WARC.GZ a gzipped WARC file, X.WARC a plain one.
+func TestWARCSuffixCase(t *testing.T) {
+	t.Parallel()
+	p := newProxy(t, testdataSite(t))
+	tests := []struct {
+		name string
+		want []byte // what the file begins with
+	}{
+		{"X.WACZ", []byte("PK\x03\x04")},
+		{"x.Wacz", []byte("PK\x03\x04")},
+		{"X.WARC.GZ", []byte{0x1f, 0x8b}},
+		{"X.WARC", []byte("WARC/1.1\r\n")},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			dir, out := t.TempDir(), filepath.Join(t.TempDir(), tc.name)
+			if code, _, stderr := crawl(t.Context(), proxyEnv(p.URL), "-q", "-delay", "0", "-warc", out, zooSeed, dir, "1"); code != exitOK {
+				t.Fatalf("exit %d: %s", code, stderr)
+			}
+			data, err := os.ReadFile(out)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !bytes.HasPrefix(data, tc.want) {
+				t.Fatalf("%s begins %q, want %q", tc.name, data[:min(len(data), 10)], tc.want)
+			}
+			if bytes.HasPrefix(tc.want, []byte("PK")) {
+				warcFile, pages := openWACZ(t, out)
+				checkPagesArchived(t, dir, checkWARC(t, warcFile))
+				if len(pages) != len(readPages(t, dir)) {
+					t.Errorf("pages.jsonl has %d pages, the crawl saved %d", len(pages), len(readPages(t, dir)))
+				}
+			}
+		})
+	}
+}

@@ -304,8 +304,9 @@ func (j *Job) warcInfo() warc.Info {
 }
 
 // wacz reports whether -warc names a WACZ package, which the crawl makes
-// when it ends from the WARC file it writes beside it as it goes.
-func (cfg *Settings) wacz() bool { return strings.HasSuffix(cfg.WARC, ".wacz") }
+// when it ends from the WARC file it writes beside it as it goes. The
+// suffix is matched in any case: X.WACZ is a package too.
+func (cfg *Settings) wacz() bool { return strings.HasSuffix(strings.ToLower(cfg.WARC), ".wacz") }
 
 // warcFile is the WARC file the crawl writes: -warc's, or for a package
 // the .warc.gz beside it, which a crawl that resumes cuts back as any.

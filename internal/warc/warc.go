@@ -139,9 +139,9 @@ func (e *NotWARCError) Error() string {
 func (e *NotWARCError) Unwrap() error { return e.Err }
 
 // Create creates a WARC file at path and writes its warcinfo record. A
-// path that ends in ".gz" makes a gzip file of one member for each record,
-// the form every reader expects of a .warc.gz; any other path makes a
-// plain WARC file.
+// path that ends in ".gz", in any case, makes a gzip file of one member
+// for each record, the form every reader expects of a .warc.gz; any other
+// path makes a plain WARC file.
 //
 // Create makes a new file or none: if path names anything, even a
 // dangling symbolic link, it returns an [*ExistsError]. Its other errors
@@ -289,7 +289,9 @@ func checkRegular(path string, fi fs.FileInfo) error {
 	}
 }
 
-func isGzip(path string) bool { return strings.HasSuffix(path, ".gz") }
+// isGzip reports whether path ends in ".gz", in any case: X.WARC.GZ is
+// as gzipped as x.warc.gz.
+func isGzip(path string) bool { return strings.HasSuffix(strings.ToLower(path), ".gz") }
 
 func newWriter(path string, f file, size int64) *Writer {
 	return &Writer{path: path, gzip: isGzip(path), f: f, size: size}

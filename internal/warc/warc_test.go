@@ -5,6 +5,7 @@ import (
 	"cmp"
 	"compress/gzip"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"slices"
@@ -351,5 +352,52 @@ func TestBadInput(t *testing.T) {
 	}
 	if err := w.Close(); err == nil {
 		t.Error("second Close: no error")
+	}
+}
+
+// TestGzipSuffix: a name that ends in .gz in any case makes a gzipped
+// file, which Read and Reopen read as one; any other name a plain file.
+func TestGzipSuffix(t *testing.T) {
+	tests := []struct {
+		name string
+		gzip bool
+	}{
+		{"crawl.warc", false},
+		{"CRAWL.WARC", false},
+		{"crawl.warc.gz", true},
+		{"CRAWL.WARC.GZ", true},
+		{"crawl.warc.Gz", true},
+		{"crawl.gzip", false},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			path := filepath.Join(t.TempDir(), tc.name)
+			w := create(t, path)
+			if err := w.WriteExchange(fill(exchanges[0].x, 0)); err != nil {
+				t.Fatal(err)
+			}
+			if err := w.Close(); err != nil {
+				t.Fatal(err)
+			}
+			if w, err := Reopen(path, info); err != nil {
+				t.Fatalf("Reopen: %v", err)
+			} else {
+				w.Close()
+			}
+			data, err := os.ReadFile(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := bytes.HasPrefix(data, []byte{0x1f, 0x8b}); got != tc.gzip {
+				t.Errorf("gzipped: %v, want %v", got, tc.gzip)
+			}
+			n := 0
+			if err := Read(path, func(Record, io.Reader) error { n++; return nil }); err != nil {
+				t.Fatalf("Read: %v", err)
+			}
+			if n != 4 {
+				t.Errorf("Read read %d records, want 4", n)
+			}
+		})
 	}
 }
