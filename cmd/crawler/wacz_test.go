@@ -255,3 +255,41 @@ func TestWARCSuffixCase(t *testing.T) {
 		})
 	}
 }
+
+// TestWACZFilename: the warcinfo records in a package's WARC file, that
+// of the run that began the crawl and that of the run that resumed it,
+// name the file as the package holds it, data.warc.gz, not the file the
+// crawl wrote beside the package; a WARC file of its own is named by its
+// own name.
+func TestWACZFilename(t *testing.T) {
+	p := newStepProxy(t, testdataSite(t))
+	for _, tc := range []struct{ file, want string }{{"x.wacz", "data.warc.gz"}, {"x.warc.gz", "x.warc.gz"}} {
+		t.Run(tc.file, func(t *testing.T) {
+			dir, out := t.TempDir(), filepath.Join(t.TempDir(), tc.file)
+			args := withDir([]string{"-q", "-delay", "0", "-warc", out, zooSeed, "3"}, dir)
+			if code, _, _ := interruptAt(t, p, args, 4, false); code != 130 {
+				t.Fatalf("interrupted crawl: exit %d, want 130", code)
+			}
+			if code, _, stderr := crawl(t.Context(), p.getenv, append([]string{"-resume"}, args...)...); code != exitOK {
+				t.Fatalf("resumed crawl: exit %d: %s", code, stderr)
+			}
+			warcFile := out
+			if strings.HasSuffix(out, ".wacz") {
+				warcFile, _ = openWACZ(t, out)
+			}
+			infos := 0
+			for _, r := range warcRecords(t, warcFile) {
+				if r.fields["warc-type"] != "warcinfo" {
+					continue
+				}
+				infos++
+				if got := r.fields["warc-filename"]; got != tc.want {
+					t.Errorf("warcinfo record %d: WARC-Filename %q, want %q", infos, got, tc.want)
+				}
+			}
+			if infos != 2 {
+				t.Errorf("%d warcinfo records, want one for each run", infos)
+			}
+		})
+	}
+}

@@ -283,6 +283,8 @@ func (cfg *Settings) adopt(p pagedir.Params) (bool, error) {
 // journal's true or false. The files the crawl writes, -warc and -graph,
 // are named by their base names alone: a WARC file is made to be shared,
 // and the path a user typed, perhaps from their home directory, is theirs.
+// The WARC file of a package is only written beside it until the crawl
+// ends, so its records name it as the package does.
 func (j *Job) warcInfo() warc.Info {
 	cfg := j.cfg
 	robots := "ignore"
@@ -290,6 +292,9 @@ func (j *Job) warcInfo() warc.Info {
 		robots = "obey"
 	}
 	info := warc.Info{Software: "tse-crawler/" + buildinfo.Version, Fields: [][2]string{{"robots", robots}}}
+	if cfg.wacz() {
+		info.Filename = wacz.WARCName
+	}
 	for _, o := range j.params().Options {
 		switch o[0] {
 		case "robots":

@@ -38,10 +38,14 @@ import (
 	"tse-crawler/internal/warc"
 )
 
+// WARCName is the name of the package's WARC file, in its archive
+// directory, which the records of the WARC file it is made from name as
+// theirs.
+const WARCName = "data.warc.gz"
+
 // The names of the package's files.
 const (
-	warcName   = "data.warc.gz"
-	warcPath   = "archive/" + warcName
+	warcPath   = "archive/" + WARCName
 	indexPath  = "indexes/index.cdxj"
 	pagesPath  = "pages/pages.jsonl"
 	dataPath   = "datapackage.json"
@@ -369,7 +373,7 @@ func writeIndex(w io.Writer, recs []capture) error {
 			Length   int64  `json:"length"`
 			Offset   int64  `json:"offset"`
 			Filename string `json:"filename"`
-		}{c.uri, c.mime, c.status, c.digest, c.length, c.offset, warcName})
+		}{c.uri, c.mime, c.status, c.digest, c.length, c.offset, WARCName})
 		if err != nil {
 			return err
 		}

@@ -34,12 +34,19 @@ type Info struct {
 	// Date is when the crawl, or its resumed run, began. The zero Time
 	// means now.
 	Date time.Time
+	// Filename is the name the record gives the file, in WARC-Filename:
+	// that of the file the records end up in, for one written elsewhere
+	// first. "" means the base name of the path written to.
+	Filename string
 }
 
 // check reports what makes info unfit for a warcinfo record, or nil.
 func (info Info) check() error {
 	if info.Software == "" || !isText(info.Software) {
 		return fmt.Errorf("warcinfo software %q: give a name and version on one line", info.Software)
+	}
+	if !isText(info.Filename) || strings.ContainsAny(info.Filename, `/\`) {
+		return fmt.Errorf("warcinfo filename %q: give a file's base name on one line", info.Filename)
 	}
 	for _, f := range info.Fields {
 		switch {
@@ -317,7 +324,11 @@ func (w *Writer) begin(info Info) error {
 		{"WARC-Record-ID", id},
 		{"WARC-Date", formatDate(date)},
 	}
-	if name := filename(w.path); name != "" {
+	name := info.Filename
+	if name == "" {
+		name = filename(w.path)
+	}
+	if name != "" {
 		h = append(h, [2]string{"WARC-Filename", name})
 	}
 	h = append(h,

@@ -401,3 +401,53 @@ func TestGzipSuffix(t *testing.T) {
 		})
 	}
 }
+
+// TestInfoFilename: Info.Filename names the file in the warcinfo record
+// of each run, for a file written under another name first; "" names it
+// by its own base name, and a name that is no base name is refused.
+func TestInfoFilename(t *testing.T) {
+	tests := []struct {
+		filename, want string
+		ok             bool
+	}{
+		{"", "x.wacz.warc.gz", true},
+		{"data.warc.gz", "data.warc.gz", true},
+		{"dir/data.warc.gz", "", false},
+		{`dir\data.warc.gz`, "", false},
+		{"data\r\n.warc.gz", "", false},
+	}
+	for _, tc := range tests {
+		t.Run(tc.filename, func(t *testing.T) {
+			path := filepath.Join(t.TempDir(), "x.wacz.warc.gz")
+			in := info
+			in.Filename = tc.filename
+			w, err := Create(path, in)
+			if !tc.ok {
+				if err == nil {
+					t.Fatal("Create: no error")
+				}
+				if _, err := os.Lstat(path); err == nil {
+					t.Error("Create refused the info, but made the file")
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			w.Close()
+			if w, err = Reopen(path, in); err != nil {
+				t.Fatal(err)
+			}
+			w.Close()
+			recs := readFile(t, path)
+			if len(recs) != 2 {
+				t.Fatalf("%d records, want the warcinfo of each run", len(recs))
+			}
+			for _, r := range recs {
+				if got := r.must(t, "WARC-Filename"); got != tc.want {
+					t.Errorf("WARC-Filename %q, want %q", got, tc.want)
+				}
+			}
+		})
+	}
+}
