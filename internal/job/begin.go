@@ -325,7 +325,8 @@ func (cfg *Settings) warcFile() string {
 // writeWACZ makes the -warc package, if -warc names one, from the
 // crawl's finished WARC file and the pages in the page directory: before
 // the marker is emptied, so that a crawl killed before the package is
-// whole is resumed, and makes it again.
+// whole is resumed, and makes it again. The package replaces what was at
+// its path only once whole, and has the mode of any file the crawl makes.
 func (j *Job) writeWACZ() error {
 	cfg := j.cfg
 	if !cfg.wacz() {
@@ -343,8 +344,8 @@ func (j *Job) writeWACZ() error {
 		pages = append(pages, u)
 	}
 	p := wacz.Package{WARC: cfg.warcFile(), Pages: pages, Software: "tse-crawler/" + buildinfo.Version, Now: time.Now}
-	if err := p.Write(cfg.WARC); err != nil {
-		return fmt.Errorf("-warc: %w", err)
+	if err := replaceFile(cfg.WARC, packageTemp, nil, p.Pack); err != nil {
+		return fmt.Errorf("-warc: writing WACZ file %s: %w", cfg.WARC, err)
 	}
 	return nil
 }

@@ -6,8 +6,9 @@
 // and whose own digest datapackage-digest.json gives.
 //
 // A crawl writes its WARC file as it goes, and resumes by cutting it back;
-// the package is made from it once, when the crawl ends, and replaces
-// whatever was at its path only when whole.
+// the package is made from it once, when the crawl ends. Package wacz
+// writes it to any writer: the crawl writes it under a temporary name,
+// which a crawl that resumes knows, and renames it into place once whole.
 package wacz
 
 import (
@@ -71,37 +72,15 @@ type Package struct {
 	Now func() time.Time
 }
 
-// Write makes the package at path: in a temporary file beside it, renamed
-// to path once whole, so that path holds a whole package or what it held
-// before. A symbolic link at path is replaced, never written through.
-func (p Package) Write(path string) (err error) {
+// Pack writes the package to w. It reads the WARC file through once, for
+// the index and the pages, before it writes anything, and again as it
+// copies it into the package.
+func (p Package) Pack(w io.Writer) error {
 	recs, err := p.index()
 	if err != nil {
 		return err
 	}
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*.tmp")
-	if err != nil {
-		return fmt.Errorf("writing WACZ file: %w", err)
-	}
-	defer func() {
-		if err != nil {
-			tmp.Close()
-			os.Remove(tmp.Name()) // made above
-		}
-	}()
-	if err := p.pack(tmp, recs); err != nil {
-		return fmt.Errorf("writing WACZ file: %w", err)
-	}
-	if err := tmp.Sync(); err != nil {
-		return fmt.Errorf("writing WACZ file: %w", err)
-	}
-	if err := tmp.Close(); err != nil {
-		return fmt.Errorf("writing WACZ file: %w", err)
-	}
-	if err := os.Rename(tmp.Name(), path); err != nil {
-		return fmt.Errorf("writing WACZ file: %w", err)
-	}
-	return nil
+	return p.pack(w, recs)
 }
 
 // A capture is what the index and the pages need of a record.

@@ -67,7 +67,18 @@ func makeWARC(t *testing.T, dir string) string {
 	return path
 }
 
-func TestWrite(t *testing.T) {
+// pack packs p into a file at path.
+func pack(t *testing.T, p Package, path string) error {
+	t.Helper()
+	f, err := os.Create(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	return p.Pack(f)
+}
+
+func TestPack(t *testing.T) {
 	dir := t.TempDir()
 	src := makeWARC(t, dir)
 	var pages []string
@@ -78,11 +89,8 @@ func TestWrite(t *testing.T) {
 	}
 	now := time.Date(2025, 3, 2, 0, 0, 0, 0, time.UTC)
 	path := filepath.Join(dir, "site.wacz")
-	if err := os.WriteFile(path, []byte("an older package"), 0o666); err != nil {
-		t.Fatal(err)
-	}
 	p := Package{WARC: src, Pages: pages, Software: "tse-crawler/test", Now: func() time.Time { return now }}
-	if err := p.Write(path); err != nil {
+	if err := pack(t, p, path); err != nil {
 		t.Fatal(err)
 	}
 	files := check(t, path)
@@ -119,26 +127,22 @@ func TestWrite(t *testing.T) {
 	if dp.Created != "2025-03-02T00:00:00Z" || dp.Software != "tse-crawler/test" {
 		t.Errorf("datapackage.json: %s", files[dataPath])
 	}
-	if left, _ := filepath.Glob(filepath.Join(dir, ".*")); len(left) > 0 {
-		t.Errorf("temporary files left: %v", left)
-	}
 }
 
-// TestWriteRefused: a WARC file that is not whole leaves what was at the
-// package's path, and no temporary file.
-func TestWriteRefused(t *testing.T) {
+// TestPackRefused: a WARC file that is not whole is refused before
+// anything is written.
+func TestPackRefused(t *testing.T) {
 	dir := t.TempDir()
 	src := makeWARC(t, dir)
 	data, _ := os.ReadFile(src)
 	os.WriteFile(src, data[:len(data)-5], 0o666)
-	path := filepath.Join(dir, "site.wacz")
+	var out bytes.Buffer
 	p := Package{WARC: src, Software: "tse-crawler/test", Now: time.Now}
-	if err := p.Write(path); err == nil {
-		t.Fatal("Write of a torn WARC file succeeded")
+	if err := p.Pack(&out); err == nil {
+		t.Fatal("Pack of a torn WARC file succeeded")
 	}
-	entries, _ := os.ReadDir(dir)
-	if len(entries) != 1 {
-		t.Errorf("left in the directory: %v", entries)
+	if out.Len() > 0 {
+		t.Errorf("Pack of a torn WARC file wrote %d bytes", out.Len())
 	}
 }
 
@@ -308,7 +312,7 @@ func TestPagesListed(t *testing.T) {
 				t.Fatal(err)
 			}
 			path := filepath.Join(dir, "site.wacz")
-			if err := (Package{WARC: src, Pages: tc.pages, Software: "tse-crawler/test", Now: time.Now}).Write(path); err != nil {
+			if err := pack(t, Package{WARC: src, Pages: tc.pages, Software: "tse-crawler/test", Now: time.Now}, path); err != nil {
 				t.Fatal(err)
 			}
 			var got []string
@@ -364,7 +368,7 @@ func TestIndexSorted(t *testing.T) {
 				t.Fatal(err)
 			}
 			path := filepath.Join(dir, "site.wacz")
-			if err := (Package{WARC: src, Pages: []string{"http://h.test/"}, Software: "tse-crawler/test", Now: time.Now}).Write(path); err != nil {
+			if err := pack(t, Package{WARC: src, Pages: []string{"http://h.test/"}, Software: "tse-crawler/test", Now: time.Now}, path); err != nil {
 				t.Fatal(err)
 			}
 			index := strings.Split(strings.TrimSuffix(string(check(t, path)[indexPath]), "\n"), "\n")
