@@ -293,3 +293,54 @@ func TestWACZFilename(t *testing.T) {
 		})
 	}
 }
+
+// TestResumeRemovesTorn: the temporary files a crawl killed while it
+// wrote its outputs leaves beside them, a package, a -graph or
+// -stats-json file half written, or a response spooled for its record,
+// are gone once the crawl is resumed and finished; files named otherwise
+// are left as they are.
+func TestResumeRemovesTorn(t *testing.T) {
+	p := newStepProxy(t, testdataSite(t))
+	tests := []struct {
+		warc string
+		torn []string // named as the crawl names its temporary files
+	}{
+		{"x.wacz", []string{".x.wacz.1234567890.tmp", ".x.wacz.7.tmp", ".links.csv.tmp-42", ".stats.json.tmp-3141592653", ".x.wacz.warc.gz.spool-99"}},
+		{"x.warc.gz", []string{".links.csv.tmp-42", ".x.warc.gz.spool-99"}},
+	}
+	// Not the crawl's to remove: another output's, a name that only
+	// looks like one, the last crawler's shared spool name.
+	others := []string{".y.wacz.1234.tmp", ".x.wacz.12a4.tmp", ".x.wacz.1234.tmp.keep", "x.wacz.1234.tmp", ".links.csv.tmp-", ".links.csv.tmp-1x", ".crawler-spool-12"}
+	for _, tc := range tests {
+		t.Run(tc.warc, func(t *testing.T) {
+			dir, outDir := t.TempDir(), t.TempDir()
+			out := func(name string) string { return filepath.Join(outDir, name) }
+			args := withDir([]string{"-q", "-delay", "0", "-warc", out(tc.warc), "-graph", out("links.csv"), "-stats-json", out("stats.json"), zooSeed, "3"}, dir)
+			if code, _, _ := interruptAt(t, p, args, 4, false); code != 130 {
+				t.Fatalf("interrupted crawl: exit %d, want 130", code)
+			}
+			for _, name := range append(slices.Clone(tc.torn), others...) {
+				if err := os.WriteFile(out(name), []byte("PK\x03\x04torn"), 0o666); err != nil {
+					t.Fatal(err)
+				}
+			}
+			code, _, stderr := crawl(t.Context(), p.getenv, append([]string{"-resume"}, args...)...)
+			if code != exitOK {
+				t.Fatalf("resumed crawl: exit %d: %s", code, stderr)
+			}
+			if strings.HasSuffix(tc.warc, ".wacz") {
+				openWACZ(t, out(tc.warc))
+			}
+			for _, name := range tc.torn {
+				if _, err := os.Lstat(out(name)); err == nil {
+					t.Errorf("%s is left", name)
+				}
+			}
+			for _, name := range others {
+				if _, err := os.Lstat(out(name)); err != nil {
+					t.Errorf("%s, not the crawl's, is gone: %v", name, err)
+				}
+			}
+		})
+	}
+}

@@ -195,11 +195,42 @@ func (j *Job) begin() error {
 			return &SettingError{Setting: Flags, Err: warcError(err)}
 		}
 	}
+	if cfg.Resume {
+		j.removeLeft()
+	}
 	if note := cfg.modeNote(adopted); note != "" && !cfg.Quiet && !cfg.Check {
 		fmt.Fprintf(j.con, "crawler: %s\n", note)
 	}
 	j.begun = begun{dir, replay}
 	return nil
+}
+
+// removeLeft removes, for a crawl that resumes, the temporary files a
+// run killed while it wrote its outputs left beside them: a -graph or
+// -stats-json file, or a package, half written, and a response spooled
+// for its record. The run writes them again; a torn one would be left
+// for good. It warns of one it cannot remove.
+func (j *Job) removeLeft() {
+	cfg := j.cfg
+	type output struct {
+		path string
+		temp tempName
+	}
+	outs := []output{{cfg.Graph, replacement}, {cfg.StatsJSON, replacement}}
+	if cfg.WARC != "" {
+		outs = append(outs, output{cfg.warcFile(), spoolTemp})
+	}
+	if cfg.wacz() {
+		outs = append(outs, output{cfg.WARC, packageTemp})
+	}
+	for _, o := range outs {
+		if o.path == "" {
+			continue
+		}
+		o.temp.removeLeft(o.path, func(name string, err error) {
+			j.con.Warn(fmt.Sprintf("cannot remove %s, which a run killed while it wrote %s left: %v: remove it yourself (rm %s)", name, o.path, err, name))
+		})
+	}
 }
 
 // What Begin found in the page directory.
@@ -325,8 +356,9 @@ func (cfg *Settings) warcFile() string {
 // writeWACZ makes the -warc package, if -warc names one, from the
 // crawl's finished WARC file and the pages in the page directory: before
 // the marker is emptied, so that a crawl killed before the package is
-// whole is resumed, and makes it again. The package replaces what was at
-// its path only once whole, and has the mode of any file the crawl makes.
+// whole is resumed, removes what was written of it, and makes it again.
+// The package replaces what was at its path only once whole, and has the
+// mode of any file the crawl makes.
 func (j *Job) writeWACZ() error {
 	cfg := j.cfg
 	if !cfg.wacz() {
