@@ -47,6 +47,11 @@ func openWACZ(t *testing.T, path string) (warcFile string, pages []string) {
 	if _, err := os.Lstat(path + ".warc.gz"); err == nil {
 		t.Errorf("%s.warc.gz is left beside the package", path)
 	}
+	// Sorted as LC_ALL=C sort sorts, byte by byte, for readers' binary
+	// search.
+	if index := strings.Split(string(files["indexes/index.cdxj"]), "\n"); !slices.IsSorted(index[:len(index)-1]) {
+		t.Errorf("%s: index.cdxj is not sorted by bytes:\n%s", path, files["indexes/index.cdxj"])
+	}
 	warcFile = filepath.Join(t.TempDir(), "data.warc.gz")
 	if err := os.WriteFile(warcFile, files["archive/data.warc.gz"], 0o666); err != nil {
 		t.Fatal(err)
