@@ -192,8 +192,8 @@ var flags = []flagDef{
 			"a `warcinfo` record, then a `request` and a `response` record for every HTTP exchange, robots.txt, redirects, failures and retries included, " +
 			"of the pages and of their requisites (see `-requisites`), " +
 			"each response as received, from its status line to the end of its message, chunked framing and all: not the interim `1xx` answers before it, nor bytes after it. " +
-			"A *FILE* ending in `.gz` holds one gzip member per record. " +
-			"A *FILE* ending in `.wacz` is a WACZ 1.1.1 package of the `.warc.gz` file, a CDXJ index and the pages, made when the crawl ends from *FILE*`.warc.gz`, which the crawl writes beside it until then, with the rules of a WARC file, and removes. " +
+			"A *FILE* ending in `.gz`, in any case, holds one gzip member per record. " +
+			"A *FILE* ending in `.wacz`, in any case, is a WACZ 1.1.1 package of the `.warc.gz` file, a CDXJ index and the pages, made when the crawl ends from *FILE*`.warc.gz`, which the crawl writes beside it until then, with the rules of a WARC file, and removes; the package is written under a temporary name then renamed. " +
 			"Requests ask for no content coding, so that each saved page is the payload of its `200` record. " +
 			"Without `-resume`, *FILE* must not exist, and its directory must (exit 2, checked before anything is written); `-resume` cuts it back to the last page or requisite journaled and appends. " +
 			"A full disk stops the crawl, as a page that cannot be saved does (exit 1).",

@@ -14,9 +14,11 @@ import (
 
 // TestMain lets the tests run this test binary as the crawler itself, to
 // send real signals to a real process: with TSE_CRAWLER_TEST_MAIN=1 it is
-// the command.
+// the command, run with the umask TSE_CRAWLER_TEST_UMASK gives in octal,
+// if any.
 func TestMain(m *testing.M) {
 	if os.Getenv("TSE_CRAWLER_TEST_MAIN") == "1" {
+		setUmask(os.Getenv("TSE_CRAWLER_TEST_UMASK"))
 		main()
 	}
 	os.Exit(m.Run())

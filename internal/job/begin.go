@@ -195,11 +195,42 @@ func (j *Job) begin() error {
 			return &SettingError{Setting: Flags, Err: warcError(err)}
 		}
 	}
+	if cfg.Resume {
+		j.removeLeft()
+	}
 	if note := cfg.modeNote(adopted); note != "" && !cfg.Quiet && !cfg.Check {
 		fmt.Fprintf(j.con, "crawler: %s\n", note)
 	}
 	j.begun = begun{dir, replay}
 	return nil
+}
+
+// removeLeft removes, for a crawl that resumes, the temporary files a
+// run killed while it wrote its outputs left beside them: a -graph or
+// -stats-json file, or a package, half written, and a response spooled
+// for its record. The run writes them again; a torn one would be left
+// for good. It warns of one it cannot remove.
+func (j *Job) removeLeft() {
+	cfg := j.cfg
+	type output struct {
+		path string
+		temp tempName
+	}
+	outs := []output{{cfg.Graph, replacement}, {cfg.StatsJSON, replacement}}
+	if cfg.WARC != "" {
+		outs = append(outs, output{cfg.warcFile(), spoolTemp})
+	}
+	if cfg.wacz() {
+		outs = append(outs, output{cfg.WARC, packageTemp})
+	}
+	for _, o := range outs {
+		if o.path == "" {
+			continue
+		}
+		o.temp.removeLeft(o.path, func(name string, err error) {
+			j.con.Warn(fmt.Sprintf("cannot remove %s, which a run killed while it wrote %s left: %v: remove it yourself (rm %s)", name, o.path, err, name))
+		})
+	}
 }
 
 // What Begin found in the page directory.
@@ -283,6 +314,8 @@ func (cfg *Settings) adopt(p pagedir.Params) (bool, error) {
 // journal's true or false. The files the crawl writes, -warc and -graph,
 // are named by their base names alone: a WARC file is made to be shared,
 // and the path a user typed, perhaps from their home directory, is theirs.
+// The WARC file of a package is only written beside it until the crawl
+// ends, so its records name it as the package does.
 func (j *Job) warcInfo() warc.Info {
 	cfg := j.cfg
 	robots := "ignore"
@@ -290,6 +323,9 @@ func (j *Job) warcInfo() warc.Info {
 		robots = "obey"
 	}
 	info := warc.Info{Software: "tse-crawler/" + buildinfo.Version, Fields: [][2]string{{"robots", robots}}}
+	if cfg.wacz() {
+		info.Filename = wacz.WARCName
+	}
 	for _, o := range j.params().Options {
 		switch o[0] {
 		case "robots":
@@ -304,8 +340,9 @@ func (j *Job) warcInfo() warc.Info {
 }
 
 // wacz reports whether -warc names a WACZ package, which the crawl makes
-// when it ends from the WARC file it writes beside it as it goes.
-func (cfg *Settings) wacz() bool { return strings.HasSuffix(cfg.WARC, ".wacz") }
+// when it ends from the WARC file it writes beside it as it goes. The
+// suffix is matched in any case: X.WACZ is a package too.
+func (cfg *Settings) wacz() bool { return strings.HasSuffix(strings.ToLower(cfg.WARC), ".wacz") }
 
 // warcFile is the WARC file the crawl writes: -warc's, or for a package
 // the .warc.gz beside it, which a crawl that resumes cuts back as any.
@@ -319,7 +356,9 @@ func (cfg *Settings) warcFile() string {
 // writeWACZ makes the -warc package, if -warc names one, from the
 // crawl's finished WARC file and the pages in the page directory: before
 // the marker is emptied, so that a crawl killed before the package is
-// whole is resumed, and makes it again.
+// whole is resumed, removes what was written of it, and makes it again.
+// The package replaces what was at its path only once whole, and has the
+// mode of any file the crawl makes.
 func (j *Job) writeWACZ() error {
 	cfg := j.cfg
 	if !cfg.wacz() {
@@ -337,8 +376,8 @@ func (j *Job) writeWACZ() error {
 		pages = append(pages, u)
 	}
 	p := wacz.Package{WARC: cfg.warcFile(), Pages: pages, Software: "tse-crawler/" + buildinfo.Version, Now: time.Now}
-	if err := p.Write(cfg.WARC); err != nil {
-		return fmt.Errorf("-warc: %w", err)
+	if err := replaceFile(cfg.WARC, packageTemp, nil, p.Pack); err != nil {
+		return fmt.Errorf("-warc: writing WACZ file %s: %w", cfg.WARC, err)
 	}
 	return nil
 }

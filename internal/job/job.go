@@ -16,7 +16,6 @@ import (
 	"net/http"
 	"net/url"
 	"os"
-	"path/filepath"
 	"time"
 
 	"tse-crawler/internal/crawler"
@@ -225,7 +224,7 @@ func newCrawler(cfg *Settings, dir *pagedir.Dir, proxy func(*http.Request) (*url
 	if cfg.WARC != "" {
 		// Large responses wait for their records beside the file they
 		// go to, rather than in memory or in a small /tmp.
-		fetcher.SpoolDir = filepath.Dir(cfg.warcFile())
+		fetcher.Spool = func() (*os.File, error) { return spoolFile(cfg.warcFile()) }
 	}
 	c := &crawler.Crawler{
 		Web:       fetcher,

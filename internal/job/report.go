@@ -1,14 +1,12 @@
 package job
 
 import (
-	"bufio"
 	"errors"
 	"fmt"
 	"io"
 	"io/fs"
 	"maps"
 	"os"
-	"path/filepath"
 	"slices"
 	"time"
 
@@ -116,7 +114,7 @@ func createOut(path string) (*outFile, error) {
 	created := false
 	f, err := os.OpenFile(path, os.O_WRONLY, 0)
 	if errors.Is(err, fs.ErrNotExist) {
-		f, err = os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+		f, err = os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o666)
 		created = err == nil
 	}
 	if err != nil {
@@ -139,34 +137,13 @@ func (o *outFile) write(b []byte) error {
 // leaves the file as it was.
 func (o *outFile) writeFrom(write func(io.Writer) error) error {
 	o.done = true
-	path := o.f.Name()
-	mode := fs.FileMode(0o644)
+	var mode *fs.FileMode // the umask's, as the file had if we made it
 	if fi, err := o.f.Stat(); err == nil {
-		mode = fi.Mode().Perm() // the user's own, or the umask's for a file we made
+		perm := fi.Mode().Perm() // or the user's own
+		mode = &perm
 	}
 	o.f.Close()
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp-*")
-	if err != nil {
-		return err
-	}
-	bw := bufio.NewWriterSize(tmp, 64<<10)
-	err = write(bw)
-	if err == nil {
-		err = bw.Flush()
-	}
-	if err == nil {
-		err = tmp.Chmod(mode) // CreateTemp's is 0600
-	}
-	if cerr := tmp.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(tmp.Name(), path)
-	}
-	if err != nil {
-		os.Remove(tmp.Name())
-	}
-	return err
+	return replaceFile(o.f.Name(), replacement, mode, write)
 }
 
 // discard closes a file that was never written, and removes it if it is

@@ -65,3 +65,31 @@ func TestScanner(t *testing.T) {
 		})
 	}
 }
+
+// TestWACZSuffix: -warc names a package whatever the case of its .wacz,
+// and the crawl then writes its WARC file, gzipped, beside it.
+func TestWACZSuffix(t *testing.T) {
+	tests := []struct {
+		warc, file string
+		wacz       bool
+	}{
+		{"x.wacz", "x.wacz.warc.gz", true},
+		{"X.WACZ", "X.WACZ.warc.gz", true},
+		{"x.Wacz", "x.Wacz.warc.gz", true},
+		{"x.warc.gz", "x.warc.gz", false},
+		{"X.WARC.GZ", "X.WARC.GZ", false},
+		{"X.WARC", "X.WARC", false},
+		{"x.wacz.zip", "x.wacz.zip", false},
+	}
+	for _, tc := range tests {
+		t.Run(tc.warc, func(t *testing.T) {
+			cfg := &Settings{WARC: tc.warc}
+			if got := cfg.wacz(); got != tc.wacz {
+				t.Errorf("wacz() = %v, want %v", got, tc.wacz)
+			}
+			if got := cfg.warcFile(); got != tc.file {
+				t.Errorf("warcFile() = %q, want %q", got, tc.file)
+			}
+		})
+	}
+}

@@ -232,8 +232,8 @@ func (f *Fetcher) startCapture(ctx context.Context, req *http.Request, t *tape, 
 	if t == nil {
 		return nil, ctx
 	}
-	// Past a MiB, the response goes into a file in f.SpoolDir.
-	sp := &spool{dir: f.SpoolDir}
+	// Past a MiB, the response goes into a file f.Spool makes.
+	sp := &spool{open: f.Spool}
 	cp := &capture{date: time.Now(), addr: dialAddr(req.URL), limit: f.captureLimit(body), resp: sp}
 	return cp, cp.trace(ctx)
 }

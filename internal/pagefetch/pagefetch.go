@@ -162,11 +162,12 @@ type Fetcher struct {
 	// Its requests ask for no content coding, as wget's do, so that the
 	// payload of a page's record is the page as saved.
 	Record bool
-	// SpoolDir is where a recorded response goes once it is
-	// larger than a MiB, into a file that has no name, until the record
-	// is written and the response closed: the WARC file's directory, say.
-	// "" keeps every response in memory.
-	SpoolDir string
+	// Spool, if set, makes a new file that has no name, open for reading
+	// and writing, where a recorded response goes once it is larger than
+	// a MiB, until the record is written and the response closed: beside
+	// the WARC file, say. The fetcher closes it. Without Spool, every
+	// response is kept in memory.
+	Spool func() (*os.File, error)
 	// Scratch, if set, makes a new file that has no name, for a body
 	// whose length is not known until it ends (one that inflates, or
 	// comes without a Content-Length) once it outgrows 8 MiB: the rest is

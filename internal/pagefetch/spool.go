@@ -14,10 +14,10 @@ import (
 const spoolMemory = 1 << 20
 
 // A spool holds the bytes of one response as they are read, for its WARC
-// record: in memory up to spoolMemory bytes, then in a file in dir whose
-// name is gone. It is a warc.Source, and Close frees it.
+// record: in memory up to spoolMemory bytes, then in a file that open
+// makes, which has no name. It is a warc.Source, and Close frees it.
 type spool struct {
-	dir  string // "" keeps everything in memory
+	open func() (*os.File, error) // nil keeps everything in memory
 	mem  []byte
 	f    *os.File
 	size int64
@@ -30,13 +30,13 @@ func (s *spool) write(b []byte) {
 	if s.err != nil {
 		return
 	}
-	if s.f == nil && (s.dir == "" || len(s.mem)+len(b) <= spoolMemory) {
+	if s.f == nil && (s.open == nil || len(s.mem)+len(b) <= spoolMemory) {
 		s.mem = append(s.mem, b...)
 		s.size += int64(len(b))
 		return
 	}
 	if s.f == nil {
-		if s.f, s.err = openSpool(s.dir); s.err != nil {
+		if s.f, s.err = s.open(); s.err != nil {
 			s.err = fmt.Errorf("spooling a response: %w", s.err)
 			return
 		}
@@ -96,19 +96,4 @@ func (s *spool) Close() error {
 	}
 	s.mem, s.size = nil, 0
 	return err
-}
-
-// openSpool opens a new file for a spool in dir, which no other process
-// is to use: its name is removed as soon as it is made, so that the file
-// is gone once it is closed, or once the crawler is killed.
-func openSpool(dir string) (*os.File, error) {
-	f, err := os.CreateTemp(dir, ".crawler-spool-*")
-	if err != nil {
-		return nil, err
-	}
-	if err := os.Remove(f.Name()); err != nil {
-		f.Close()
-		return nil, err
-	}
-	return f, nil
 }

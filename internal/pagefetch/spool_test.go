@@ -43,7 +43,7 @@ func TestSpool(t *testing.T) {
 		}
 	}
 	dir := t.TempDir()
-	s := &spool{dir: dir}
+	s := &spool{open: unnamedIn(dir)}
 	fill(s)
 	check(t, s)
 	if len(s.mem) > spoolMemory || s.f == nil {
@@ -62,19 +62,35 @@ func TestSpool(t *testing.T) {
 		t.Errorf("Close = %v, and the spool still holds its file or memory", err)
 	}
 
-	// Without a directory, everything stays in memory.
+	// Without a file to go to, everything stays in memory.
 	s = &spool{}
 	fill(s)
 	check(t, s)
 	if s.f != nil {
-		t.Error("a spool with no directory made a file")
+		t.Error("a spool with nothing to open made a file")
 	}
 
-	// A directory that cannot be written: the first MiB is kept, the
-	// rest dropped, and the failure told.
-	s = &spool{dir: filepath.Join(dir, "missing")}
+	// A file that cannot be made: the first MiB is kept, the rest
+	// dropped, and the failure told.
+	s = &spool{open: unnamedIn(filepath.Join(dir, "missing"))}
 	fill(s)
 	if s.failed() == nil || s.Size() > spoolMemory {
 		t.Errorf("spool into a missing directory: %d bytes, error %v", s.Size(), s.failed())
+	}
+}
+
+// unnamedIn returns a function that makes a new file in dir, and removes
+// its name.
+func unnamedIn(dir string) func() (*os.File, error) {
+	return func() (*os.File, error) {
+		f, err := os.CreateTemp(dir, ".spool-*")
+		if err != nil {
+			return nil, err
+		}
+		if err := os.Remove(f.Name()); err != nil {
+			f.Close()
+			return nil, err
+		}
+		return f, nil
 	}
 }

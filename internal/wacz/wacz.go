@@ -6,8 +6,9 @@
 // and whose own digest datapackage-digest.json gives.
 //
 // A crawl writes its WARC file as it goes, and resumes by cutting it back;
-// the package is made from it once, when the crawl ends, and replaces
-// whatever was at its path only when whole.
+// the package is made from it once, when the crawl ends. Package wacz
+// writes it to any writer: the crawl writes it under a temporary name,
+// which a crawl that resumes knows, and renames it into place once whole.
 package wacz
 
 import (
@@ -38,10 +39,14 @@ import (
 	"tse-crawler/internal/warc"
 )
 
+// WARCName is the name of the package's WARC file, in its archive
+// directory, which the records of the WARC file it is made from name as
+// theirs.
+const WARCName = "data.warc.gz"
+
 // The names of the package's files.
 const (
-	warcName   = "data.warc.gz"
-	warcPath   = "archive/" + warcName
+	warcPath   = "archive/" + WARCName
 	indexPath  = "indexes/index.cdxj"
 	pagesPath  = "pages/pages.jsonl"
 	dataPath   = "datapackage.json"
@@ -56,8 +61,10 @@ type Package struct {
 	// WARC is the path of the finished WARC file, a .warc.gz of one gzip
 	// member for each record, as package warc writes it.
 	WARC string
-	// Pages are the URLs of the pages the crawl saved. Each gets a line
-	// in pages.jsonl, from the first 200 text/html response to it.
+	// Pages are the URLs of the pages the crawl saved, as the crawl keys
+	// them. Each gets a line in pages.jsonl, from the first 200 response
+	// to it that is HTML or XHTML, or says no Content-Type (which the
+	// crawler sniffed), under its URL as its record names it.
 	Pages []string
 	// Software names the crawler and its version, for datapackage.json.
 	Software string
@@ -65,37 +72,15 @@ type Package struct {
 	Now func() time.Time
 }
 
-// Write makes the package at path: in a temporary file beside it, renamed
-// to path once whole, so that path holds a whole package or what it held
-// before. A symbolic link at path is replaced, never written through.
-func (p Package) Write(path string) (err error) {
+// Pack writes the package to w. It reads the WARC file through once, for
+// the index and the pages, before it writes anything, and again as it
+// copies it into the package.
+func (p Package) Pack(w io.Writer) error {
 	recs, err := p.index()
 	if err != nil {
 		return err
 	}
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*.tmp")
-	if err != nil {
-		return fmt.Errorf("writing WACZ file: %w", err)
-	}
-	defer func() {
-		if err != nil {
-			tmp.Close()
-			os.Remove(tmp.Name()) // made above
-		}
-	}()
-	if err := p.pack(tmp, recs); err != nil {
-		return fmt.Errorf("writing WACZ file: %w", err)
-	}
-	if err := tmp.Sync(); err != nil {
-		return fmt.Errorf("writing WACZ file: %w", err)
-	}
-	if err := tmp.Close(); err != nil {
-		return fmt.Errorf("writing WACZ file: %w", err)
-	}
-	if err := os.Rename(tmp.Name(), path); err != nil {
-		return fmt.Errorf("writing WACZ file: %w", err)
-	}
-	return nil
+	return p.pack(w, recs)
 }
 
 // A capture is what the index and the pages need of a record.
@@ -103,16 +88,18 @@ type capture struct {
 	typ, uri, date, digest string
 	offset, length         int64
 	status, mime           string // of an HTTP response
-	page                   bool   // the first 200 text/html response to a page
+	page                   bool   // the first 200 HTML response to a page
 	title                  string // of a page
 }
 
 // index reads the WARC file and returns its records, but warcinfo and
 // request records, which the index leaves out.
 func (p Package) index() ([]capture, error) {
-	pages := make(map[string]bool, len(p.Pages))
+	// Pages saved twice under one name on the wire were fetched twice,
+	// and each has its line.
+	pages := make(map[string]int, len(p.Pages))
 	for _, u := range p.Pages {
-		pages[u] = true
+		pages[matchKey(u)]++
 	}
 	var all []capture
 	err := warc.Read(p.WARC, func(r warc.Record, block io.Reader) error {
@@ -152,9 +139,9 @@ func (p Package) index() ([]capture, error) {
 }
 
 // readResponse reads the status and media type of the HTTP response in
-// block, and if it is a page's the title, and deletes the page from
-// pages, so that it has one line.
-func readResponse(c *capture, block io.Reader, pages map[string]bool) {
+// block, and if it is a page's the title, and takes the page from pages,
+// so that it has one line.
+func readResponse(c *capture, block io.Reader, pages map[string]int) {
 	resp, err := http.ReadResponse(bufio.NewReader(block), nil)
 	if err != nil {
 		return
@@ -166,12 +153,69 @@ func readResponse(c *capture, block io.Reader, pages map[string]bool) {
 	if c.mime == "" {
 		c.mime = "unk"
 	}
-	if resp.StatusCode != http.StatusOK || c.mime != "text/html" || !pages[c.uri] {
+	key := matchKey(c.uri)
+	if resp.StatusCode != http.StatusOK || ct != "" && !htmlType(ct) || pages[key] == 0 {
 		return
 	}
-	delete(pages, c.uri)
+	pages[key]--
 	c.page = true
 	c.title = title(decode(resp.Body, resp.Header.Get("Content-Encoding")), ct)
+}
+
+// htmlType reports whether a Content-Type names HTML or XHTML, as the
+// crawler reads it when it saves a page: one that package mime rejects
+// is read up to its first ';'.
+func htmlType(ct string) bool {
+	mt, _, err := mime.ParseMediaType(ct)
+	if err != nil {
+		mt, _, _ = strings.Cut(ct, ";")
+		mt = strings.ToLower(strings.TrimSpace(mt))
+	}
+	return mt == "text/html" || mt == "application/xhtml+xml"
+}
+
+// matchKey returns the form of a URL in which a page's key and the
+// WARC-Target-URI of its record are compared. The two differ: the
+// reference mode keeps a link's raw bytes in its key (a backslash, an é),
+// which the request line carries escaped, as net/url escapes a path and
+// as a browser escapes a query; and html mode's key is sent as it is, so
+// its record names it so, but net/url would escape a '|' in it. Both
+// forms, read by net/url, then have the same escaped path, and the same
+// query once escaped as on the wire. A URL that net/url cannot read is
+// compared as it is.
+func matchKey(raw string) string {
+	u, err := url.Parse(raw)
+	if err != nil || u.Opaque != "" {
+		return raw
+	}
+	path := u.EscapedPath()
+	if path == "" {
+		path = "/" // the request line's
+	}
+	key := strings.ToLower(u.Scheme) + "://" + strings.ToLower(u.Host) + path
+	if u.ForceQuery || u.RawQuery != "" {
+		key += "?" + escapeQuery(u.RawQuery)
+	}
+	return key
+}
+
+// escapeQuery percent-encodes the bytes of a query that a request line
+// never carries as they are: controls, space, '"', '#', '<', '>', "'"
+// and every byte from 0x7F, as a browser does, and the crawler on the
+// wire. It leaves '%' alone, so a query escaped once is as it was.
+func escapeQuery(q string) string {
+	const hex = "0123456789ABCDEF"
+	var b strings.Builder
+	for i := range len(q) {
+		if c := q[i]; c <= ' ' || c >= 0x7f || strings.IndexByte(`"#<>'`, c) >= 0 {
+			b.WriteByte('%')
+			b.WriteByte(hex[c>>4])
+			b.WriteByte(hex[c&15])
+		} else {
+			b.WriteByte(c)
+		}
+	}
+	return b.String()
 }
 
 // decode removes the content coding of body, or returns nil for one it
@@ -293,10 +337,12 @@ func (p Package) pack(out io.Writer, recs []capture) error {
 }
 
 // writeIndex writes the CDXJ index: a line for each capture, sorted by
-// SURT key, then timestamp, then place in the file.
+// SURT key, then timestamp, then as bytes. Readers look a URL up by
+// binary search, over lines sorted as LC_ALL=C sort sorts them, so the
+// captures of one URL in one second are in the order of their JSON, not
+// of the file.
 func writeIndex(w io.Writer, recs []capture) error {
-	type line struct{ key, json string }
-	lines := make([]line, 0, len(recs))
+	lines := make([]string, 0, len(recs))
 	for _, c := range recs {
 		j, err := marshal(struct {
 			URL      string `json:"url"`
@@ -306,18 +352,18 @@ func writeIndex(w io.Writer, recs []capture) error {
 			Length   int64  `json:"length"`
 			Offset   int64  `json:"offset"`
 			Filename string `json:"filename"`
-		}{c.uri, c.mime, c.status, c.digest, c.length, c.offset, warcName})
+		}{c.uri, c.mime, c.status, c.digest, c.length, c.offset, WARCName})
 		if err != nil {
 			return err
 		}
-		lines = append(lines, line{surt(c.uri) + " " + timestamp(c.date), string(j)})
+		// No key holds a space, so whole lines sort by key and
+		// timestamp first.
+		lines = append(lines, surt(c.uri)+" "+timestamp(c.date)+" "+string(j))
 	}
-	slices.SortStableFunc(lines, func(a, b line) int { return strings.Compare(a.key, b.key) })
+	slices.Sort(lines)
 	bw := bufio.NewWriter(w)
 	for _, l := range lines {
-		bw.WriteString(l.key)
-		bw.WriteByte(' ')
-		bw.WriteString(l.json)
+		bw.WriteString(l)
 		bw.WriteByte('\n')
 	}
 	return bw.Flush()

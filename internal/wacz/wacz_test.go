@@ -67,7 +67,18 @@ func makeWARC(t *testing.T, dir string) string {
 	return path
 }
 
-func TestWrite(t *testing.T) {
+// pack packs p into a file at path.
+func pack(t *testing.T, p Package, path string) error {
+	t.Helper()
+	f, err := os.Create(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	return p.Pack(f)
+}
+
+func TestPack(t *testing.T) {
 	dir := t.TempDir()
 	src := makeWARC(t, dir)
 	var pages []string
@@ -78,11 +89,8 @@ func TestWrite(t *testing.T) {
 	}
 	now := time.Date(2025, 3, 2, 0, 0, 0, 0, time.UTC)
 	path := filepath.Join(dir, "site.wacz")
-	if err := os.WriteFile(path, []byte("an older package"), 0o666); err != nil {
-		t.Fatal(err)
-	}
 	p := Package{WARC: src, Pages: pages, Software: "tse-crawler/test", Now: func() time.Time { return now }}
-	if err := p.Write(path); err != nil {
+	if err := pack(t, p, path); err != nil {
 		t.Fatal(err)
 	}
 	files := check(t, path)
@@ -119,26 +127,22 @@ func TestWrite(t *testing.T) {
 	if dp.Created != "2025-03-02T00:00:00Z" || dp.Software != "tse-crawler/test" {
 		t.Errorf("datapackage.json: %s", files[dataPath])
 	}
-	if left, _ := filepath.Glob(filepath.Join(dir, ".*")); len(left) > 0 {
-		t.Errorf("temporary files left: %v", left)
-	}
 }
 
-// TestWriteRefused: a WARC file that is not whole leaves what was at the
-// package's path, and no temporary file.
-func TestWriteRefused(t *testing.T) {
+// TestPackRefused: a WARC file that is not whole is refused before
+// anything is written.
+func TestPackRefused(t *testing.T) {
 	dir := t.TempDir()
 	src := makeWARC(t, dir)
 	data, _ := os.ReadFile(src)
 	os.WriteFile(src, data[:len(data)-5], 0o666)
-	path := filepath.Join(dir, "site.wacz")
+	var out bytes.Buffer
 	p := Package{WARC: src, Software: "tse-crawler/test", Now: time.Now}
-	if err := p.Write(path); err == nil {
-		t.Fatal("Write of a torn WARC file succeeded")
+	if err := p.Pack(&out); err == nil {
+		t.Fatal("Pack of a torn WARC file succeeded")
 	}
-	entries, _ := os.ReadDir(dir)
-	if len(entries) != 1 {
-		t.Errorf("left in the directory: %v", entries)
+	if out.Len() > 0 {
+		t.Errorf("Pack of a torn WARC file wrote %d bytes", out.Len())
 	}
 }
 
@@ -256,4 +260,126 @@ func check(t *testing.T, path string) map[string][]byte {
 		t.Errorf("datapackage-digest.json: %s, want %s", files[digestPath], want)
 	}
 	return files
+}
+
+// TestPagesListed: every page the crawl saved has its line in
+// pages.jsonl, however its key differs from its record's target URI,
+// which names it as it went on the wire, and whatever HTML Content-Type,
+// or none, its response has.
+func TestPagesListed(t *testing.T) {
+	const (
+		html  = "HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nContent-Length: 20\r\n\r\n<title>page</title>\n"
+		xhtml = "HTTP/1.1 200 OK\r\nContent-Type: application/xhtml+xml; charset=utf-8\r\nContent-Length: 20\r\n\r\n<title>page</title>\n"
+		none  = "HTTP/1.1 200 OK\r\nContent-Length: 20\r\n\r\n<title>page</title>\n"
+		odd   = "HTTP/1.1 200 OK\r\nContent-Type: Text/HTML; charset=utf-8; charset=latin1\r\nContent-Length: 20\r\n\r\n<title>page</title>\n"
+		png   = "HTTP/1.1 200 OK\r\nContent-Type: image/png\r\nContent-Length: 4\r\n\r\n\x89PNG"
+	)
+	type rec struct{ uri, resp string }
+	tests := []struct {
+		name  string
+		recs  []rec
+		pages []string // keys, as the crawl saved them
+		want  []string // the URLs pages.jsonl lists, in order
+	}{
+		{"raw UTF-8 in the path", []rec{{"http://h.test/caf%C3%A9.html", html}}, []string{"http://h.test/caf\xc3\xa9.html"}, []string{"http://h.test/caf%C3%A9.html"}},
+		{"backslash in the path", []rec{{"http://h.test/a%5Cb.html", html}}, []string{`http://h.test/a\b.html`}, []string{"http://h.test/a%5Cb.html"}},
+		{"raw bytes in the query", []rec{{"http://h.test/q.html?x%20y%FF%3Clt%3E", html}}, []string{"http://h.test/q.html?x y\xff<lt>"}, []string{"http://h.test/q.html?x%20y%FF%3Clt%3E"}},
+		{"backslash in the query", []rec{{`http://h.test/q.html?x\y`, html}}, []string{`http://h.test/q.html?x\y`}, []string{`http://h.test/q.html?x\y`}},
+		{"html mode's key, sent as it is", []rec{{"http://h.test/x|y.html", html}}, []string{"http://h.test/x|y.html"}, []string{"http://h.test/x|y.html"}},
+		{"no path", []rec{{"http://h.test/", html}}, []string{"http://h.test"}, []string{"http://h.test/"}},
+		{"XHTML", []rec{{"http://h.test/x.html", xhtml}}, []string{"http://h.test/x.html"}, []string{"http://h.test/x.html"}},
+		{"no Content-Type", []rec{{"http://h.test/x.html", none}}, []string{"http://h.test/x.html"}, []string{"http://h.test/x.html"}},
+		{"a Content-Type package mime rejects", []rec{{"http://h.test/x.html", odd}}, []string{"http://h.test/x.html"}, []string{"http://h.test/x.html"}},
+		{"two keys, one URL on the wire", []rec{{"http://h.test/p%7Cq.html", html}, {"http://h.test/p%7Cq.html", html}}, []string{"http://h.test/p|q.html", "http://h.test/p%7Cq.html"}, []string{"http://h.test/p%7Cq.html", "http://h.test/p%7Cq.html"}},
+		{"not HTML, then the page", []rec{{"http://h.test/x.html", png}, {"http://h.test/x.html", html}}, []string{"http://h.test/x.html"}, []string{"http://h.test/x.html"}},
+		{"a requisite, no page", []rec{{"http://h.test/x.html", html}, {"http://h.test/frame.html", html}}, []string{"http://h.test/x.html"}, []string{"http://h.test/x.html"}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			src := filepath.Join(dir, "crawl.warc.gz")
+			w, err := warc.Create(src, warc.Info{Software: "test/1"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			for i, r := range tc.recs {
+				x := warc.Exchange{TargetURI: r.uri, Date: time.Date(2025, 3, 1, 12, 0, i, 0, time.UTC), Request: []byte("GET / HTTP/1.1\r\nHost: h.test\r\n\r\n"), Response: strings.NewReader(r.resp)}
+				if err := w.WriteExchange(x); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if err := w.Close(); err != nil {
+				t.Fatal(err)
+			}
+			path := filepath.Join(dir, "site.wacz")
+			if err := pack(t, Package{WARC: src, Pages: tc.pages, Software: "tse-crawler/test", Now: time.Now}, path); err != nil {
+				t.Fatal(err)
+			}
+			var got []string
+			for _, l := range strings.Split(strings.TrimSpace(string(check(t, path)[pagesPath])), "\n")[1:] {
+				var pg struct{ URL, Title string }
+				if err := json.Unmarshal([]byte(l), &pg); err != nil {
+					t.Fatalf("%s: %v", l, err)
+				}
+				if pg.Title != "page" {
+					t.Errorf("%s: title %q, want page", pg.URL, pg.Title)
+				}
+				got = append(got, pg.URL)
+			}
+			if !slices.Equal(got, tc.want) {
+				t.Errorf("pages.jsonl lists %q, want %q", got, tc.want)
+			}
+		})
+	}
+}
+
+// TestIndexSorted: the index is sorted by bytes, line by line, as
+// LC_ALL=C sort -c checks, though two captures of one URL in one second
+// lie in the file in the other order.
+func TestIndexSorted(t *testing.T) {
+	tests := []struct {
+		name  string
+		resps []string // of one URL, in one second, in the order of the file
+	}{
+		{"redirect, then the page", []string{
+			"HTTP/1.1 302 Found\r\nLocation: /\r\nContent-Length: 0\r\n\r\n",
+			"HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nContent-Length: 20\r\n\r\n<title>page</title>\n",
+		}},
+		{"not HTML, then HTML", []string{
+			"HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nContent-Length: 4\r\n\r\npage",
+			"HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nContent-Length: 20\r\n\r\n<title>page</title>\n",
+		}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			src := filepath.Join(dir, "crawl.warc.gz")
+			w, err := warc.Create(src, warc.Info{Software: "test/1"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			for i, resp := range tc.resps {
+				x := warc.Exchange{TargetURI: "http://h.test/", Date: time.Date(2025, 3, 1, 12, 0, 0, i*1000, time.UTC), Request: []byte("GET / HTTP/1.1\r\nHost: h.test\r\n\r\n"), Response: strings.NewReader(resp)}
+				if err := w.WriteExchange(x); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if err := w.Close(); err != nil {
+				t.Fatal(err)
+			}
+			path := filepath.Join(dir, "site.wacz")
+			if err := pack(t, Package{WARC: src, Pages: []string{"http://h.test/"}, Software: "tse-crawler/test", Now: time.Now}, path); err != nil {
+				t.Fatal(err)
+			}
+			index := strings.Split(strings.TrimSuffix(string(check(t, path)[indexPath]), "\n"), "\n")
+			if len(index) != len(tc.resps) {
+				t.Fatalf("index has %d lines, want %d", len(index), len(tc.resps))
+			}
+			for i := 1; i < len(index); i++ {
+				if index[i-1] > index[i] {
+					t.Errorf("index lines %d and %d are out of order:\n%s\n%s", i, i+1, index[i-1], index[i])
+				}
+			}
+		})
+	}
 }

@@ -9,8 +9,8 @@
 // side. Every record names its warcinfo record, and carries a random UUID,
 // a WARC-Date to the microsecond (the same for both records of an
 // exchange) and a SHA-1 block digest in base 32. A file whose name ends in
-// .gz holds one gzip member per record, so that a reader can start at any
-// record.
+// .gz, in any case, holds one gzip member per record, so that a reader can
+// start at any record.
 //
 // # Response records
 //

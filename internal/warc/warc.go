@@ -34,12 +34,19 @@ type Info struct {
 	// Date is when the crawl, or its resumed run, began. The zero Time
 	// means now.
 	Date time.Time
+	// Filename is the name the record gives the file, in WARC-Filename:
+	// that of the file the records end up in, for one written elsewhere
+	// first. "" means the base name of the path written to.
+	Filename string
 }
 
 // check reports what makes info unfit for a warcinfo record, or nil.
 func (info Info) check() error {
 	if info.Software == "" || !isText(info.Software) {
 		return fmt.Errorf("warcinfo software %q: give a name and version on one line", info.Software)
+	}
+	if !isText(info.Filename) || strings.ContainsAny(info.Filename, `/\`) {
+		return fmt.Errorf("warcinfo filename %q: give a file's base name on one line", info.Filename)
 	}
 	for _, f := range info.Fields {
 		switch {
@@ -139,9 +146,9 @@ func (e *NotWARCError) Error() string {
 func (e *NotWARCError) Unwrap() error { return e.Err }
 
 // Create creates a WARC file at path and writes its warcinfo record. A
-// path that ends in ".gz" makes a gzip file of one member for each record,
-// the form every reader expects of a .warc.gz; any other path makes a
-// plain WARC file.
+// path that ends in ".gz", in any case, makes a gzip file of one member
+// for each record, the form every reader expects of a .warc.gz; any other
+// path makes a plain WARC file.
 //
 // Create makes a new file or none: if path names anything, even a
 // dangling symbolic link, it returns an [*ExistsError]. Its other errors
@@ -289,7 +296,9 @@ func checkRegular(path string, fi fs.FileInfo) error {
 	}
 }
 
-func isGzip(path string) bool { return strings.HasSuffix(path, ".gz") }
+// isGzip reports whether path ends in ".gz", in any case: X.WARC.GZ is
+// as gzipped as x.warc.gz.
+func isGzip(path string) bool { return strings.HasSuffix(strings.ToLower(path), ".gz") }
 
 func newWriter(path string, f file, size int64) *Writer {
 	return &Writer{path: path, gzip: isGzip(path), f: f, size: size}
@@ -315,7 +324,11 @@ func (w *Writer) begin(info Info) error {
 		{"WARC-Record-ID", id},
 		{"WARC-Date", formatDate(date)},
 	}
-	if name := filename(w.path); name != "" {
+	name := info.Filename
+	if name == "" {
+		name = filename(w.path)
+	}
+	if name != "" {
 		h = append(h, [2]string{"WARC-Filename", name})
 	}
 	h = append(h,

@@ -5,6 +5,7 @@ import (
 	"cmp"
 	"compress/gzip"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"slices"
@@ -351,5 +352,102 @@ func TestBadInput(t *testing.T) {
 	}
 	if err := w.Close(); err == nil {
 		t.Error("second Close: no error")
+	}
+}
+
+// TestGzipSuffix: a name that ends in .gz in any case makes a gzipped
+// file, which Read and Reopen read as one; any other name a plain file.
+func TestGzipSuffix(t *testing.T) {
+	tests := []struct {
+		name string
+		gzip bool
+	}{
+		{"crawl.warc", false},
+		{"CRAWL.WARC", false},
+		{"crawl.warc.gz", true},
+		{"CRAWL.WARC.GZ", true},
+		{"crawl.warc.Gz", true},
+		{"crawl.gzip", false},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			path := filepath.Join(t.TempDir(), tc.name)
+			w := create(t, path)
+			if err := w.WriteExchange(fill(exchanges[0].x, 0)); err != nil {
+				t.Fatal(err)
+			}
+			if err := w.Close(); err != nil {
+				t.Fatal(err)
+			}
+			if w, err := Reopen(path, info); err != nil {
+				t.Fatalf("Reopen: %v", err)
+			} else {
+				w.Close()
+			}
+			data, err := os.ReadFile(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := bytes.HasPrefix(data, []byte{0x1f, 0x8b}); got != tc.gzip {
+				t.Errorf("gzipped: %v, want %v", got, tc.gzip)
+			}
+			n := 0
+			if err := Read(path, func(Record, io.Reader) error { n++; return nil }); err != nil {
+				t.Fatalf("Read: %v", err)
+			}
+			if n != 4 {
+				t.Errorf("Read read %d records, want 4", n)
+			}
+		})
+	}
+}
+
+// TestInfoFilename: Info.Filename names the file in the warcinfo record
+// of each run, for a file written under another name first; "" names it
+// by its own base name, and a name that is no base name is refused.
+func TestInfoFilename(t *testing.T) {
+	tests := []struct {
+		filename, want string
+		ok             bool
+	}{
+		{"", "x.wacz.warc.gz", true},
+		{"data.warc.gz", "data.warc.gz", true},
+		{"dir/data.warc.gz", "", false},
+		{`dir\data.warc.gz`, "", false},
+		{"data\r\n.warc.gz", "", false},
+	}
+	for _, tc := range tests {
+		t.Run(tc.filename, func(t *testing.T) {
+			path := filepath.Join(t.TempDir(), "x.wacz.warc.gz")
+			in := info
+			in.Filename = tc.filename
+			w, err := Create(path, in)
+			if !tc.ok {
+				if err == nil {
+					t.Fatal("Create: no error")
+				}
+				if _, err := os.Lstat(path); err == nil {
+					t.Error("Create refused the info, but made the file")
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			w.Close()
+			if w, err = Reopen(path, in); err != nil {
+				t.Fatal(err)
+			}
+			w.Close()
+			recs := readFile(t, path)
+			if len(recs) != 2 {
+				t.Fatalf("%d records, want the warcinfo of each run", len(recs))
+			}
+			for _, r := range recs {
+				if got := r.must(t, "WARC-Filename"); got != tc.want {
+					t.Errorf("WARC-Filename %q, want %q", got, tc.want)
+				}
+			}
+		})
 	}
 }
