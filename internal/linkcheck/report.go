@@ -6,6 +6,8 @@ import (
 	"io"
 	"net/url"
 	"slices"
+
+	"tse-crawler/internal/termsafe"
 )
 
 // report gathers the broken targets, in the order met, then sorts them,
@@ -102,7 +104,19 @@ func (c *Checker) referrer(i int) Referrer {
 // WriteText writes the report for people: each broken target, its
 // status and kind, and where every link to it is, as page:line:column;
 // then a line that sums it up.
+//
+// Every byte a terminal would obey is escaped, as package termsafe does,
+// whatever w is: a fragment is reported as its page wrote it, ESC and BEL
+// included, and a report written to a file is read on a terminal too.
 func (r *Report) WriteText(w io.Writer) error {
+	tw := termsafe.NewWriter(w)
+	if err := r.writeText(tw); err != nil {
+		return err
+	}
+	return tw.Flush()
+}
+
+func (r *Report) writeText(w io.Writer) error {
 	for _, b := range r.Broken {
 		links := "links"
 		if len(b.From) == 1 {
