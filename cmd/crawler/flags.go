@@ -336,7 +336,7 @@ var flags = []flagDef{
 		short: "check every link of the site, and list the broken ones on stdout (exit 9 if any)",
 		text: "check links instead of logging the crawl: every link, frame, image, stylesheet (and what it imports), script and other requisite " +
 			"of every page crawled, and every `#fragment` that names a page in the scope. " +
-			"Targets that are no pages, outside the scope or past *maxDepth* are asked once each with HEAD (GET if HEAD is refused), paced and allowed by robots.txt as pages are. " +
+			"Targets that are no pages, outside the scope or past *maxDepth* are asked once each with HEAD (GET if HEAD is refused, fails or times out), paced and allowed by robots.txt as pages are. " +
 			"stdout lists the broken links, most linked first, each with every page that holds it, as *page*:*line*:*column*, then a line that sums up; " +
 			"the exit status is 9 if one is broken. With *seedURL* alone, the crawl goes as deep as the site, saves nothing, " +
 			"and its scope is the seed's host, unless a `-scope` says otherwise. See [Checking a site's links](#checking-a-sites-links).",

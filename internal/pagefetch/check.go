@@ -39,14 +39,16 @@ type Checked struct {
 // which is sent byte for byte whatever f.WHATWG says.
 //
 // Without body, it sends a HEAD, which costs the server no body. Many
-// servers answer a HEAD wrongly, refusing it (405, 501) or failing it
-// where a GET succeeds, so a HEAD answered with any status from 400 up,
-// or that gets a broken answer, is asked again with a GET, whose body is
-// read no further than needed to reuse the connection, and dropped. A
-// HEAD that times out, finds the host unreachable or is cut short by ctx
-// is not: a GET would fare no better. With body, it sends a GET alone and
-// reads the body whole, within MaxSize, so that the caller can look into
-// it, say for the ids a fragment may name.
+// servers answer a HEAD wrongly, refusing it (405, 501), failing it where
+// a GET succeeds, or never answering it at all, so a HEAD answered with
+// any status from 400 up, or that gets a broken answer, is asked again
+// with a GET, whose body is read no further than needed to reuse the
+// connection, and dropped. So is a HEAD that times out, its retries spent,
+// but with one GET alone, not retried: a server that answers neither is
+// not waited for twice over. A HEAD that finds the host unreachable or is
+// cut short by ctx is not asked again: a GET would fare no better. With
+// body, it sends a GET alone and reads the body whole, within MaxSize, so
+// that the caller can look into it, say for the ids a fragment may name.
 //
 // It is paced, retried and checked against robots.txt as
 // [Fetcher.FetchRequisite] is, and fails as it does: with [ErrDisallowed]
@@ -77,10 +79,16 @@ func (f *Fetcher) check(ctx context.Context, rawURL string, body bool, t *tape) 
 	if !body {
 		method, k = http.MethodHead, checked
 	}
-	resp, err := f.get(ctx, method, rawURL, k, t)
+	try := f.tries()
+	resp, err := f.getTried(ctx, method, rawURL, k, t, try)
 	if method == http.MethodHead && getInstead(ctx, resp, err) {
+		if timedOut(err) {
+			// The HEAD had its retries, each up to the timeout: the GET
+			// is one more request, not as many again.
+			try.retries = 0
+		}
 		method = http.MethodGet
-		resp, err = f.get(ctx, method, rawURL, k, t)
+		resp, err = f.getTried(ctx, method, rawURL, k, t, try)
 	}
 	if err != nil {
 		return Checked{}, err
@@ -96,9 +104,9 @@ func (f *Fetcher) check(ctx context.Context, rawURL string, body bool, t *tape) 
 
 // getInstead reports whether a HEAD that got resp, or failed with err,
 // is to be asked again with a GET: when the server answered it with a
-// status from 400 up (405 and 501 among them), or gave a broken answer,
-// but not when the HEAD found no way to the server, or no answer in time,
-// or the check was stopped.
+// status from 400 up (405 and 501 among them), gave a broken answer, or
+// none in time, which some servers do to a HEAD alone, but not when the
+// HEAD found no way to the server, or the check was stopped.
 func getInstead(ctx context.Context, resp *response, err error) bool {
 	if err == nil {
 		return resp.code >= 400
@@ -109,9 +117,13 @@ func getInstead(ctx context.Context, resp *response, err error) bool {
 	if _, ok := errors.AsType[*UnreachableError](err); ok {
 		return false
 	}
-	if _, ok := errors.AsType[*tls.CertificateVerificationError](err); ok {
-		return false
-	}
+	_, untrusted := errors.AsType[*tls.CertificateVerificationError](err)
+	return !untrusted
+}
+
+// timedOut reports whether a request failed for want of an answer within
+// the timeout.
+func timedOut(err error) bool {
 	var ne net.Error
-	return !errors.As(err, &ne) || !ne.Timeout()
+	return errors.As(err, &ne) && ne.Timeout()
 }

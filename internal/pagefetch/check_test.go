@@ -182,35 +182,58 @@ func TestCheck(t *testing.T) {
 }
 
 // TestCheckTimeout: a HEAD that gets no answer within the client's
-// Timeout fails the check, retries spent, and is not asked again with a
-// GET, which would fare no better.
+// Timeout, its retries spent, is asked once more with a GET, which some
+// servers answer where they never answer a HEAD; the GET is not retried,
+// so a server that answers neither costs one request more than the
+// retries, not twice as many.
 func TestCheckTimeout(t *testing.T) {
-	var log askedLog
-	release := make(chan struct{})
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		log.add(r)
-		if r.Method == http.MethodHead {
-			select {
-			case <-r.Context().Done():
-			case <-release:
-			}
-		}
-	}))
-	defer srv.Close()
-	defer close(release)
-	c := pagefetch.NewClient(pagefetch.ClientOptions{LoopbackOnly: true, Timeout: 50 * time.Millisecond})
-	t.Cleanup(c.CloseIdleConnections)
-	f := checkFetcher(c)
-	f.Robots = false
-
-	_, err := f.Check(t.Context(), srv.URL+"/slow", false)
-	if err == nil || pagefetch.Reason(err) != "timeout" {
-		t.Fatalf("Check: error %v, want a timeout", err)
+	tests := []struct {
+		name      string
+		getHangs  bool
+		wantCode  int
+		wantErr   string // the failure's Reason, or ""
+		wantAsked string
+	}{
+		{name: "GET answered", wantCode: 200, wantAsked: "HEAD /slow, HEAD /slow, GET /slow"},
+		{name: "GET unanswered too", getHangs: true, wantErr: "timeout", wantAsked: "HEAD /slow, HEAD /slow, GET /slow"},
 	}
-	for _, a := range log.since(0) {
-		if a != "HEAD /slow" {
-			t.Errorf("a check whose HEAD timed out sent %q", a)
-		}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var log askedLog
+			release := make(chan struct{})
+			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				log.add(r)
+				if r.Method == http.MethodHead || tt.getHangs {
+					select { // until the check gives up, or the test ends
+					case <-r.Context().Done():
+					case <-release:
+					}
+					return
+				}
+				fmt.Fprint(w, "<p>here")
+			}))
+			defer srv.Close()
+			defer close(release)
+			// Long enough for a GET that is answered at once to be
+			// answered on a busy machine.
+			c := pagefetch.NewClient(pagefetch.ClientOptions{LoopbackOnly: true, Timeout: 250 * time.Millisecond})
+			t.Cleanup(c.CloseIdleConnections)
+			f := checkFetcher(c) // one retry
+			f.Robots = false
+
+			got, err := f.Check(t.Context(), srv.URL+"/slow", false)
+			switch {
+			case tt.wantErr == "" && err != nil:
+				t.Fatalf("Check: %v, want %d", err, tt.wantCode)
+			case tt.wantErr != "" && (err == nil || pagefetch.Reason(err) != tt.wantErr):
+				t.Fatalf("Check: %d, error %v, want a %s", got.Code, err, tt.wantErr)
+			case got.Code != tt.wantCode || tt.wantCode != 0 && got.Method != http.MethodGet:
+				t.Errorf("Check: %d by %s, want %d by GET", got.Code, got.Method, tt.wantCode)
+			}
+			if asked := strings.Join(log.since(0), ", "); asked != tt.wantAsked {
+				t.Errorf("the server was asked %q, want %q", asked, tt.wantAsked)
+			}
+		})
 	}
 }
 

@@ -75,7 +75,21 @@ const drainMax = 4 << 10
 // is returned for any status, including the last failing one; an error
 // means no usable response came.
 func (f *Fetcher) get(ctx context.Context, method, rawURL string, k kind, t *tape) (*response, error) {
-	retries := min(f.Retries, MaxRetries)
+	return f.getTried(ctx, method, rawURL, k, t, f.tries())
+}
+
+// tries says how get tries a request: how many retries at most.
+type tries struct {
+	retries int
+}
+
+// tries is how get tries a request unless told otherwise: f.Retries
+// times again at most.
+func (f *Fetcher) tries() tries { return tries{retries: min(f.Retries, MaxRetries)} }
+
+// getTried is get, trying as try says.
+func (f *Fetcher) getTried(ctx context.Context, method, rawURL string, k kind, t *tape, try tries) (*response, error) {
+	retries := try.retries
 	stale := false
 	for attempt := 0; ; attempt++ {
 		resp, retryAfter, host, err := f.once(ctx, method, rawURL, k, t)
