@@ -9,6 +9,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
@@ -361,5 +362,56 @@ func TestCheckResume(t *testing.T) {
 				}
 			})
 		}
+	}
+}
+
+// TestCheckRateLimited checks links to a host that answers 429 with a
+// Retry-After of an hour: the first is asked once, with HEAD alone, and
+// it and the host's other links, not asked, are reported rate-limited
+// with the wait asked for, at once; stderr says so once, and the JSON
+// gives the wait in seconds.
+func TestCheckRateLimited(t *testing.T) {
+	var log hostLog
+	ctx, cancel := context.WithCancelCause(t.Context())
+	defer cancel(nil)
+	ext := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		log.add(r)
+		if r.URL.Path == "/robots.txt" {
+			http.NotFound(w, r)
+			return
+		}
+		if r.URL.Path != "/a" || r.Method != http.MethodHead {
+			// Asked again, after a wait, where it asked for an hour:
+			// the check is stopped rather than waited for.
+			cancel(errors.New("asked again"))
+		}
+		w.Header().Set("Retry-After", "3600")
+		w.WriteHeader(http.StatusTooManyRequests)
+	}))
+	t.Cleanup(ext.Close)
+	site := servePages(t, map[string]string{"/index.html": linkPage(ext.URL+"/a", ext.URL+"/b", ext.URL+"/c")})
+	statsFile := filepath.Join(t.TempDir(), "stats.json")
+	code, stdout, stderr := crawl(ctx, noProxy, "-check", "-delay", "0", "-stats-json", statsFile, site.URL+"/index.html")
+	if code != exitBroken {
+		t.Fatalf("exit %d, want %d: %s", code, exitBroken, stderr)
+	}
+	want := "EXT/a: rate-limited, Retry-After 1h0m0s (external, 1 link)\n  SITE/index.html:3:1\n" +
+		"EXT/b: rate-limited, Retry-After 1h0m0s (external, 1 link)\n  SITE/index.html:4:1\n" +
+		"EXT/c: rate-limited, Retry-After 1h0m0s (external, 1 link)\n  SITE/index.html:5:1\n\n" +
+		"1 pages checked, 3 links checked: 3 broken links to 3 targets\n"
+	if got := strings.ReplaceAll(strings.ReplaceAll(stdout, ext.URL, "EXT"), site.URL, "SITE"); got != want {
+		t.Errorf("report:\n%s\nwant:\n%s", got, want)
+	}
+	log.mu.Lock()
+	if asked := strings.Join(log.reqs, ", "); asked != "GET /robots.txt, HEAD /a" {
+		t.Errorf("the host was asked %q, want robots.txt and one HEAD", asked)
+	}
+	log.mu.Unlock()
+	warning := "crawler: warning: " + strings.TrimPrefix(ext.URL, "http://") + " answered 429 Too Many Requests asking for no request for 1h0m0s"
+	if strings.Count(stderr, warning) != 1 || strings.Count(stderr, "\n") != 1 {
+		t.Errorf("stderr does not say once, in one line, %q:\n%s", warning, stderr)
+	}
+	if got := readFile(t, statsFile); strings.Count(got, "\"status\": \"rate-limited\",\n      \"retry_after\": 3600,\n") != 3 {
+		t.Errorf("-stats-json does not give the three links rate-limited, with retry_after 3600:\n%s", got)
 	}
 }

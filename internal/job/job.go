@@ -188,7 +188,7 @@ func brokenLinks(r *linkcheck.Report) []stats.BrokenLink {
 			}
 			pages[f.Page] = true
 		}
-		broken[i] = stats.BrokenLink{URL: b.URL, Status: b.Status, Kind: b.Kind, Pages: len(pages), From: first, Referrers: from}
+		broken[i] = stats.BrokenLink{URL: b.URL, Status: b.Status, Kind: b.Kind, Pages: len(pages), From: first, Referrers: from, RetryAfter: b.RetryAfter}
 	}
 	return broken
 }

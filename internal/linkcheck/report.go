@@ -33,7 +33,7 @@ func (c *Checker) report(order []*target) *Report {
 				r.Broken[i].From = append(r.Broken[i].From, c.referrers(t.refs)...)
 				continue
 			}
-			r.Broken = append(r.Broken, BrokenLink{URL: t.url, Status: t.status, Kind: c.kind(t), From: c.referrers(t.refs)})
+			r.Broken = append(r.Broken, BrokenLink{URL: t.url, Status: t.status, Kind: c.kind(t), From: c.referrers(t.refs), RetryAfter: t.wait})
 			continue
 		}
 		r.Broken = append(r.Broken, c.missingFragments(t)...)
@@ -102,8 +102,9 @@ func (c *Checker) referrer(i int) Referrer {
 }
 
 // WriteText writes the report for people: each broken target, its
-// status and kind, and where every link to it is, as page:line:column;
-// then a line that sums it up.
+// status (with the wait asked for, for one rate-limited) and kind, and
+// where every link to it is, as page:line:column; then a line that sums
+// it up.
 //
 // Every byte a terminal would obey is escaped, as package termsafe does,
 // whatever w is: a fragment is reported as its page wrote it, ESC and BEL
@@ -122,7 +123,11 @@ func (r *Report) writeText(w io.Writer) error {
 		if len(b.From) == 1 {
 			links = "link"
 		}
-		fmt.Fprintf(w, "%s: %s (%s, %d %s)\n", b.URL, b.Status, b.Kind, len(b.From), links)
+		status := b.Status
+		if b.RetryAfter > 0 {
+			status += fmt.Sprintf(", Retry-After %v", b.RetryAfter)
+		}
+		fmt.Fprintf(w, "%s: %s (%s, %d %s)\n", b.URL, status, b.Kind, len(b.From), links)
 		for _, f := range b.From {
 			fmt.Fprintf(w, "  %s:%d:%d\n", f.Page, f.Line, f.Column)
 		}

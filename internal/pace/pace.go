@@ -153,6 +153,10 @@ func (p *Pacer) HostPauses() map[string]Pauses {
 	return m
 }
 
+// Now returns the time on the Pacer's clock, on which its pauses and holds
+// are counted.
+func (p *Pacer) Now() time.Time { return p.clock.Now() }
+
 // Next returns the time from which a request to the named host may start
 // without waiting: when its pause since its last request ends, or its hold
 // runs out, whichever is later. It is the zero time for a host with

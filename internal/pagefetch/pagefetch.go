@@ -124,7 +124,9 @@ func (e *RedirectError) Error() string {
 }
 
 // maxWait caps every pause a server can ask for: Retry-After, Crawl-delay
-// and Request-rate. A crawl must not stall for hours on one header.
+// and Request-rate. A crawl must not stall for hours on one header. A
+// link check does not wait at all for a longer Retry-After, but gives the
+// link up ([RateLimitedError]).
 const maxWait = 60 * time.Second
 
 // A Fetcher downloads pages. Client, Pacer and UserAgent must be set; the
@@ -180,7 +182,10 @@ type Fetcher struct {
 	robots map[string]*robotsEntry  // by scheme://host[:port]
 	turns  map[string]chan struct{} // by host[:port]: holds a token while a request to it is in flight
 	down   map[string]error         // by host[:port]: hosts given up, and why
-	sent   map[string]int64         // requests by host[:port]
+	// limited holds, by host[:port], the hosts that asked link checks
+	// for a longer wait than they keep (Check).
+	limited map[string]*RateLimitedError
+	sent    map[string]int64 // requests by host[:port]
 
 	requests atomic.Int64
 }
@@ -275,8 +280,8 @@ func (f *Fetcher) HostRequests() map[string]int64 {
 
 // Reason sums up why a fetch failed, in a few words, so that failures can
 // be counted by kind: "HTTP 404", "timeout", "not HTML", "too large",
-// "robots.txt unavailable", "host unreachable", "connection failed" and so
-// on.
+// "robots.txt unavailable", "host unreachable", "connection failed", "rate
+// limited" and so on.
 func Reason(err error) string {
 	var se *StatusError
 	var be *bodyError
@@ -292,6 +297,8 @@ func Reason(err error) string {
 		return fmt.Sprintf("HTTP %d", se.Code)
 	case errors.Is(err, ErrRobotsUnavailable):
 		return "robots.txt unavailable"
+	case errors.As(err, new(*RateLimitedError)):
+		return "rate limited"
 	case errors.As(err, new(*PlainHTTPError)):
 		return "plain HTTP, not HTTPS"
 	case errors.As(err, &be):
