@@ -341,7 +341,8 @@ var flags = []flagDef{
 			"are reported `rate-limited` with the wait asked for, unasked, and stderr says so once. " +
 			"stdout lists the broken links, most linked first, each with every page that holds it, as *page*:*line*:*column*, then a line that sums up; " +
 			"the exit status is 9 if one is broken. With *seedURL* alone, the crawl goes as deep as the site, saves nothing, " +
-			"and its scope is the seed's host, unless a `-scope` says otherwise. See [Checking a site's links](#checking-a-sites-links).",
+			"and its scope is the seed's host, unless a `-scope` says otherwise; stopped, it keeps nothing to resume, and prints the command that runs it again. " +
+			"See [Checking a site's links](#checking-a-sites-links).",
 		value:   func(cfg *config) flag.Value { return job.BoolValue{B: &cfg.Check} },
 		journal: func(cfg *config) (string, bool) { return "true", cfg.Check },
 	},
