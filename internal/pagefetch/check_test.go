@@ -217,7 +217,7 @@ func TestCheckTimeout(t *testing.T) {
 			defer close(release)
 			// Long enough for a GET that is answered at once to be
 			// answered on a busy machine.
-			c := pagefetch.NewClient(pagefetch.ClientOptions{LoopbackOnly: true, Timeout: 250 * time.Millisecond})
+			c := pagefetch.NewClient(pagefetch.ClientOptions{LoopbackOnly: true, Timeout: 500 * time.Millisecond})
 			t.Cleanup(c.CloseIdleConnections)
 			f := checkFetcher(c) // one retry
 			f.Robots = false
