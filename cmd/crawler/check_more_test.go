@@ -9,6 +9,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
@@ -113,12 +114,12 @@ func TestCheckExternalHosts(t *testing.T) {
 		{
 			name:  "slow host",
 			flags: []string{"-timeout", "1s", "-retries", "0"},
-			links: []string{"/slow", "/fast", "/gone", "SITE/missing.html"},
+			links: []string{"/slow", "/fast", "/gone", "SITE/missing.html", "/no-head"},
 			serve: func(w http.ResponseWriter, r *http.Request) {
-				switch r.URL.Path {
-				case "/slow":
+				switch {
+				case r.URL.Path == "/slow", r.URL.Path == "/no-head" && r.Method == http.MethodHead:
 					<-r.Context().Done() // answers only once the checker gives up
-				case "/fast":
+				case r.URL.Path == "/fast", r.URL.Path == "/no-head":
 				default:
 					http.NotFound(w, r)
 				}
@@ -126,8 +127,10 @@ func TestCheckExternalHosts(t *testing.T) {
 			want: "EXT/slow: timeout (external, 1 link)\n  SITE/index.html:3:1\n" +
 				"EXT/gone: 404 (external, 1 link)\n  SITE/index.html:5:1\n" +
 				"SITE/missing.html: 404 (page, 1 link)\n  SITE/index.html:6:1\n\n" +
-				"1 pages checked, 4 links checked: 3 broken links to 3 targets\n",
-			requests: map[string]int{"HEAD /slow": 1, "GET /slow": 0, "HEAD /fast": 1, "ANY /gone": 2},
+				"1 pages checked, 5 links checked: 3 broken links to 3 targets\n",
+			// A HEAD that times out is asked once with a GET, which a
+			// server may answer where it never answers a HEAD.
+			requests: map[string]int{"HEAD /slow": 1, "GET /slow": 1, "HEAD /fast": 1, "ANY /gone": 2, "HEAD /no-head": 1, "GET /no-head": 1},
 		},
 		{
 			name:  "robots.txt disallows",
@@ -359,5 +362,56 @@ func TestCheckResume(t *testing.T) {
 				}
 			})
 		}
+	}
+}
+
+// TestCheckRateLimited checks links to a host that answers 429 with a
+// Retry-After of an hour: the first is asked once, with HEAD alone, and
+// it and the host's other links, not asked, are reported rate-limited
+// with the wait asked for, at once; stderr says so once, and the JSON
+// gives the wait in seconds.
+func TestCheckRateLimited(t *testing.T) {
+	var log hostLog
+	ctx, cancel := context.WithCancelCause(t.Context())
+	defer cancel(nil)
+	ext := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		log.add(r)
+		if r.URL.Path == "/robots.txt" {
+			http.NotFound(w, r)
+			return
+		}
+		if r.URL.Path != "/a" || r.Method != http.MethodHead {
+			// Asked again, after a wait, where it asked for an hour:
+			// the check is stopped rather than waited for.
+			cancel(errors.New("asked again"))
+		}
+		w.Header().Set("Retry-After", "3600")
+		w.WriteHeader(http.StatusTooManyRequests)
+	}))
+	t.Cleanup(ext.Close)
+	site := servePages(t, map[string]string{"/index.html": linkPage(ext.URL+"/a", ext.URL+"/b", ext.URL+"/c")})
+	statsFile := filepath.Join(t.TempDir(), "stats.json")
+	code, stdout, stderr := crawl(ctx, noProxy, "-check", "-delay", "0", "-stats-json", statsFile, site.URL+"/index.html")
+	if code != exitBroken {
+		t.Fatalf("exit %d, want %d: %s", code, exitBroken, stderr)
+	}
+	want := "EXT/a: rate-limited, Retry-After 1h0m0s (external, 1 link)\n  SITE/index.html:3:1\n" +
+		"EXT/b: rate-limited, Retry-After 1h0m0s (external, 1 link)\n  SITE/index.html:4:1\n" +
+		"EXT/c: rate-limited, Retry-After 1h0m0s (external, 1 link)\n  SITE/index.html:5:1\n\n" +
+		"1 pages checked, 3 links checked: 3 broken links to 3 targets\n"
+	if got := strings.ReplaceAll(strings.ReplaceAll(stdout, ext.URL, "EXT"), site.URL, "SITE"); got != want {
+		t.Errorf("report:\n%s\nwant:\n%s", got, want)
+	}
+	log.mu.Lock()
+	if asked := strings.Join(log.reqs, ", "); asked != "GET /robots.txt, HEAD /a" {
+		t.Errorf("the host was asked %q, want robots.txt and one HEAD", asked)
+	}
+	log.mu.Unlock()
+	warning := "crawler: warning: " + strings.TrimPrefix(ext.URL, "http://") + " answered 429 Too Many Requests asking for no request for 1h0m0s"
+	if strings.Count(stderr, warning) != 1 || strings.Count(stderr, "\n") != 1 {
+		t.Errorf("stderr does not say once, in one line, %q:\n%s", warning, stderr)
+	}
+	if got := readFile(t, statsFile); strings.Count(got, "\"status\": \"rate-limited\",\n      \"retry_after\": 3600,\n") != 3 {
+		t.Errorf("-stats-json does not give the three links rate-limited, with retry_after 3600:\n%s", got)
 	}
 }

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
+	"fmt"
 	"io/fs"
 	"net"
 	"net/http/httptest"
@@ -15,6 +17,8 @@ import (
 	"testing"
 	"testing/fstest"
 
+	"tse-crawler/internal/crawler"
+	"tse-crawler/internal/pagefetch"
 	"tse-crawler/internal/playground"
 )
 
@@ -124,11 +128,21 @@ func TestCheck(t *testing.T) {
 		}
 	})
 	t.Run("stopped with no directory, it is run again", func(t *testing.T) {
+		tmp := t.TempDir()
+		t.Setenv("TMPDIR", tmp) // where the check makes its directory
 		ctx, cancel := context.WithCancelCause(t.Context())
 		cancel(stopSignal{syscall.SIGINT})
 		code, _, stderr := crawl(ctx, noProxy, "-check", "-delay", "0", seed)
-		if code != 128+int(syscall.SIGINT) || !strings.Contains(stderr, "To finish the crawl, run: crawler -check -delay 0 "+seed+"\n") || strings.Contains(stderr, "-resume") {
+		if code != 128+int(syscall.SIGINT) || !strings.HasSuffix(stderr, "\nTo check again, run: crawler -check -delay 0 "+seed+"\n") ||
+			!strings.Contains(stderr, "which this run removed") {
 			t.Errorf("exit %d: %s", code, stderr)
+		}
+		// The directory is gone: its name, or -resume, would be a lie.
+		if strings.Contains(stderr, "crawler-check-") || strings.Contains(stderr, tmp) || strings.Contains(stderr, "-resume") {
+			t.Errorf("stderr names the directory gone, or resuming:\n%s", stderr)
+		}
+		if entries, err := os.ReadDir(tmp); err != nil || len(entries) != 0 {
+			t.Errorf("%s holds %v, %v; want nothing", tmp, entries, err)
 		}
 	})
 	t.Run("nothing broken", func(t *testing.T) {
@@ -138,4 +152,50 @@ func TestCheck(t *testing.T) {
 			t.Errorf("exit %d: %s\n%s", code, out, stderr)
 		}
 	})
+}
+
+// TestFinishCheckRunAgain: a check given no directory that stops short,
+// by a signal, an outage or a failure, says the command that runs it
+// again, and that its pages' temporary directory is removed, only when
+// it is: never the directory's name, which is gone, nor -resume, nor that
+// the pages saved are whole.
+func TestFinishCheckRunAgain(t *testing.T) {
+	const dir = "/tmp/crawler-check-123"
+	res := crawler.Result{Last: "http://s/3.html", Current: "http://s/4.html", Pending: 6}
+	res.Saved = 3
+	tests := []struct {
+		name string
+		err  error
+		code int
+	}{
+		{"signal", stopSignal{syscall.SIGINT}, 130},
+		{"outage", fmt.Errorf("%w: the proxy is down", crawler.ErrOutage), exitOutage},
+		{"failure", errors.New("saving page 4: no space left on device"), exitFailure},
+	}
+	for _, tt := range tests {
+		for _, removed := range []bool{true, false} {
+			t.Run(fmt.Sprintf("%s, removed %v", tt.name, removed), func(t *testing.T) {
+				cfg := new(config)
+				cfg.Dir = dir
+				next := sequel{command: "crawler -check http://s/", again: true, removed: removed}
+				var stderr strings.Builder
+				hint := func(*pagefetch.UnreachableError, string) (string, string) { return "", "" }
+				if code := finish(cfg, next, res, tt.err, nil, hint, &stderr); code != tt.code {
+					t.Errorf("exit %d, want %d", code, tt.code)
+				}
+				got := stderr.String()
+				if !strings.HasSuffix(got, "run: crawler -check http://s/\n") {
+					t.Errorf("stderr does not end with the command that checks again:\n%s", got)
+				}
+				for _, lie := range []string{dir, "-resume", "finish the crawl", "whole"} {
+					if strings.Contains(got, lie) {
+						t.Errorf("stderr says %q:\n%s", lie, got)
+					}
+				}
+				if strings.Contains(got, "which this run removed") != removed {
+					t.Errorf("stderr says the directory is removed, or not, where removed is %v:\n%s", removed, got)
+				}
+			})
+		}
+	}
 }

@@ -261,7 +261,7 @@ var flags = []flagDef{
 		short: "how many times to retry a connection error, a timeout, 408, 429 or 5xx, at most 10",
 		text: "how many times, at most 10, to retry a connection error, a timeout, 408, 429 or 5xx. " +
 			"Backoff starts at the pause (at least 100 ms) and doubles, or follows the server's `Retry-After` " +
-			"(seconds or a date), at most 60 s; the pause still applies. Other 4xx are never retried.",
+			"(seconds or a date), at most 60 s (`-check` waits for none longer); the pause still applies. Other 4xx are never retried.",
 		value: func(cfg *config) flag.Value {
 			return job.CountValue{N: &cfg.Retries, Want: "a number such as 2, or 0 for none"}
 		},
@@ -336,10 +336,13 @@ var flags = []flagDef{
 		short: "check every link of the site, and list the broken ones on stdout (exit 9 if any)",
 		text: "check links instead of logging the crawl: every link, frame, image, stylesheet (and what it imports), script and other requisite " +
 			"of every page crawled, and every `#fragment` that names a page in the scope. " +
-			"Targets that are no pages, outside the scope or past *maxDepth* are asked once each with HEAD (GET if HEAD is refused), paced and allowed by robots.txt as pages are. " +
+			"Targets that are no pages, outside the scope or past *maxDepth* are asked once each with HEAD (GET if HEAD is refused, fails or times out), paced and allowed by robots.txt as pages are. " +
+			"A host that asks, with `Retry-After`, for a longer wait than a minute is not waited for: that link, and the host's others until the wait has passed, " +
+			"are reported `rate-limited` with the wait asked for, unasked, and stderr says so once. " +
 			"stdout lists the broken links, most linked first, each with every page that holds it, as *page*:*line*:*column*, then a line that sums up; " +
 			"the exit status is 9 if one is broken. With *seedURL* alone, the crawl goes as deep as the site, saves nothing, " +
-			"and its scope is the seed's host, unless a `-scope` says otherwise. See [Checking a site's links](#checking-a-sites-links).",
+			"and its scope is the seed's host, unless a `-scope` says otherwise; stopped, it keeps nothing to resume, and prints the command that runs it again. " +
+			"See [Checking a site's links](#checking-a-sites-links).",
 		value:   func(cfg *config) flag.Value { return job.BoolValue{B: &cfg.Check} },
 		journal: func(cfg *config) (string, bool) { return "true", cfg.Check },
 	},

@@ -16,6 +16,7 @@ import (
 	"syscall"
 	"testing"
 	"time"
+	"unicode"
 	"unicode/utf8"
 
 	"tse-crawler/internal/browserurl"
@@ -403,15 +404,16 @@ func TestHostileControlBytes(t *testing.T) {
 }
 
 // rawControls returns the bytes of b that a terminal would act on: C0
-// controls but newline and tab, DEL, and a 0x9b (an 8-bit CSI) that is
-// not part of a UTF-8 sequence. It returns nil if there is none.
+// controls but newline and tab, DEL, C1 controls, bytes of no valid UTF-8
+// sequence (a lone 0x9b is an 8-bit CSI), and bidirectional controls,
+// which reorder what follows. It returns nil if there is none.
 func rawControls(b []byte) []byte {
 	var bad []byte
 	for len(b) > 0 {
 		r, n := utf8.DecodeRune(b)
-		switch c := b[0]; {
-		case n == 1 && (c < 0x20 && c != '\n' && c != '\t' || c == 0x7f || c == 0x9b && r == utf8.RuneError):
-			bad = append(bad, c)
+		if r == utf8.RuneError && n == 1 || r < 0x20 && r != '\n' && r != '\t' || r == 0x7f ||
+			0x80 <= r && r <= 0x9f || unicode.Is(unicode.Bidi_Control, r) {
+			bad = append(bad, b[:n]...)
 		}
 		b = b[n:]
 	}

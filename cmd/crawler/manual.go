@@ -77,8 +77,8 @@ var description = []string{
 		"and, while several hosts are fetched at once, how many are busy: `· 3 hosts busy`. " +
 		"Unless `-q` is given, a crawl that finishes with stderr on a terminal ends with a line there that sums it up: " +
 		"`finished in 9.2s:` `8 pages saved in data,` `45,678 bytes (44.6 KiB); 1 failed`. " +
-		"Any byte of a URL or a message that a terminal would obey is shown escaped, as `\\x1b`, " +
-		"on stderr, and in the log when stdout is a terminal.",
+		"Any byte of a URL or a message that a terminal would obey, or that would make it read in another order (a bidirectional override), " +
+		"is shown escaped, as `\\x1b` or `\\u202e`, on stderr, in `-check`'s report wherever it goes, and in the log when stdout is a terminal.",
 }
 
 var arguments = []entry{

@@ -58,13 +58,17 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, getenv fu
 	defer j.Close() // unless the statistics and the graph were written
 	o, ferr := j.Run(ctx)
 	res, err := o.Result, o.Err
-	resume := resumeCommand(argv0, cfg, getenv)
-	if j.OwnDir() {
+	next := sequel{command: resumeCommand(argv0, cfg, getenv)}
+	if own, rmErr := j.OwnDir(); own {
 		// A check given no directory kept its pages in one of its own,
 		// gone now: it finishes by starting again.
-		resume = shellJoin(append([]string{argv0}, args...))
+		next = sequel{command: shellJoin(append([]string{argv0}, args...)), again: true}
+		if rmErr != nil {
+			fmt.Fprintf(con, "crawler: warning: could not remove %s, the temporary directory this check kept its pages in: %v; remove it yourself\n", cfg.Dir, rmErr)
+		}
+		next.removed = rmErr == nil
 	}
-	code = finish(cfg, resume, res, err, ferr, j.OutageHint, con)
+	code = finish(cfg, next, res, err, ferr, j.OutageHint, con)
 	code = sumUp(cfg, j, res, code, err == nil, con)
 	if r := j.Checked(); r != nil && code == exitOK {
 		if err := r.WriteText(stdout); err != nil {
@@ -254,11 +258,20 @@ func refused(err error, stderr io.Writer) int {
 	return exitPageDir
 }
 
+// A sequel is how a crawl that stopped short is taken up: the command
+// that finishes it, with -resume, or for a check given no directory, which
+// kept its pages in a temporary one, the command that runs it again.
+type sequel struct {
+	command string
+	again   bool // the command runs the check again: its pages are gone
+	removed bool // and the run removed their directory
+}
+
 // finish tells the user what came of the crawl: err, which Run gave, and
 // ferr, the error of emptying the marker of a crawl that ended; and how to
-// go on with resume, the command that finishes the crawl, and outageHint,
-// what most likely cut the crawl off. It returns the exit status.
-func finish(cfg *config, resume string, res crawler.Result, err, ferr error, outageHint func(*pagefetch.UnreachableError, string) (string, string), stderr io.Writer) int {
+// go on with next, and outageHint, what most likely cut the crawl off. It
+// returns the exit status.
+func finish(cfg *config, next sequel, res crawler.Result, err, ferr error, outageHint func(*pagefetch.UnreachableError, string) (string, string), stderr io.Writer) int {
 	if err == nil || errors.Is(err, crawler.ErrSeedFailed) {
 		// Done, one way or the other: the marker went back to empty.
 		if ferr != nil {
@@ -280,22 +293,37 @@ func finish(cfg *config, resume string, res crawler.Result, err, ferr error, out
 		}
 		return exitOK
 	}
-	resume = "To finish the crawl, run: " + resume
+	run := "run: " + next.command
+	resume := "To finish the crawl, " + run
+	// Where the pages are, after "saved" or "crawled": in the page
+	// directory, or nowhere any more, which gone says.
+	saved, gone := fmt.Sprintf("saving %d pages in %s", res.Saved, cfg.Dir), ""
+	if next.again {
+		resume = "To check again, " + run
+		saved = fmt.Sprintf("crawling %d pages, before the check's report", res.Saved)
+		if next.removed {
+			gone = "crawler: the pages crawled were in a temporary directory, which this run removed: a check given no pageDirectory is run again, not resumed.\n"
+		}
+	}
 	var sig stopSignal
 	switch {
 	case errors.As(err, &sig):
-		fmt.Fprintf(stderr, "crawler: stopped by %v after saving %d pages in %s", signalName(sig.sig), res.Saved, cfg.Dir)
-		if res.Last != "" {
+		fmt.Fprintf(stderr, "crawler: stopped by %v after %s", signalName(sig.sig), saved)
+		if res.Last != "" && !next.again {
 			fmt.Fprintf(stderr, " (the last, page %d, is %s)", res.Saved, res.Last)
 		}
 		if res.Current != "" {
 			fmt.Fprintf(stderr, "; it was at %s, with %d more pages waiting", res.Current, res.Pending-1)
 		}
-		fmt.Fprintf(stderr, ".\n%s\n", resume)
+		fmt.Fprintf(stderr, ".\n%s%s\n", gone, resume)
 		return 128 + int(sig.sig)
 	case errors.Is(err, crawler.ErrOutage):
 		fmt.Fprintf(stderr, "crawler: %v\n", err)
-		fmt.Fprintf(stderr, "crawler: stopped before the next request, with %d pages saved in %s; no page was marked FAILED for this.\n", res.Saved, cfg.Dir)
+		if next.again {
+			fmt.Fprintf(stderr, "crawler: stopped before the next request, after %s; no page was marked FAILED for this.\n%s", saved, gone)
+		} else {
+			fmt.Fprintf(stderr, "crawler: stopped before the next request, with %d pages saved in %s; no page was marked FAILED for this.\n", res.Saved, cfg.Dir)
+		}
 		once := "the network is back"
 		var ue *pagefetch.UnreachableError
 		if errors.As(err, &ue) {
@@ -303,7 +331,7 @@ func finish(cfg *config, resume string, res crawler.Result, err, ferr error, out
 			hint, once = outageHint(ue, res.Current)
 			fmt.Fprintf(stderr, "%s\n", hint)
 		}
-		fmt.Fprintf(stderr, "Once %s, %s\n", once, strings.TrimPrefix(resume, "To finish the crawl, "))
+		fmt.Fprintf(stderr, "Once %s, %s\n", once, run)
 		return exitOutage
 	case errors.Is(err, crawler.ErrDiverged):
 		fmt.Fprintf(stderr, "crawler: cannot resume: %v: resume with the flags the crawl was started with, or start a new crawl in an empty directory\n", err)
@@ -317,7 +345,11 @@ func finish(cfg *config, resume string, res crawler.Result, err, ferr error, out
 		fmt.Fprintln(stderr)
 		return exitFailure
 	}
-	fmt.Fprintf(stderr, "crawler: %v\nThe %d pages saved are whole. Once the problem is fixed: %s\n", err, res.Saved, strings.TrimPrefix(resume, "To finish the crawl, "))
+	if next.again {
+		fmt.Fprintf(stderr, "crawler: %v\n%sOnce the problem is fixed, %s\n", err, gone, run)
+		return exitFailure
+	}
+	fmt.Fprintf(stderr, "crawler: %v\nThe %d pages saved are whole. Once the problem is fixed: %s\n", err, res.Saved, run)
 	return exitFailure
 }
 

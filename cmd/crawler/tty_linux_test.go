@@ -77,6 +77,31 @@ func TestLogOnTerminal(t *testing.T) {
 	}
 }
 
+// TestCheckReportOnTerminal: -check's report on a terminal shows the
+// terminal controls of its links escaped, as it does in a file
+// (TestCheckReportEscaped).
+func TestCheckReportOnTerminal(t *testing.T) {
+	seed := serveHostileCheck(t)
+	ctl, term := openPTY(t)
+	defer ctl.Close()
+	var out bytes.Buffer
+	read := make(chan error, 1)
+	go func() {
+		_, err := io.Copy(&out, ctl)
+		read <- err
+	}()
+	var stderr bytes.Buffer
+	code := run(t.Context(), []string{"crawler", "-check", "-delay", "0", seed}, term, &stderr, noProxy)
+	term.Close()
+	if err := <-read; err != nil && !errors.Is(err, syscall.EIO) {
+		t.Fatalf("reading the terminal: %v", err)
+	}
+	if code != exitBroken {
+		t.Fatalf("exit %d, want %d: %s", code, exitBroken, stderr.String())
+	}
+	checkEscapedReport(t, seed, out.String())
+}
+
 // TestStatusLineNarrow runs the crawler with stderr on a terminal 30
 // columns wide and stdout elsewhere, so that it draws its status line:
 // every drawing of the line leaves the last column free, so it never

@@ -53,8 +53,11 @@ type Job struct {
 	checker *linkcheck.Checker
 	checked *linkcheck.Report
 	// tmpDir is the page directory this run made for a link check given
-	// no directory, which Close removes, or "".
-	tmpDir string
+	// no directory, or "". Run removes it as it ends, or Close if Run did
+	// not; tmpErr is what removing it gave.
+	tmpDir     string
+	tmpRemoved bool
+	tmpErr     error
 }
 
 // An Outcome is what came of a crawl that Run ran.
@@ -128,6 +131,11 @@ func (j *Job) Run(ctx context.Context) (Outcome, error) {
 		// The package holds it now, and the crawl is done.
 		os.Remove(cfg.warcFile())
 	}
+	// Now, rather than when the job is closed, so that what the command
+	// says of the directory is true when it says it: the pages of a
+	// check given no directory are of no more use, whatever the outcome,
+	// as such a check is run again, never resumed.
+	j.removeOwnDir()
 	return Outcome{res, err}, ferr
 }
 
@@ -158,14 +166,22 @@ func (j *Job) Stats(res crawler.Result) (*stats.Report, error) {
 func (j *Job) Close() {
 	j.out.stats.discard()
 	j.out.graph.discard()
-	if j.tmpDir != "" {
-		os.RemoveAll(j.tmpDir) // made by this run, for its pages alone
+	j.removeOwnDir()
+}
+
+// removeOwnDir removes the page directory the job made, if it did, and
+// had not removed it yet.
+func (j *Job) removeOwnDir() {
+	if j.tmpDir == "" || j.tmpRemoved {
+		return
 	}
+	j.tmpRemoved = true
+	j.tmpErr = os.RemoveAll(j.tmpDir) // made by this run, for its pages alone
 }
 
 // OwnDir says whether the page directory is one the job made, for a link
-// check given none, and removes when it is closed.
-func (j *Job) OwnDir() bool { return j.tmpDir != "" }
+// check given none, and, once Run has removed it, what removing it gave.
+func (j *Job) OwnDir() (bool, error) { return j.tmpDir != "", j.tmpErr }
 
 // Checked returns what a link check found, once Run has run it, or nil.
 func (j *Job) Checked() *linkcheck.Report { return j.checked }
@@ -185,7 +201,7 @@ func brokenLinks(r *linkcheck.Report) []stats.BrokenLink {
 			}
 			pages[f.Page] = true
 		}
-		broken[i] = stats.BrokenLink{URL: b.URL, Status: b.Status, Kind: b.Kind, Pages: len(pages), From: first, Referrers: from}
+		broken[i] = stats.BrokenLink{URL: b.URL, Status: b.Status, Kind: b.Kind, Pages: len(pages), From: first, Referrers: from, RetryAfter: b.RetryAfter}
 	}
 	return broken
 }

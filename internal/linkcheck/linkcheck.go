@@ -20,6 +20,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"time"
 
 	"tse-crawler/internal/pagefetch"
 	"tse-crawler/internal/pagescan"
@@ -56,6 +57,11 @@ const (
 	MissingFragment = "missing-fragment"
 	HostUnreachable = "host-unreachable"
 	Robots          = "robots"
+	// RateLimited is a target whose host asked, with Retry-After, for a
+	// longer wait than a check keeps, which is not waited for. Not known
+	// to be fine, it is reported with the broken ones, with the wait
+	// asked for, to be checked again once that has passed.
+	RateLimited = "rate-limited"
 )
 
 // maxRedirects is how many redirects in a row a target's check follows,
@@ -145,8 +151,9 @@ type target struct {
 	internal bool
 	status   string // "" while unknown; ok says whether it is fine
 	ok       bool
-	skip     bool // neither checked nor reported
-	body     bool // read it, for its fragments or its imports
+	wait     time.Duration // for RateLimited, the wait its host asked for
+	skip     bool          // neither checked nor reported
+	body     bool          // read it, for its fragments or its imports
 	ids      map[string]bool
 	css      []pagescan.Ref
 	refs     []int // into Checker.refs
@@ -158,6 +165,9 @@ type BrokenLink struct {
 	Status string // an HTTP status, such as "404", or a reason, such as "timeout"
 	Kind   string
 	From   []Referrer
+	// RetryAfter is, for a link RateLimited, the wait its host asked for
+	// (by Retry-After); 0 for any other.
+	RetryAfter time.Duration
 }
 
 // A Referrer is where a link is: the page (or stylesheet) that holds it,
@@ -347,6 +357,9 @@ func (c *Checker) check(ctx context.Context, t *target) {
 		a, err := c.Web.Check(ctx, u, t.body)
 		if err != nil {
 			t.status = reason(err)
+			if rl, ok := errors.AsType[*pagefetch.RateLimitedError](err); ok {
+				t.wait = rl.Wait
+			}
 			return
 		}
 		if a.Location != "" && a.Code >= 300 && a.Code < 400 {
@@ -413,6 +426,9 @@ func reason(err error) string {
 	}
 	if _, ok := errors.AsType[*pagefetch.UnreachableError](err); ok {
 		return HostUnreachable
+	}
+	if _, ok := errors.AsType[*pagefetch.RateLimitedError](err); ok {
+		return RateLimited
 	}
 	return strings.ReplaceAll(strings.ToLower(pagefetch.Reason(err)), " ", "-")
 }

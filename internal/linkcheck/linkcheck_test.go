@@ -6,6 +6,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"tse-crawler/internal/linkcheck"
 	"tse-crawler/internal/pagefetch"
@@ -17,6 +18,9 @@ type fakeWeb struct {
 	mu      sync.Mutex
 	answers map[string]pagefetch.Checked // a URL missing is a 404
 	down    map[string]bool              // hosts that cannot be reached
+	// limited are hosts that ask for a wait longer than a check keeps,
+	// and the wait.
+	limited map[string]time.Duration
 	asked   map[string]int
 }
 
@@ -30,6 +34,11 @@ func (w *fakeWeb) Check(_ context.Context, u string, body bool) (pagefetch.Check
 	for h := range w.down {
 		if strings.HasPrefix(u, h) {
 			return pagefetch.Checked{}, &pagefetch.UnreachableError{Host: h, Err: fmt.Errorf("connection refused")}
+		}
+	}
+	for h, wait := range w.limited {
+		if strings.HasPrefix(u, h) {
+			return pagefetch.Checked{}, &pagefetch.RateLimitedError{Host: h, Code: 429, Wait: wait}
 		}
 	}
 	a, ok := w.answers[u]
@@ -131,6 +140,38 @@ http://site/gone.png: 404 (requisite, 1 link)
 			t.Errorf("broken %+v, asked %v", r.Broken, web.asked)
 		}
 	})
+}
+
+// TestCheckerRateLimited: a link whose host asks for a longer wait than
+// a check keeps is reported rate-limited, with the wait asked for; the
+// host's other links too, each where it is, and other hosts' links as
+// ever.
+func TestCheckerRateLimited(t *testing.T) {
+	web := &fakeWeb{
+		answers: map[string]pagefetch.Checked{"http://other/ok": {Code: 200}},
+		limited: map[string]time.Duration{"http://busy/": 90 * time.Minute},
+	}
+	c := &linkcheck.Checker{Web: web, Scope: scope{}, External: true}
+	c.Saved("http://site/", read("http://site/", "<a href=http://busy/a>a</a>\n<a href=http://other/ok>o</a> <a href=http://busy/b>b</a>", ""))
+	r, err := c.Run(t.Context())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got strings.Builder
+	r.WriteText(&got)
+	want := `http://busy/a: rate-limited, Retry-After 1h30m0s (external, 1 link)
+  http://site/:1:1
+http://busy/b: rate-limited, Retry-After 1h30m0s (external, 1 link)
+  http://site/:2:31
+
+1 pages checked, 3 links checked: 2 broken links to 2 targets
+`
+	if got.String() != want {
+		t.Errorf("report:\n%s\nwant:\n%s", got.String(), want)
+	}
+	if b := r.Broken[0]; b.Status != linkcheck.RateLimited || b.RetryAfter != 90*time.Minute {
+		t.Errorf("broken link %+v, want it %s with RetryAfter 1h30m", b, linkcheck.RateLimited)
+	}
 }
 
 // read reads a page as a crawl that checks links reads it.

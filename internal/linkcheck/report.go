@@ -6,6 +6,8 @@ import (
 	"io"
 	"net/url"
 	"slices"
+
+	"tse-crawler/internal/termsafe"
 )
 
 // report gathers the broken targets, in the order met, then sorts them,
@@ -31,7 +33,7 @@ func (c *Checker) report(order []*target) *Report {
 				r.Broken[i].From = append(r.Broken[i].From, c.referrers(t.refs)...)
 				continue
 			}
-			r.Broken = append(r.Broken, BrokenLink{URL: t.url, Status: t.status, Kind: c.kind(t), From: c.referrers(t.refs)})
+			r.Broken = append(r.Broken, BrokenLink{URL: t.url, Status: t.status, Kind: c.kind(t), From: c.referrers(t.refs), RetryAfter: t.wait})
 			continue
 		}
 		r.Broken = append(r.Broken, c.missingFragments(t)...)
@@ -100,15 +102,32 @@ func (c *Checker) referrer(i int) Referrer {
 }
 
 // WriteText writes the report for people: each broken target, its
-// status and kind, and where every link to it is, as page:line:column;
-// then a line that sums it up.
+// status (with the wait asked for, for one rate-limited) and kind, and
+// where every link to it is, as page:line:column; then a line that sums
+// it up.
+//
+// Every byte a terminal would obey is escaped, as package termsafe does,
+// whatever w is: a fragment is reported as its page wrote it, ESC and BEL
+// included, and a report written to a file is read on a terminal too.
 func (r *Report) WriteText(w io.Writer) error {
+	tw := termsafe.NewWriter(w)
+	if err := r.writeText(tw); err != nil {
+		return err
+	}
+	return tw.Flush()
+}
+
+func (r *Report) writeText(w io.Writer) error {
 	for _, b := range r.Broken {
 		links := "links"
 		if len(b.From) == 1 {
 			links = "link"
 		}
-		fmt.Fprintf(w, "%s: %s (%s, %d %s)\n", b.URL, b.Status, b.Kind, len(b.From), links)
+		status := b.Status
+		if b.RetryAfter > 0 {
+			status += fmt.Sprintf(", Retry-After %v", b.RetryAfter)
+		}
+		fmt.Fprintf(w, "%s: %s (%s, %d %s)\n", b.URL, status, b.Kind, len(b.From), links)
 		for _, f := range b.From {
 			fmt.Fprintf(w, "  %s:%d:%d\n", f.Page, f.Line, f.Column)
 		}

@@ -4,9 +4,12 @@ import (
 	"context"
 	"crypto/tls"
 	"errors"
+	"fmt"
 	"io"
 	"net"
 	"net/http"
+	"net/url"
+	"time"
 
 	"tse-crawler/internal/browserurl"
 )
@@ -39,14 +42,22 @@ type Checked struct {
 // which is sent byte for byte whatever f.WHATWG says.
 //
 // Without body, it sends a HEAD, which costs the server no body. Many
-// servers answer a HEAD wrongly, refusing it (405, 501) or failing it
-// where a GET succeeds, so a HEAD answered with any status from 400 up,
-// or that gets a broken answer, is asked again with a GET, whose body is
-// read no further than needed to reuse the connection, and dropped. A
-// HEAD that times out, finds the host unreachable or is cut short by ctx
-// is not: a GET would fare no better. With body, it sends a GET alone and
-// reads the body whole, within MaxSize, so that the caller can look into
-// it, say for the ids a fragment may name.
+// servers answer a HEAD wrongly, refusing it (405, 501), failing it where
+// a GET succeeds, or never answering it at all, so a HEAD answered with
+// any status from 400 up, or that gets a broken answer, is asked again
+// with a GET, whose body is read no further than needed to reuse the
+// connection, and dropped. So is a HEAD that times out, its retries spent,
+// but with one GET alone, not retried: a server that answers neither is
+// not waited for twice over. A HEAD that finds the host unreachable or is
+// cut short by ctx is not asked again: a GET would fare no better. With
+// body, it sends a GET alone and reads the body whole, within MaxSize, so
+// that the caller can look into it, say for the ids a fragment may name.
+//
+// A server that answers with a Retry-After asking for a longer wait than
+// the fetcher keeps (a minute) is not waited for: the check fails with a
+// [*RateLimitedError] at once, and so does every check of the host until
+// that wait has passed, without a request; Warn is told the first time a
+// host asks. A shorter Retry-After is waited for, as any fetch does.
 //
 // It is paced, retried and checked against robots.txt as
 // [Fetcher.FetchRequisite] is, and fails as it does: with [ErrDisallowed]
@@ -70,6 +81,9 @@ func (f *Fetcher) Check(ctx context.Context, rawURL string, body bool) (Checked,
 }
 
 func (f *Fetcher) check(ctx context.Context, rawURL string, body bool, t *tape) (Checked, error) {
+	if err := f.heldOff(rawURL); err != nil {
+		return Checked{}, err
+	}
 	if err := f.allowed(ctx, rawURL, true, t); err != nil {
 		return Checked{}, err
 	}
@@ -77,10 +91,17 @@ func (f *Fetcher) check(ctx context.Context, rawURL string, body bool, t *tape) 
 	if !body {
 		method, k = http.MethodHead, checked
 	}
-	resp, err := f.get(ctx, method, rawURL, k, t)
+	try := f.tries()
+	try.check = true
+	resp, err := f.getTried(ctx, method, rawURL, k, t, try)
 	if method == http.MethodHead && getInstead(ctx, resp, err) {
+		if timedOut(err) {
+			// The HEAD had its retries, each up to the timeout: the GET
+			// is one more request, not as many again.
+			try.retries = 0
+		}
 		method = http.MethodGet
-		resp, err = f.get(ctx, method, rawURL, k, t)
+		resp, err = f.getTried(ctx, method, rawURL, k, t, try)
 	}
 	if err != nil {
 		return Checked{}, err
@@ -97,9 +118,10 @@ func (f *Fetcher) check(ctx context.Context, rawURL string, body bool, t *tape) 
 
 // getInstead reports whether a HEAD that got resp, or failed with err,
 // is to be asked again with a GET: when the server answered it with a
-// status from 400 up (405 and 501 among them), or gave a broken answer,
-// but not when the HEAD found no way to the server, or no answer in time,
-// or the check was stopped.
+// status from 400 up (405 and 501 among them), gave a broken answer, or
+// none in time, which some servers do to a HEAD alone, but not when the
+// HEAD found no way to the server, was told to wait longer than a check
+// does, or the check was stopped.
 func getInstead(ctx context.Context, resp *response, err error) bool {
 	if err == nil {
 		return resp.code >= 400
@@ -110,9 +132,55 @@ func getInstead(ctx context.Context, resp *response, err error) bool {
 	if _, ok := errors.AsType[*UnreachableError](err); ok {
 		return false
 	}
-	if _, ok := errors.AsType[*tls.CertificateVerificationError](err); ok {
+	if _, ok := errors.AsType[*RateLimitedError](err); ok {
 		return false
 	}
+	_, untrusted := errors.AsType[*tls.CertificateVerificationError](err)
+	return !untrusted
+}
+
+// timedOut reports whether a request failed for want of an answer within
+// the timeout.
+func timedOut(err error) bool {
 	var ne net.Error
-	return !errors.As(err, &ne) || !ne.Timeout()
+	return errors.As(err, &ne) && ne.Timeout()
+}
+
+// A RateLimitedError is a link check given up because the server asked,
+// with Retry-After, for a longer wait than a check keeps, or because it
+// did for an earlier check, and the wait has not passed yet.
+type RateLimitedError struct {
+	Host string // host[:port]
+	Code int    // the status that asked, such as 429 or 503
+	// Wait is the wait the server asked for, to the second, and Until
+	// when it ends, on the Scheduler's clock.
+	Wait  time.Duration
+	Until time.Time
+}
+
+func (e *RateLimitedError) Error() string {
+	return fmt.Sprintf("%s answered %d %s asking for no request for %v (Retry-After), more than the %v a link check waits",
+		e.Host, e.Code, http.StatusText(e.Code), e.Wait, maxWait)
+}
+
+// rateLimit notes that host asked, answering code, for no request for
+// wait, more than maxWait, and returns the error every check of it fails
+// with until then. The first time a host asks, Warn is told.
+func (f *Fetcher) rateLimit(host string, code int, wait time.Duration) error {
+	e := &RateLimitedError{Host: host, Code: code, Wait: wait.Round(time.Second), Until: f.Scheduler.now().Add(wait)}
+	if asked := f.Scheduler.limit(host, e); !asked {
+		f.warn(fmt.Sprintf("%v: its links are reported rate-limited, without a request, for that long; run the check again once it has passed", e))
+	}
+	return e
+}
+
+// heldOff returns the error of the host of rawURL if it asked for no
+// request for longer than a check waits, and the wait has not passed;
+// nil otherwise.
+func (f *Fetcher) heldOff(rawURL string) error {
+	u, err := url.Parse(rawURL)
+	if err != nil {
+		return nil // the request fails as it would have
+	}
+	return f.Scheduler.limited(u.Host)
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -181,35 +182,58 @@ func TestCheck(t *testing.T) {
 }
 
 // TestCheckTimeout: a HEAD that gets no answer within the client's
-// Timeout fails the check, retries spent, and is not asked again with a
-// GET, which would fare no better.
+// Timeout, its retries spent, is asked once more with a GET, which some
+// servers answer where they never answer a HEAD; the GET is not retried,
+// so a server that answers neither costs one request more than the
+// retries, not twice as many.
 func TestCheckTimeout(t *testing.T) {
-	var log askedLog
-	release := make(chan struct{})
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		log.add(r)
-		if r.Method == http.MethodHead {
-			select {
-			case <-r.Context().Done():
-			case <-release:
-			}
-		}
-	}))
-	defer srv.Close()
-	defer close(release)
-	c := pagefetch.NewClient(pagefetch.ClientOptions{LoopbackOnly: true, Timeout: 50 * time.Millisecond})
-	t.Cleanup(c.CloseIdleConnections)
-	f := checkFetcher(c)
-	f.Robots = false
-
-	_, err := f.Check(t.Context(), srv.URL+"/slow", false)
-	if err == nil || pagefetch.Reason(err) != "timeout" {
-		t.Fatalf("Check: error %v, want a timeout", err)
+	tests := []struct {
+		name      string
+		getHangs  bool
+		wantCode  int
+		wantErr   string // the failure's Reason, or ""
+		wantAsked string
+	}{
+		{name: "GET answered", wantCode: 200, wantAsked: "HEAD /slow, HEAD /slow, GET /slow"},
+		{name: "GET unanswered too", getHangs: true, wantErr: "timeout", wantAsked: "HEAD /slow, HEAD /slow, GET /slow"},
 	}
-	for _, a := range log.since(0) {
-		if a != "HEAD /slow" {
-			t.Errorf("a check whose HEAD timed out sent %q", a)
-		}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var log askedLog
+			release := make(chan struct{})
+			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				log.add(r)
+				if r.Method == http.MethodHead || tt.getHangs {
+					select { // until the check gives up, or the test ends
+					case <-r.Context().Done():
+					case <-release:
+					}
+					return
+				}
+				fmt.Fprint(w, "<p>here")
+			}))
+			defer srv.Close()
+			defer close(release)
+			// Long enough for a GET that is answered at once to be
+			// answered on a busy machine.
+			c := pagefetch.NewClient(pagefetch.ClientOptions{LoopbackOnly: true, Timeout: 500 * time.Millisecond})
+			t.Cleanup(c.CloseIdleConnections)
+			f := checkFetcher(c) // one retry
+			f.Robots = false
+
+			got, err := f.Check(t.Context(), srv.URL+"/slow", false)
+			switch {
+			case tt.wantErr == "" && err != nil:
+				t.Fatalf("Check: %v, want %d", err, tt.wantCode)
+			case tt.wantErr != "" && (err == nil || pagefetch.Reason(err) != tt.wantErr):
+				t.Fatalf("Check: %d, error %v, want a %s", got.Code, err, tt.wantErr)
+			case got.Code != tt.wantCode || tt.wantCode != 0 && got.Method != http.MethodGet:
+				t.Errorf("Check: %d by %s, want %d by GET", got.Code, got.Method, tt.wantCode)
+			}
+			if asked := strings.Join(log.since(0), ", "); asked != tt.wantAsked {
+				t.Errorf("the server was asked %q, want %q", asked, tt.wantAsked)
+			}
+		})
 	}
 }
 
@@ -234,5 +258,83 @@ func TestCheckRecorded(t *testing.T) {
 	}
 	if got := strings.Join(log.since(0), ", "); got != "GET /robots.txt, HEAD /no-head, GET /no-head, GET /site.css" {
 		t.Errorf("the server got %q", got)
+	}
+}
+
+// TestCheckRateLimited: a check that a server answers with a Retry-After
+// of more than a minute does not wait, or retry, or ask again with a GET:
+// it fails at once, rate limited, with the wait asked for, and so does
+// every check of the host, without a request, until that wait has
+// passed. Warn is told once for the host. A Retry-After within the minute
+// is waited for, as any fetch does. The clock is a fake: nothing waits.
+func TestCheckRateLimited(t *testing.T) {
+	var log askedLog
+	var mu sync.Mutex
+	retryAfter := "" // what the server answers 429 with; "" for a 200
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		log.add(r)
+		mu.Lock()
+		ra := retryAfter
+		mu.Unlock()
+		if ra != "" {
+			w.Header().Set("Retry-After", ra)
+			w.WriteHeader(http.StatusTooManyRequests)
+		}
+	}))
+	defer srv.Close()
+	clock := pacetest.New()
+	var warnings []string
+	f := &pagefetch.Fetcher{Client: loopbackClient(t), Scheduler: pagefetch.NewScheduler(0, clock, 1), UserAgent: userAgent, Retries: 1,
+		Warn: func(msg string) { warnings = append(warnings, msg) }}
+	inThreeHours := time.Now().Add(3 * time.Hour).UTC().Format(http.TimeFormat)
+
+	steps := []struct {
+		name       string
+		advance    time.Duration // the clock, before the check
+		retryAfter string
+		path       string
+		wantCode   int           // or 0 for a RateLimitedError
+		wantWait   time.Duration // the error's
+		asked      string
+		sleeps     []time.Duration
+	}{
+		{name: "an hour asked for", retryAfter: "3600", path: "/a", wantWait: time.Hour, asked: "HEAD /a"},
+		{name: "held off", path: "/b", wantWait: time.Hour},
+		{name: "held off a second before the hour", advance: time.Hour - time.Second, path: "/c", wantWait: time.Hour},
+		{name: "the hour passed", advance: time.Second, path: "/d", wantCode: 200, asked: "HEAD /d"},
+		{name: "a date three hours on", retryAfter: inThreeHours, path: "/e", wantWait: 3 * time.Hour, asked: "HEAD /e"},
+		{name: "the three hours passed", advance: 3 * time.Hour, retryAfter: "30", path: "/f", wantCode: 429,
+			asked: "HEAD /f, HEAD /f, GET /f, GET /f", sleeps: []time.Duration{30 * time.Second, 30 * time.Second}},
+	}
+	for _, s := range steps {
+		t.Run(s.name, func(t *testing.T) {
+			clock.Advance(s.advance)
+			mu.Lock()
+			retryAfter = s.retryAfter
+			mu.Unlock()
+			before := log.len()
+			c, err := f.Check(t.Context(), srv.URL+s.path, false)
+			if s.wantCode != 0 {
+				if err != nil || c.Code != s.wantCode {
+					t.Errorf("Check: %d, %v; want %d", c.Code, err, s.wantCode)
+				}
+			} else {
+				rl, ok := errors.AsType[*pagefetch.RateLimitedError](err)
+				// A date is read on the wall clock, which moves on.
+				if !ok || rl.Code != 429 || rl.Wait > s.wantWait || rl.Wait < s.wantWait-2*time.Second || pagefetch.Reason(err) != "rate limited" {
+					t.Errorf("Check: %d, %v; want it rate limited for %v", c.Code, err, s.wantWait)
+				}
+			}
+			if got := strings.Join(log.since(before), ", "); got != s.asked {
+				t.Errorf("the server was asked %q, want %q", got, s.asked)
+			}
+			if got := clock.TakeSleeps(); !slices.Equal(got, s.sleeps) {
+				t.Errorf("waited %v, want %v", got, s.sleeps)
+			}
+		})
+	}
+	if len(warnings) != 1 || !strings.Contains(warnings[0], "429 Too Many Requests") || !strings.Contains(warnings[0], "1h0m0s") ||
+		!strings.Contains(warnings[0], strings.TrimPrefix(srv.URL, "http://")) {
+		t.Errorf("warnings %q, want one, of the host's 429 asking for 1h0m0s", warnings)
 	}
 }

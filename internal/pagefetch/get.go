@@ -11,6 +11,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"mime"
 	"net"
 	"net/http"
@@ -80,7 +81,25 @@ const drainMax = 4 << 10
 // is returned for any status, including the last failing one; an error
 // means no usable response came.
 func (f *Fetcher) get(ctx context.Context, method, rawURL string, k kind, t *tape) (*response, error) {
-	retries := min(f.Retries, MaxRetries)
+	return f.getTried(ctx, method, rawURL, k, t, f.tries())
+}
+
+// tries says how get tries a request: how many retries at most, and
+// whether it is a link check's, which does not wait for a server that
+// asks, with Retry-After, for longer than maxWait, but gives up at once
+// with a [*RateLimitedError].
+type tries struct {
+	retries int
+	check   bool
+}
+
+// tries is how get tries a request unless told otherwise: f.Retries
+// times again at most.
+func (f *Fetcher) tries() tries { return tries{retries: min(f.Retries, MaxRetries)} }
+
+// getTried is get, trying as try says.
+func (f *Fetcher) getTried(ctx context.Context, method, rawURL string, k kind, t *tape, try tries) (*response, error) {
+	retries := try.retries
 	stale := false
 	for attempt := 0; ; attempt++ {
 		resp, retryAfter, host, err := f.once(ctx, method, rawURL, k, t)
@@ -98,6 +117,10 @@ func (f *Fetcher) get(ctx context.Context, method, rawURL string, k kind, t *tap
 			// The server does not do HEAD, which asking again will not
 			// change: the caller may ask with a GET.
 			return resp, nil
+		case err == nil && try.check && retryAfter > maxWait:
+			// Waiting a minute, as a crawl does, would not be waiting
+			// what the server asked, and would cost a minute a link.
+			return nil, f.rateLimit(host, resp.code, retryAfter)
 		case err != nil && !retryable(ctx, err):
 			return nil, err
 		case attempt >= retries && err != nil:
@@ -312,7 +335,8 @@ func retryable(ctx context.Context, err error) bool {
 }
 
 // retryAfterHeader reads a Retry-After value: a number of seconds or an
-// HTTP date. It returns 0 for none or nonsense.
+// HTTP date. It returns 0 for none or nonsense. The wait is as the server
+// asked, however long, up to what a Duration holds: its callers cap it.
 func retryAfterHeader(v string, now time.Time) time.Duration {
 	v = strings.TrimSpace(v)
 	if v == "" {
@@ -322,7 +346,7 @@ func retryAfterHeader(v string, now time.Time) time.Duration {
 		if secs <= 0 {
 			return 0
 		}
-		return time.Duration(min(secs, int64(maxWait/time.Second))) * time.Second
+		return time.Duration(min(secs, int64(math.MaxInt64/time.Second))) * time.Second
 	}
 	if t, err := http.ParseTime(v); err == nil && t.After(now) {
 		return t.Sub(now)

@@ -120,7 +120,9 @@ func (e *RedirectError) Error() string {
 }
 
 // maxWait caps every pause a server can ask for: Retry-After, Crawl-delay
-// and Request-rate. A crawl must not stall for hours on one header.
+// and Request-rate. A crawl must not stall for hours on one header. A
+// link check does not wait at all for a longer Retry-After, but gives the
+// link up ([RateLimitedError]).
 const maxWait = 60 * time.Second
 
 // A Fetcher downloads pages. Client, Scheduler and UserAgent must be set;
@@ -181,8 +183,8 @@ type Fetcher struct {
 
 // Reason sums up why a fetch failed, in a few words, so that failures can
 // be counted by kind: "HTTP 404", "timeout", "not HTML", "too large",
-// "robots.txt unavailable", "host unreachable", "connection failed" and so
-// on.
+// "robots.txt unavailable", "host unreachable", "connection failed", "rate
+// limited" and so on.
 func Reason(err error) string {
 	var se *StatusError
 	var be *bodyError
@@ -198,6 +200,8 @@ func Reason(err error) string {
 		return fmt.Sprintf("HTTP %d", se.Code)
 	case errors.Is(err, ErrRobotsUnavailable):
 		return "robots.txt unavailable"
+	case errors.As(err, new(*RateLimitedError)):
+		return "rate limited"
 	case errors.As(err, new(*PlainHTTPError)):
 		return "plain HTTP, not HTTPS"
 	case errors.As(err, &be):

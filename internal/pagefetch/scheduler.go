@@ -67,8 +67,11 @@ type host struct {
 	busy   bool          // a worker is at it
 	parked bool
 	down   error
-	sent   int64
-	robots map[string]*robotsEntry // by origin, scheme://host[:port]
+	// limited is the wait the host asked link checks for, longer than
+	// they keep, if it did (Fetcher.Check).
+	limited *RateLimitedError
+	sent    int64
+	robots  map[string]*robotsEntry // by origin, scheme://host[:port]
 }
 
 // NewScheduler returns a Scheduler that leaves at least delay between the
@@ -274,6 +277,33 @@ func (s *Scheduler) Down(name string) error {
 		return h.down
 	}
 	return nil
+}
+
+// now returns the time on the Scheduler's clock, on which its pauses
+// and holds are counted.
+func (s *Scheduler) now() time.Time { return s.clock.Now() }
+
+// limit notes that host asked link checks, with e, for a longer wait than
+// they keep, and reports whether it had asked before.
+func (s *Scheduler) limit(name string, e *RateLimitedError) (asked bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	h := s.host(name)
+	asked = h.limited != nil
+	h.limited = e
+	return asked
+}
+
+// limited returns the wait host asked link checks for, if it has not
+// passed yet, or nil.
+func (s *Scheduler) limited(name string) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	h := s.hosts[name]
+	if h == nil || h.limited == nil || !s.clock.Now().Before(h.limited.Until) {
+		return nil
+	}
+	return h.limited
 }
 
 // Park parks host: only the job the crawl waits for goes to it from now

@@ -70,6 +70,9 @@ type BrokenLink struct {
 	// JSON gives as "from" in place of the first three pages.
 	Kind      string     `json:"kind,omitempty"`
 	Referrers []Referrer `json:"-"`
+	// RetryAfter is, for a link check's link rate-limited, the wait its
+	// host asked for, which JSON gives in seconds as "retry_after".
+	RetryAfter time.Duration `json:"-"`
 }
 
 // A Referrer is where a link is: the page that holds it, and its line
@@ -88,12 +91,13 @@ func (b BrokenLink) MarshalJSON() ([]byte, error) {
 		return json.Marshal(plain(b))
 	}
 	return json.Marshal(struct {
-		URL    string     `json:"url"`
-		Status string     `json:"status"`
-		Kind   string     `json:"kind"`
-		Pages  int        `json:"pages"`
-		From   []Referrer `json:"from"`
-	}{b.URL, b.Status, b.Kind, b.Pages, b.Referrers})
+		URL        string     `json:"url"`
+		Status     string     `json:"status"`
+		RetryAfter int64      `json:"retry_after,omitempty"`
+		Kind       string     `json:"kind"`
+		Pages      int        `json:"pages"`
+		From       []Referrer `json:"from"`
+	}{b.URL, b.Status, int64(b.RetryAfter / time.Second), b.Kind, b.Pages, b.Referrers})
 }
 
 // Requisites counts what came of the requisites of a crawl's pages, the

@@ -6,16 +6,23 @@
 // robots.txt text sent by servers. A page can put ESC, BEL, CR or C1
 // control codes in a link, and a terminal that received them raw would let
 // the page move the cursor, erase lines, hide the lines before it, or set
-// the window title. The rules of [Writer]:
+// the window title; a right-to-left override in a link would make it read
+// backwards. The rules of [Writer]:
 //
-//   - newline and tab, and valid UTF-8 that is not a control code, are kept
-//     as they are, so URLs with accented letters or CJK stay readable;
+//   - newline and tab, and valid UTF-8 that is neither a control code nor a
+//     bidirectional control, are kept as they are, so URLs with accented
+//     letters, CJK or Arabic stay readable;
 //   - every other C0 byte (0x00–0x1f) and DEL (0x7f) becomes \xHH, as in
 //     \x1b for ESC;
 //   - every C1 control code point (U+0080–U+009F, two bytes C2 80 to C2 9F
 //     in UTF-8) becomes \u00HH, as in \u009b;
 //   - every byte that is not part of valid UTF-8 becomes \xHH, as in \x9b
-//     for a lone 0x9b, which some terminals read as CSI.
+//     for a lone 0x9b, which some terminals read as CSI;
+//   - every bidirectional control code point (the marks and overrides of
+//     Unicode's Bidi_Control: U+061C, U+200E, U+200F, U+202A–U+202E and
+//     U+2066–U+2069) becomes \uHHHH, as in \u202e: a terminal that lays
+//     out right-to-left text would let one reorder what follows it, so
+//     that a URL reads as another.
 //
 // The escapes are those of Go's [strconv.Quote], lower-case hex included,
 // so a raw byte (\x9b) and a code point (\u009b) read differently. A
@@ -176,7 +183,7 @@ func cleanPrefix[S []byte | string](s S) int {
 			continue
 		}
 		r, size := decode(s[i:])
-		if r == utf8.RuneError && size == 1 || isC1(r) {
+		if r == utf8.RuneError && size == 1 || isC1(r) || isBidi(r) {
 			return i
 		}
 		i += size
@@ -227,10 +234,10 @@ func appendEscaped[S []byte | string](dst []byte, s S, final bool) ([]byte, int)
 		if c >= utf8.RuneSelf && !final && !fullRune(s[i:]) {
 			return dst, i
 		}
-		// cleanPrefix stopped at a control byte, an invalid byte or a C1
-		// code point.
-		if r, size := decode(s[i:]); isC1(r) {
-			dst = append(dst, '\\', 'u', '0', '0', hex[r>>4], hex[r&0xf])
+		// cleanPrefix stopped at a control byte, an invalid byte, a C1
+		// code point or a bidirectional control.
+		if r, size := decode(s[i:]); isC1(r) || isBidi(r) {
+			dst = append(dst, '\\', 'u', hex[r>>12], hex[r>>8&0xf], hex[r>>4&0xf], hex[r&0xf])
 			i += size
 			continue
 		}
@@ -267,6 +274,14 @@ func inputFor(in []byte, n int) int {
 // isC1 reports whether r is a C1 control code, which some terminals obey
 // when it comes encoded in UTF-8.
 func isC1(r rune) bool { return 0x80 <= r && r <= 0x9f }
+
+// isBidi reports whether r is a bidirectional control (Unicode's
+// Bidi_Control), which reorders the text around it where a terminal
+// lays out right-to-left scripts. It is unicode.Is(unicode.Bidi_Control,
+// r), spelt out for the hot path.
+func isBidi(r rune) bool {
+	return r == 0x061c || 0x200e <= r && r <= 0x200f || 0x202a <= r && r <= 0x202e || 0x2066 <= r && r <= 0x2069
+}
 
 // decode is utf8.DecodeRune for either kind of text.
 func decode[S []byte | string](s S) (rune, int) {

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"unicode"
 	"unicode/utf8"
 
 	"tse-crawler/internal/termsafe"
@@ -58,6 +59,13 @@ var escapeTests = []struct {
 	{"日本", "http://h/日本/", "http://h/日本/"},
 	{"emoji", "🙂", "🙂"},
 	{"valid U+FFFD kept", "\ufffd", "\ufffd"},
+	{"Arabic kept", "http://h/مرحبا", "http://h/مرحبا"},
+
+	{"right-to-left override", "http://h/\u202egnp.exe", `http://h/\u202egnp.exe`},
+	{"every bidi control", "\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069",
+		`\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069`},
+	{"next to the bidi controls, kept", "\u061b\u200d\u2010\u2029\u2065\u206a", "\u061b\u200d\u2010\u2029\u2065\u206a"},
+	{"bidi override cut short", "a\xe2\x80", `a\xe2\x80`},
 	{"UTF-8 next to escapes", "é\x1bé\u0085日\x9b", `é\x1bé\u0085日\x9b`},
 }
 
@@ -92,6 +100,7 @@ func TestEscapeAtEveryOffset(t *testing.T) {
 	for _, bad := range []struct{ in, want string }{
 		{"\x1b", `\x1b`}, {"\x00", `\x00`}, {"\x1f", `\x1f`}, {"\x7f", `\x7f`},
 		{"\r", `\x0d`}, {"\u009b", `\u009b`}, {"\x9b", `\x9b`}, {"\xff", `\xff`},
+		{"\u202e", `\u202e`}, {"\u061c", `\u061c`},
 	} {
 		for i := 0; i <= len(line); i++ {
 			if !utf8.RuneStart(line[min(i, len(line)-1)]) {
@@ -134,6 +143,7 @@ var splitInputs = []string{
 	"\xed\xa0\x80\xc0\xaf\u00a0\xc2\xe2\x82\xac\xe2\x82\n\t\r\x7f",
 	"\xf0\x9f\x99\x82",
 	"\xc2",
+	"a\u202eb\u2066\u061c\u200f\xe2\x80\xe2\x81\xa9",
 }
 
 // TestWriterSplit checks that cutting the input into two or three Writes,
@@ -185,6 +195,7 @@ func TestWriterHoldsBack(t *testing.T) {
 		{"sequence broken by the next write", []string{"a\xe6\x97", "x"}, []string{"a", `a\xe6\x97x`}, `a\xe6\x97x`},
 		{"sequence left at the end", []string{"a\xe6\x97"}, []string{"a"}, `a\xe6\x97`},
 		{"C1 split", []string{"\xc2", "\x9b["}, []string{"", `\u009b[`}, `\u009b[`},
+		{"bidi override split", []string{"a\xe2\x80", "\xaeb"}, []string{"a", `a\u202eb`}, `a\u202eb`},
 		{"invalid byte not held", []string{"a\x9b"}, []string{`a\x9b`}, `a\x9b`},
 		{"invalid prefix not held", []string{"\xed\xa0"}, []string{`\xed\xa0`}, `\xed\xa0`},
 		{"escape then held", []string{"\x1b\xe6"}, []string{`\x1b`}, `\x1b\xe6`},
@@ -392,7 +403,7 @@ func clean(s []byte) bool {
 		return false
 	}
 	for _, r := range string(s) {
-		if r < ' ' && r != '\n' && r != '\t' || r == 0x7f || 0x80 <= r && r <= 0x9f {
+		if r < ' ' && r != '\n' && r != '\t' || r == 0x7f || 0x80 <= r && r <= 0x9f || unicode.Is(unicode.Bidi_Control, r) {
 			return false
 		}
 	}
