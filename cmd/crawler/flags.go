@@ -217,7 +217,7 @@ var flags = []flagDef{
 			"A requisite is no page: it is never saved, logged, or counted with the pages, " +
 			"so the page directory and the log are those of the same crawl without `-warc`. " +
 			"Each host still has one request at a time, its pause, robots.txt, retries and the loopback rule, pages and requisites alike; " +
-			"with `-parallel` above 1, as many workers again fetch requisites from other hosts while a page's host pauses. " +
+			"with `-parallel` above 1, the other workers fetch requisites from other hosts while a page's host pauses. " +
 			"Without `-warc`, nothing more is fetched.",
 		value: func(cfg *config) flag.Value { return job.StringValue{S: &cfg.Requisites} },
 		// Only with -warc, which it shapes, so that a journal of a crawl
@@ -311,7 +311,8 @@ var flags = []flagDef{
 	{
 		name: "parallel", arg: "N", def: "4", rule: mayChange,
 		short: "how many hosts to fetch from at once, from 1 to 64",
-		text: "how many hosts to fetch from at once, from 1 to 64. " +
+		text: "how many hosts to fetch from at once, from 1 to 64: " +
+			"the most requests in flight at once, pages, robots.txt files, requisites and a link check's alike. " +
 			"Each host still has one request at a time, with its own pause, robots.txt, retries and backoff. " +
 			"Once a crawl meets a second host, pages are fetched ahead of their turn, " +
 			"but numbered, logged, scanned, saved and journaled in the order of a crawl of one page at a time, " +

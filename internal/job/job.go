@@ -89,7 +89,7 @@ func (j *Job) Run(ctx context.Context) (Outcome, error) {
 	c.History = j.history()
 	c.Sink = &pagedir.Recorder{Dir: j.dir, Archive: out.archive}
 	if cfg.Check {
-		j.checker = &linkcheck.Checker{Web: fetcher, Scope: checkScope{cfg.crawlScope()}, External: cfg.CheckExternal, Hosts: max(cfg.Parallel, 4)}
+		j.checker = &linkcheck.Checker{Web: fetcher, Scheduler: fetcher.Scheduler, Scope: checkScope{cfg.crawlScope()}, External: cfg.CheckExternal}
 		c.Sink, c.Refs = j.checker.Sink(c.Sink), true
 	}
 	res, err := c.Crawl(ctx, cfg.Seed)

@@ -26,9 +26,10 @@ import (
 	"tse-crawler/internal/pagescan"
 )
 
-// A Web checks one URL: the crawl's fetcher.
+// A Web checks one URL: the crawl's fetcher. Its Page is the answer to
+// the last request the check sent, whatever its status.
 type Web interface {
-	Check(ctx context.Context, rawURL string, body bool) (pagefetch.Checked, error)
+	Check(ctx context.Context, rawURL string, body bool) (*pagefetch.Page, error)
 }
 
 // A Scope says what belongs to the crawl, as the crawl's own scope does.
@@ -73,11 +74,12 @@ const maxRedirects = 10
 type Checker struct {
 	Web   Web
 	Scope Scope
+	// Scheduler sends the checks, from its workers, the crawl's: each
+	// host one request at a time, after its pause, as many hosts at once
+	// as it has workers. Run starts it, and stops it when done.
+	Scheduler *pagefetch.Scheduler
 	// External is whether links outside the scope are checked.
 	External bool
-	// Hosts is how many hosts are checked at once, each one request at a
-	// time; 1 if not above 0.
-	Hosts int
 
 	pages map[string]*page // by the crawl's key
 	refs  []ref
@@ -195,8 +197,11 @@ func (r *Report) BrokenLinks() int {
 }
 
 // Run decides every target the pages refer to, asking the web for those
-// the crawl did not take, and returns the broken ones, most linked first.
+// the crawl did not take, on the Scheduler's workers, which it starts and
+// stops, and returns the broken ones, most linked first.
 func (c *Checker) Run(ctx context.Context) (*Report, error) {
+	c.Scheduler.Start(ctx)
+	defer c.Scheduler.Stop()
 	targets := make(map[string]*target)
 	var order []*target
 	add := func(from int) {
@@ -309,49 +314,82 @@ func topFragment(f string) bool {
 	return f == "" || strings.EqualFold(f, "top")
 }
 
-// checkAll asks the web for every target of round not yet decided, up to
-// c.Hosts hosts at once, each host's targets one after another.
+// checkAll asks the web for every target of round not yet decided, on
+// the Scheduler's workers, each host's targets one after another. A host
+// found unreachable is given up, and its other targets are decided so
+// without a request.
 func (c *Checker) checkAll(ctx context.Context, round []*target) error {
-	byHost := make(map[string][]*target)
-	var hosts []string
+	q := &checks{c: c, byHost: make(map[string][]*target), done: make(chan struct{})}
 	for _, t := range round {
 		if t.skip || t.status != "" {
 			continue
 		}
 		h := hostOf(t.url)
-		if byHost[h] == nil {
-			hosts = append(hosts, h)
+		if q.byHost[h] == nil {
+			c.Scheduler.Meet(h)
 		}
-		byHost[h] = append(byHost[h], t)
+		q.byHost[h] = append(q.byHost[h], t)
+		q.pending++
 	}
-	sem := make(chan struct{}, max(c.Hosts, 1))
-	var wg sync.WaitGroup
-	for _, h := range hosts {
-		sem <- struct{}{}
-		wg.Go(func() {
-			defer func() { <-sem }()
-			down := ""
-			for _, t := range byHost[h] {
-				if ctx.Err() != nil {
-					return
-				}
-				if down != "" {
-					t.status = down
-					continue
-				}
-				c.check(ctx, t)
-				if t.status == HostUnreachable {
-					down = t.status // reported once for the host, and not asked again
-				}
-			}
-		})
+	if q.pending == 0 {
+		return nil
 	}
-	wg.Wait()
+	c.Scheduler.Add(q)
+	select {
+	case <-q.done:
+	case <-ctx.Done():
+	}
 	return context.Cause(ctx)
 }
 
-// check asks the web for t, following redirects, and settles it.
-func (c *Checker) check(ctx context.Context, t *target) {
+// checks are a round of targets to ask, by host: a queue of the
+// Scheduler.
+type checks struct {
+	c       *Checker
+	mu      sync.Mutex
+	byHost  map[string][]*target
+	pending int
+	done    chan struct{} // closed once none is pending
+}
+
+// Urgent implements [pagefetch.Queue]: a check waits for no one target.
+func (q *checks) Urgent() string { return "" }
+
+// Ready implements [pagefetch.Queue]: host has a target to ask, or to
+// decide without a request, if it was given up.
+func (q *checks) Ready(host string, _, _ bool) bool {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	return len(q.byHost[host]) > 0
+}
+
+// Run implements [pagefetch.Queue]: it asks host's next target.
+func (q *checks) Run(ctx context.Context, host string, _, _ bool) bool {
+	q.mu.Lock()
+	ts := q.byHost[host]
+	if len(ts) == 0 {
+		q.mu.Unlock()
+		return false
+	}
+	t := ts[0]
+	q.byHost[host] = ts[1:]
+	q.mu.Unlock()
+	if q.c.Scheduler.Down(host) != nil {
+		t.status = HostUnreachable // reported once for the host, and not asked again
+	} else if err := q.c.check(ctx, t); t.status == HostUnreachable {
+		q.c.Scheduler.MarkDown(host, err)
+	}
+	q.mu.Lock()
+	if q.pending--; q.pending == 0 {
+		close(q.done)
+	}
+	q.mu.Unlock()
+	return true
+}
+
+// check asks the web for t, following redirects, and settles it. It
+// returns the error of the request that failed, if one did.
+func (c *Checker) check(ctx context.Context, t *target) error {
 	u := t.url
 	for range maxRedirects + 1 {
 		a, err := c.Web.Check(ctx, u, t.body)
@@ -360,40 +398,50 @@ func (c *Checker) check(ctx context.Context, t *target) {
 			if rl, ok := errors.AsType[*pagefetch.RateLimitedError](err); ok {
 				t.wait = rl.Wait
 			}
-			return
+			return err
 		}
-		if a.Location != "" && a.Code >= 300 && a.Code < 400 {
-			if key, ok := c.Scope.Key(a.Location); ok {
+		if a.Target != "" && a.Code >= 300 && a.Code < 400 {
+			if key, ok := c.Scope.Key(a.Target); ok {
 				if status, ids, ok := c.outcome(key); ok {
 					t.status, t.ids, t.ok = status, ids, fine(status)
-					return
+					return nil
 				}
 			}
-			u = a.Location
+			u = a.Target
 			continue
 		}
-		t.status = strconv.Itoa(a.Code)
-		t.ok = a.Code >= 200 && a.Code < 300
-		if !t.ok {
-			return
-		}
-		if t.body && isHTML(a.ContentType) {
-			t.ids = make(map[string]bool)
-			var s pagescan.HTML
-			s.Refs(u, a.Body, a.Charset, func(pagescan.Ref) {}, func(id string) { t.ids[id] = true })
-		}
-		if isCSS(a.ContentType) && c.isRequisite(t) {
-			if a.Body == nil {
-				a, err = c.Web.Check(ctx, u, true)
-				if err != nil || a.Code != 200 {
-					return
-				}
-			}
-			pagescan.CSSRefs(u, a.Body, a.Charset, func(r pagescan.Ref) { t.css = append(t.css, r) })
-		}
-		return
+		return c.answered(ctx, t, u, a)
 	}
 	t.status = "too-many-redirects"
+	return nil
+}
+
+// answered settles t, whose check ended at u with the answer a, which is
+// no redirect: by its status, the ids it holds if a fragment needs them,
+// and a stylesheet's imports. It returns the error of a request that
+// failed, if one did.
+func (c *Checker) answered(ctx context.Context, t *target, u string, a *pagefetch.Page) error {
+	t.status = strconv.Itoa(a.Code)
+	t.ok = a.Code >= 200 && a.Code < 300
+	if !t.ok {
+		return nil
+	}
+	if t.body && isHTML(a.ContentType()) {
+		t.ids = make(map[string]bool)
+		for _, id := range new(pagescan.HTML).Read(u, a.Body, a.HeaderCharset(), pagescan.What{Refs: true}).IDs {
+			t.ids[id] = true
+		}
+	}
+	if isCSS(a.ContentType()) && c.isRequisite(t) {
+		if a.Body == nil {
+			var err error
+			if a, err = c.Web.Check(ctx, u, true); err != nil || a.Code != 200 {
+				return err
+			}
+		}
+		pagescan.CSSRefs(u, a.Body, a.HeaderCharset(), func(r pagescan.Ref) { t.css = append(t.css, r) })
+	}
+	return nil
 }
 
 // isRequisite says whether a page needs t to render, so that a stylesheet
@@ -433,12 +481,22 @@ func reason(err error) string {
 	return strings.ReplaceAll(strings.ToLower(pagefetch.Reason(err)), " ", "-")
 }
 
-// hostOf returns the scheme and host of a URL: the origin, which is how
-// requests are paced, and how a host that is down is reported.
-func hostOf(u string) string {
+// originOf returns the scheme and host of a URL, the origin, which is
+// how a host that is down is reported.
+func originOf(u string) string {
 	p, err := url.Parse(u)
 	if err != nil {
 		return u
 	}
 	return p.Scheme + "://" + p.Host
+}
+
+// hostOf returns the host of a URL as its request names it, host[:port],
+// which is how the Scheduler knows it.
+func hostOf(u string) string {
+	p, err := url.Parse(u)
+	if err != nil {
+		return u
+	}
+	return p.Host
 }

@@ -3,9 +3,11 @@ package linkcheck_test
 import (
 	"context"
 	"fmt"
+	"net/http"
 	"strings"
 	"sync"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"tse-crawler/internal/linkcheck"
@@ -13,18 +15,36 @@ import (
 	"tse-crawler/internal/pagescan"
 )
 
+// An answer is what a fakeWeb answers a check with.
+type answer struct {
+	Code        int
+	Status      string
+	ContentType string
+	Body        []byte
+	Location    string
+}
+
+// page returns a as the fetcher's Page.
+func (a answer) page(u string) *pagefetch.Page {
+	p := &pagefetch.Page{URL: u, Code: a.Code, Status: a.Status, Body: a.Body, Target: a.Location, Header: http.Header{}}
+	if a.ContentType != "" {
+		p.Header.Set("Content-Type", a.ContentType)
+	}
+	return p
+}
+
 // A fakeWeb answers checks from a table, by URL, and counts them.
 type fakeWeb struct {
 	mu      sync.Mutex
-	answers map[string]pagefetch.Checked // a URL missing is a 404
-	down    map[string]bool              // hosts that cannot be reached
+	answers map[string]answer // a URL missing is a 404
+	down    map[string]bool   // hosts that cannot be reached
 	// limited are hosts that ask for a wait longer than a check keeps,
 	// and the wait.
 	limited map[string]time.Duration
 	asked   map[string]int
 }
 
-func (w *fakeWeb) Check(_ context.Context, u string, body bool) (pagefetch.Checked, error) {
+func (w *fakeWeb) Check(_ context.Context, u string, body bool) (*pagefetch.Page, error) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	if w.asked == nil {
@@ -33,22 +53,22 @@ func (w *fakeWeb) Check(_ context.Context, u string, body bool) (pagefetch.Check
 	w.asked[u]++
 	for h := range w.down {
 		if strings.HasPrefix(u, h) {
-			return pagefetch.Checked{}, &pagefetch.UnreachableError{Host: h, Err: fmt.Errorf("connection refused")}
+			return nil, &pagefetch.UnreachableError{Host: h, Err: fmt.Errorf("connection refused")}
 		}
 	}
 	for h, wait := range w.limited {
 		if strings.HasPrefix(u, h) {
-			return pagefetch.Checked{}, &pagefetch.RateLimitedError{Host: h, Code: 429, Wait: wait}
+			return nil, &pagefetch.RateLimitedError{Host: h, Code: 429, Wait: wait}
 		}
 	}
 	a, ok := w.answers[u]
 	if !ok {
-		return pagefetch.Checked{Code: 404, Status: "404 Not Found"}, nil
+		return answer{Code: 404, Status: "404 Not Found"}.page(u), nil
 	}
 	if !body {
 		a.Body = nil
 	}
-	return a, nil
+	return a.page(u), nil
 }
 
 // scope takes in http://site/ alone; a URL is its own key.
@@ -60,13 +80,13 @@ func (scope) Key(link string) (string, bool) {
 func (scope) Internal(link string) bool { return strings.HasPrefix(link, "http://site/") }
 func (scope) Excluded(link string) bool { return strings.Contains(link, "/private/") }
 
-func html(s string) pagefetch.Checked {
-	return pagefetch.Checked{Code: 200, ContentType: "text/html", Body: []byte(s)}
+func html(s string) answer {
+	return answer{Code: 200, ContentType: "text/html", Body: []byte(s)}
 }
 
 func TestChecker(t *testing.T) {
 	web := &fakeWeb{
-		answers: map[string]pagefetch.Checked{
+		answers: map[string]answer{
 			"http://site/file.pdf":  {Code: 200, ContentType: "application/pdf"},
 			"http://site/s.css":     {Code: 200, ContentType: "text/css", Body: []byte("a {\n  background: url(gone.png) }\n@import 'ok.css';")},
 			"http://site/ok.css":    {Code: 200, ContentType: "text/css"},
@@ -76,7 +96,7 @@ func TestChecker(t *testing.T) {
 		},
 		down: map[string]bool{"http://dead/": true},
 	}
-	c := &linkcheck.Checker{Web: web, Scope: scope{}, External: true, Hosts: 2}
+	c := &linkcheck.Checker{Web: web, Scheduler: pagefetch.NewScheduler(0, nil, 2), Scope: scope{}, External: true}
 	c.Saved("http://site/", read("http://site/", `<link rel=stylesheet href=s.css>
 <a href=a.html>a</a> <a href=file.pdf>pdf</a> <a href=missing.pdf>x</a>
 <a href="a.html#here">h</a> <a href="a.html#nowhere">n</a> <a href="#top">t</a>
@@ -130,7 +150,7 @@ http://site/gone.png: 404 (requisite, 1 link)
 
 	t.Run("no external links", func(t *testing.T) {
 		web := &fakeWeb{}
-		c := &linkcheck.Checker{Web: web, Scope: scope{}}
+		c := &linkcheck.Checker{Web: web, Scheduler: pagefetch.NewScheduler(0, nil, 1), Scope: scope{}}
 		c.Saved("http://site/", read("http://site/", `<a href=http://other/x>x</a><a href=y.html>y</a>`, ""))
 		r, err := c.Run(t.Context())
 		if err != nil {
@@ -148,10 +168,10 @@ http://site/gone.png: 404 (requisite, 1 link)
 // ever.
 func TestCheckerRateLimited(t *testing.T) {
 	web := &fakeWeb{
-		answers: map[string]pagefetch.Checked{"http://other/ok": {Code: 200}},
+		answers: map[string]answer{"http://other/ok": {Code: 200}},
 		limited: map[string]time.Duration{"http://busy/": 90 * time.Minute},
 	}
-	c := &linkcheck.Checker{Web: web, Scope: scope{}, External: true}
+	c := &linkcheck.Checker{Web: web, Scheduler: pagefetch.NewScheduler(0, nil, 1), Scope: scope{}, External: true}
 	c.Saved("http://site/", read("http://site/", "<a href=http://busy/a>a</a>\n<a href=http://other/ok>o</a> <a href=http://busy/b>b</a>", ""))
 	r, err := c.Run(t.Context())
 	if err != nil {
@@ -177,4 +197,59 @@ http://busy/b: rate-limited, Retry-After 1h30m0s (external, 1 link)
 // read reads a page as a crawl that checks links reads it.
 func read(pageURL, html, charset string) *pagescan.Reading {
 	return new(pagescan.HTML).Read(pageURL, []byte(html), charset, pagescan.What{Requisites: true, Refs: true})
+}
+
+// A slowWeb answers every check with a 200, after a second, and counts
+// the checks in flight, in all and by host.
+type slowWeb struct {
+	mu             sync.Mutex
+	now, most      int
+	byHost         map[string]int
+	mostOne, asked int
+}
+
+func (w *slowWeb) Check(_ context.Context, u string, _ bool) (*pagefetch.Page, error) {
+	host := strings.Split(u, "/")[2]
+	w.mu.Lock()
+	w.now++
+	w.byHost[host]++
+	w.most, w.mostOne = max(w.most, w.now), max(w.mostOne, w.byHost[host])
+	w.asked++
+	w.mu.Unlock()
+	time.Sleep(time.Second) // the request, in the bubble's time
+	w.mu.Lock()
+	w.now--
+	w.byHost[host]--
+	w.mu.Unlock()
+	return answer{Code: 200}.page(u), nil
+}
+
+// TestCheckerWorkers: the checks go through the Scheduler's workers, one
+// request at a time with one worker, and no host ever has two in flight.
+func TestCheckerWorkers(t *testing.T) {
+	var page strings.Builder
+	for h := range 4 {
+		for i := range 3 {
+			fmt.Fprintf(&page, "<a href=http://h%d.test/%d>x</a>\n", h, i)
+		}
+	}
+	for _, workers := range []int{1, 2, 4} {
+		t.Run(fmt.Sprint(workers, " workers"), func(t *testing.T) {
+			synctest.Test(t, func(t *testing.T) {
+				web := &slowWeb{byHost: make(map[string]int)}
+				c := &linkcheck.Checker{Web: web, Scheduler: pagefetch.NewScheduler(0, nil, workers), Scope: scope{}, External: true}
+				c.Saved("http://site/", read("http://site/", page.String(), ""))
+				start := time.Now()
+				if _, err := c.Run(t.Context()); err != nil {
+					t.Fatal(err)
+				}
+				if web.asked != 12 || web.most != workers || web.mostOne != 1 {
+					t.Errorf("%d checks, %d at once at most, %d to one host; want 12, %d, 1", web.asked, web.most, web.mostOne, workers)
+				}
+				if took, want := time.Since(start), time.Duration(12/workers)*time.Second; took != want {
+					t.Errorf("took %v, want %v", took, want)
+				}
+			})
+		})
+	}
 }

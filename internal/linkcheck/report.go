@@ -23,7 +23,7 @@ func (c *Checker) report(order []*target) *Report {
 		r.Links += len(t.refs)
 		if !t.ok {
 			if t.status == HostUnreachable {
-				h := hostOf(t.url)
+				h := originOf(t.url)
 				i, ok := downs[h]
 				if !ok {
 					i = len(r.Broken)

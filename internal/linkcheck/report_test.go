@@ -10,6 +10,7 @@ import (
 	"unicode/utf8"
 
 	"tse-crawler/internal/linkcheck"
+	"tse-crawler/internal/pagefetch"
 )
 
 // hostileTexts are what a page or a server may put in a field of the
@@ -93,7 +94,7 @@ func TestCheckerFragmentEscaped(t *testing.T) {
 			links = append(links, i)
 		}
 	}
-	c := &linkcheck.Checker{Web: &fakeWeb{}, Scope: scope{}}
+	c := &linkcheck.Checker{Web: &fakeWeb{}, Scheduler: pagefetch.NewScheduler(0, nil, 1), Scope: scope{}}
 	c.Saved("http://site/", read("http://site/", page.String(), ""))
 	c.Saved("http://site/a.html", read("http://site/a.html", `<h1 id=here>A</h1>`, ""))
 	r, err := c.Run(t.Context())

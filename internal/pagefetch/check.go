@@ -14,28 +14,6 @@ import (
 	"tse-crawler/internal/browserurl"
 )
 
-// A Checked is the answer to a link check ([Fetcher.Check]): the final
-// response to the last request the check sent, whatever its status.
-type Checked struct {
-	Code   int
-	Status string // as the server sent it, for example "404 Not Found"
-	// ContentType is the Content-Type, as the server sent it, and Charset
-	// the charset it names, or "".
-	ContentType string
-	Charset     string
-	// Body is the body, only when the check asked for it, whatever the
-	// status, as it came but for its transfer and content codings, within
-	// MaxSize.
-	Body []byte
-	// Location is a redirect's target, resolved as a browser resolves it
-	// ([browserurl.Resolve]), or "" for a response that is no redirect, or
-	// whose Location a browser cannot resolve.
-	Location string
-	// Method is the method of the request that got this answer: "HEAD" or
-	// "GET".
-	Method string
-}
-
 // Check checks that rawURL answers, as a link checker does: any status is
 // an answer, and a redirect is not followed but returned, for the caller
 // to follow. rawURL must be a WHATWG serialization (see [browserurl.Key]),
@@ -66,7 +44,7 @@ type Checked struct {
 // saying so for a body over MaxSize, and with the context's cause if ctx
 // ends first. A check is not recorded, but a robots.txt it reads is, with
 // [Fetcher.Record], for the pages of its origin.
-func (f *Fetcher) Check(ctx context.Context, rawURL string, body bool) (Checked, error) {
+func (f *Fetcher) Check(ctx context.Context, rawURL string, body bool) (*Page, error) {
 	// The tape is the one any fetch takes, so that the robots.txt read
 	// for the check is recorded for the pages that obey it; the check's
 	// own exchanges are let go.
@@ -80,12 +58,12 @@ func (f *Fetcher) Check(ctx context.Context, rawURL string, body bool) (Checked,
 	return c, err
 }
 
-func (f *Fetcher) check(ctx context.Context, rawURL string, body bool, t *tape) (Checked, error) {
+func (f *Fetcher) check(ctx context.Context, rawURL string, body bool, t *tape) (*Page, error) {
 	if err := f.heldOff(rawURL); err != nil {
-		return Checked{}, err
+		return nil, err
 	}
 	if err := f.allowed(ctx, rawURL, true, t); err != nil {
-		return Checked{}, err
+		return nil, err
 	}
 	method, k := http.MethodGet, requisite
 	if !body {
@@ -104,16 +82,16 @@ func (f *Fetcher) check(ctx context.Context, rawURL string, body bool, t *tape) 
 		resp, err = f.getTried(ctx, method, rawURL, k, t, try)
 	}
 	if err != nil {
-		return Checked{}, err
+		return nil, err
 	}
-	ctype := resp.header.Get("Content-Type")
-	c := Checked{Code: resp.code, Status: resp.status, ContentType: ctype, Charset: charsetOf(ctype), Body: resp.body, Method: method}
+	p := resp.page()
+	p.URL = rawURL
 	if isRedirect(resp.code) && resp.location() != "" {
 		if u, ok := browserurl.Resolve(rawURL, resp.location()); ok {
-			c.Location = u
+			p.Target = u
 		}
 	}
-	return c, nil
+	return p, nil
 }
 
 // getInstead reports whether a HEAD that got resp, or failed with err,
