@@ -105,7 +105,15 @@ func (f *frontier) fetch(ctx context.Context, page bag.Item) *pagefetch.Page {
 		f.mayLanes = false
 		f.pages.startLanes(f.bag)
 	}
-	return f.pages.take(ctx, page, f.readAhead)
+	f.pages.wantPage(page)
+	for {
+		p, ahead := f.pages.take(ctx, page)
+		if p != nil {
+			return p
+		}
+		// Read as the workers go on.
+		f.readAhead(ahead)
+	}
 }
 
 // down records that the crawl has found host dead: the Scheduler gives it

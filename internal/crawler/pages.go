@@ -330,43 +330,46 @@ func (q *pageQueue) popped(it bag.Item) {
 	}
 }
 
-// take returns what came of fetching page, which the crawl has popped:
-// at once if a worker has fetched it, else once one has. While it waits,
-// it hands each page fetched ahead that may be read to readAhead. If ctx
-// ends first, the Page's Err is the context's cause.
-func (q *pageQueue) take(ctx context.Context, page bag.Item, readAhead func(s *slot)) *pagefetch.Page {
+// wantPage asks the workers for page, which the crawl has popped, unless one
+// has it already: it goes before any other page.
+func (q *pageQueue) wantPage(page bag.Item) {
 	q.mu.Lock()
 	defer q.mu.Unlock()
-	if q.slots[page.URL] == nil {
-		// No worker has it: it goes before any other page.
-		if q.ahead {
-			q.lane(hostOf(page.URL))
-		} else {
-			q.c.Scheduler.Meet(hostOf(page.URL))
-		}
-		q.want = page
-		q.signal()
+	if q.slots[page.URL] != nil {
+		return
 	}
+	if q.ahead {
+		q.lane(hostOf(page.URL))
+	} else {
+		q.c.Scheduler.Meet(hostOf(page.URL))
+	}
+	q.want = page
+	q.signal()
+}
+
+// take returns what came of fetching page, which the crawl wants, once a
+// worker has fetched it; else, as soon as there is one, a page fetched
+// ahead that the crawl may read while it waits, which only the crawl's
+// goroutine touches from then on. If ctx ends first, the Page's Err is
+// the context's cause.
+func (q *pageQueue) take(ctx context.Context, page bag.Item) (*pagefetch.Page, *slot) {
+	q.mu.Lock()
+	defer q.mu.Unlock()
 	for {
 		if s := q.slots[page.URL]; s != nil && s.state == fetched {
 			delete(q.slots, page.URL)
 			q.held -= s.size()
 			q.compactUnread()
 			q.signal()
-			return s.p
+			return s.p, nil
 		}
 		if cause := context.Cause(ctx); cause != nil {
 			q.want = bag.Item{}
-			return &pagefetch.Page{URL: page.URL, Err: cause}
+			return &pagefetch.Page{URL: page.URL, Err: cause}, nil
 		}
 		if s := q.nextUnread(); s != nil {
-			// Read unlocked, as the workers go on: only the crawl's
-			// goroutine touches a page fetched.
 			s.handed = true
-			q.mu.Unlock()
-			readAhead(s)
-			q.mu.Lock()
-			continue
+			return nil, s
 		}
 		q.wait(ctx)
 	}
