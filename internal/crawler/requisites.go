@@ -269,23 +269,32 @@ func (q *requisites) add(raw string, hop, nest int) {
 	q.queue(it)
 }
 
-// queue queues it, to be fetched. q.mu is held.
+// queue queues it, to be fetched. The workers are woken only when its
+// host had none left to fetch: a worker at the host, or one that will
+// come to it for the requisites it has, takes it in turn. q.mu is held.
 func (q *requisites) queue(it requisite) {
 	host := hostOf(it.url)
-	if _, ok := q.lanes[host]; !ok {
-		q.c.Scheduler.Meet(host)
+	if lane, ok := q.lanes[host]; len(lane) == 0 {
+		if !ok {
+			q.c.Scheduler.Meet(host)
+		}
+		q.c.Scheduler.Signal()
 	}
 	q.lanes[host] = append(q.lanes[host], it)
 	q.pending++
-	q.signal()
 }
 
 // signal wakes whoever waits for a change: the crawl, and the Scheduler's
 // workers. q.mu is held.
 func (q *requisites) signal() {
+	q.wake()
+	q.c.Scheduler.Signal()
+}
+
+// wake wakes the crawl, if it waits for the requisites. q.mu is held.
+func (q *requisites) wake() {
 	close(q.changed)
 	q.changed = make(chan struct{})
-	q.c.Scheduler.Signal()
 }
 
 // Urgent implements [pagefetch.Queue]: the crawl never waits for one
@@ -309,10 +318,9 @@ func (q *requisites) Run(ctx context.Context, host string, _, _ bool) bool {
 		return false
 	}
 	it := queue[0]
+	q.lanes[host] = queue[1:]
 	if len(queue) == 1 {
-		delete(q.lanes, host) // for the memory of the array
-	} else {
-		q.lanes[host] = queue[1:]
+		q.lanes[host] = nil // for the memory of the array; the host is met
 	}
 	q.mu.Unlock()
 	err := q.fetch(ctx, it)
@@ -323,7 +331,7 @@ func (q *requisites) Run(ctx context.Context, host string, _, _ bool) bool {
 	}
 	q.mu.Lock()
 	q.pending--
-	q.signal()
+	q.wake() // the workers hear of a host released from the Scheduler
 	q.mu.Unlock()
 	return true
 }

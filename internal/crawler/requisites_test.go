@@ -684,3 +684,51 @@ func TestRequisitesNestNoDeeper(t *testing.T) {
 		t.Errorf("resumed, requested:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(again, "\n"))
 	}
 }
+
+// TestRequisiteOnceAsPage: a URL that is both a page of the crawl and a
+// requisite, a frame within maxDepth, a page's own URL in an <iframe> or
+// an SVG <use>, is fetched once, as the page, and recorded once; one the
+// crawl does not save as a page, a frame past maxDepth or a frame whose
+// URL may name a page but that is no HTML, is fetched as a requisite once
+// the crawl ends; one whose URL names no page, a .txt, as a requisite
+// alone.
+func TestRequisiteOnceAsPage(t *testing.T) {
+	site := fstest.MapFS{
+		"www.example.edu/index.html": {Data: []byte(`<a href=b.html>b</a> <iframe src="frame.html"></iframe>
+			<iframe src="index.html"></iframe> <svg><use href="index.html#icon"/></svg> <iframe src="doc"></iframe> <iframe src="notes.txt"></iframe>`)},
+		"www.example.edu/frame.html": {Data: []byte(`<p>framed <img src="f.png">`)},
+		"www.example.edu/b.html":     {Data: []byte(`<iframe src="deep.html"></iframe>`)},
+		"www.example.edu/deep.html":  {Data: []byte(`<p>past maxDepth`)},
+		"www.example.edu/doc":        {Data: []byte(`no page, though its URL may be one`)},
+		"www.example.edu/notes.txt":  {Data: []byte(`no page`)},
+		"www.example.edu/f.png":      {Data: []byte(`png`)},
+	}
+	for _, workers := range []int{1, 4} {
+		run := crawlReqSite(t, site, reqSeed, []string{"http://www.example.edu/"}, "all", workers, 0, func(h *harness) {
+			h.c.Scanner, h.c.MaxDepth = new(pagescan.HTML), 1
+		})
+		if run.err != nil {
+			t.Fatal(run.err)
+		}
+		counts := make(map[string]int)
+		for _, u := range run.requested() {
+			counts[u]++
+		}
+		want := map[string]int{reqSeed: 1, "http://www.example.edu/frame.html": 1, "http://www.example.edu/b.html": 1,
+			"http://www.example.edu/doc": 2, // as a page, which it is not, then as the frame's document
+			"http://www.example.edu/notes.txt": 1, "http://www.example.edu/deep.html": 1, "http://www.example.edu/f.png": 1}
+		if !maps.Equal(counts, want) {
+			t.Errorf("%d workers: requested %v, want %v", workers, counts, want)
+		}
+		var recorded []string
+		for _, e := range run.entries {
+			if e.Kind == pagefetch.Requisite {
+				recorded = append(recorded, e.URL)
+			}
+		}
+		slices.Sort(recorded)
+		if want := []string{"http://www.example.edu/deep.html", "http://www.example.edu/doc", "http://www.example.edu/f.png", "http://www.example.edu/notes.txt"}; !slices.Equal(recorded, want) {
+			t.Errorf("%d workers: journaled requisites %q, want %q", workers, recorded, want)
+		}
+	}
+}

@@ -375,10 +375,16 @@ func (s *Scheduler) Add(q Queue) {
 }
 
 // Meet tells the Scheduler of a host some queue has or will have work for,
-// so that it is considered, in the order hosts were met.
+// so that it is considered, in the order hosts were met; the workers are
+// woken if it is new to them.
 func (s *Scheduler) Meet(name string) {
-	s.lookup(name)
-	s.Signal()
+	s.mu.Lock()
+	_, known := s.hosts[name]
+	s.host(name)
+	s.mu.Unlock()
+	if !known {
+		s.Signal()
+	}
 }
 
 // Signal wakes the workers: a queue has new work, or the crawl waits for
