@@ -715,7 +715,7 @@ func TestRequisiteOnceAsPage(t *testing.T) {
 			counts[u]++
 		}
 		want := map[string]int{reqSeed: 1, "http://www.example.edu/frame.html": 1, "http://www.example.edu/b.html": 1,
-			"http://www.example.edu/doc": 2, // as a page, which it is not, then as the frame's document
+			"http://www.example.edu/doc":       2, // as a page, which it is not, then as the frame's document
 			"http://www.example.edu/notes.txt": 1, "http://www.example.edu/deep.html": 1, "http://www.example.edu/f.png": 1}
 		if !maps.Equal(counts, want) {
 			t.Errorf("%d workers: requested %v, want %v", workers, counts, want)
