@@ -29,6 +29,10 @@ func openRoot(path string) (*root, error) {
 
 func (r *root) close() error { return r.r.Close() }
 
+// lock does nothing: these systems have no flock (package filelock), so
+// a second crawler is not kept out.
+func (r *root) lock() error { return nil }
+
 var errSymlink = errors.New("is a symbolic link")
 
 // openFile opens name in the directory. It fails if name is a symbolic

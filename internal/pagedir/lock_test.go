@@ -1,0 +1,165 @@
+//go:build darwin || dragonfly || freebsd || linux || netbsd || openbsd
+
+package pagedir_test
+
+import (
+	"errors"
+	"maps"
+	"os"
+	"path/filepath"
+	"runtime"
+	"testing"
+
+	"tse-crawler/internal/filelock"
+	"tse-crawler/internal/pagedir"
+)
+
+// running begins a crawl in a new directory, saves its first page and
+// leaves a second being written, as a crawl that runs does, and returns
+// the open directory and its path.
+func running(t *testing.T) (*pagedir.Dir, string) {
+	t.Helper()
+	dir := t.TempDir()
+	d, err := pagedir.Open(dir, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { d.Close() })
+	if _, err := d.Begin(params); err != nil {
+		t.Fatal(err)
+	}
+	if err := d.Save(1, params.Seed, 0, []byte("<html>")); err != nil {
+		t.Fatal(err)
+	}
+	if err := d.Record(pagedir.Entry{Kind: pagedir.Saved, URL: params.Seed, DocID: 1}); err != nil {
+		t.Fatal(err)
+	}
+	writeFile(t, dir, ".page-inflight", "http://x/2.html\n1\n<ht")
+	return d, dir
+}
+
+// checkBusy checks that err refuses dir as in use by this process.
+func checkBusy(t *testing.T, err error, dir string) {
+	t.Helper()
+	be, ok := errors.AsType[*filelock.BusyError](err)
+	if !ok {
+		t.Fatalf("got %v, want a *filelock.BusyError", err)
+	}
+	if want := "pageDirectory " + dir; be.Name != want {
+		t.Errorf("it names %q, want %q", be.Name, want)
+	}
+	if runtime.GOOS == "linux" && be.PID != os.Getpid() {
+		t.Errorf("it names process %d, want this one, %d", be.PID, os.Getpid())
+	}
+}
+
+// TestClaimBusy opens a directory in which a crawl runs, in every way a
+// second crawler could, and with the directory renamed, which the lock
+// follows: each is refused, and the running crawl's files are as they
+// were, its page being written included, which Open would have removed.
+// Once the crawl closes its directory, it can be claimed again.
+func TestClaimBusy(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		rename bool
+		open   func(dir string) error
+	}{
+		{"claim", false, func(dir string) error { _, err := pagedir.Claim(dir); return err }},
+		{"new crawl", false, func(dir string) error { _, err := pagedir.Open(dir, false); return err }},
+		{"resume", false, func(dir string) error { _, err := pagedir.Open(dir, true); return err }},
+		{"renamed", true, func(dir string) error { _, err := pagedir.Open(dir, true); return err }},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			d, dir := running(t)
+			if tc.rename {
+				moved := dir + "-moved"
+				if err := os.Rename(dir, moved); err != nil {
+					t.Fatal(err)
+				}
+				t.Cleanup(func() { os.RemoveAll(moved) })
+				dir = moved
+			}
+			before := snapshot(t, dir)
+			checkBusy(t, tc.open(dir), dir)
+			if after := snapshot(t, dir); !maps.Equal(before, after) {
+				t.Errorf("the refused crawler changed the directory: %q, was %q", after, before)
+			}
+			if err := d.Close(); err != nil {
+				t.Fatal(err)
+			}
+			d2, err := pagedir.Open(dir, true)
+			if err != nil {
+				t.Fatalf("once the crawl closed it: %v", err)
+			}
+			d2.Close()
+		})
+	}
+}
+
+// TestClaimRelease: a directory claimed and released, or claimed and
+// opened and closed, is free again; a claim opens one directory once.
+func TestClaimRelease(t *testing.T) {
+	dir := t.TempDir()
+	c, err := pagedir.Claim(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkBusy(t, func() error { _, err := pagedir.Claim(dir); return err }(), dir)
+	c.Release()
+	c.Release()
+	if _, err := c.Open(false); err == nil {
+		t.Error("Open after Release succeeded")
+	}
+	c, err = pagedir.Claim(dir)
+	if err != nil {
+		t.Fatalf("after Release: %v", err)
+	}
+	d, err := c.Open(false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.Release() // the Dir has the lock now
+	checkBusy(t, func() error { _, err := pagedir.Claim(dir); return err }(), dir)
+	if err := d.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.Open(false); err == nil {
+		t.Error("a second Open succeeded")
+	}
+	d, err = pagedir.Open(dir, false)
+	if err != nil {
+		t.Fatalf("after Close: %v", err)
+	}
+	d.Close()
+}
+
+// snapshot returns the names and contents of the files in dir: a link's
+// target, or "directory", for what is not a regular file.
+func snapshot(t *testing.T, dir string) map[string]string {
+	t.Helper()
+	files := make(map[string]string)
+	for _, name := range names(t, dir) {
+		path := filepath.Join(dir, name)
+		fi, err := os.Lstat(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		switch {
+		case fi.IsDir():
+			files[name] = "directory"
+		case fi.Mode()&os.ModeSymlink != 0:
+			target, err := os.Readlink(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			files[name] = "link to " + target
+		default:
+			data, err := os.ReadFile(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			files[name] = string(data)
+		}
+	}
+	return files
+}
