@@ -18,7 +18,7 @@ import (
 
 // manualDate is the date of the man page, which man prints at the foot of
 // each page: change it with the manual.
-const manualDate = "2026-11-27"
+const manualDate = "2026-12-02"
 
 // roffEscape escapes text for roff: a backslash is \e, a hyphen-minus \-
 // (else groff prints a hyphen, which breaks copied flags), and quotes and
