@@ -10,6 +10,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 	"sync"
 	"syscall"
@@ -214,4 +215,111 @@ func TestBusyProcess(t *testing.T) {
 	p.setHook(nil)
 	resumeMatches(t, p, args, dir, want)
 	checkPagesArchived(t, dir, checkWARC(t, archive))
+}
+
+// startHeld starts cmd, the crawler as a process, and returns once the
+// proxy holds its request, as held says: it returns what Wait will say.
+func startHeld(t *testing.T, cmd *exec.Cmd, stderr fmt.Stringer, held <-chan struct{}) <-chan error {
+	t.Helper()
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	exited := make(chan error, 1)
+	go func() { exited <- cmd.Wait() }()
+	select {
+	case <-held:
+	case err := <-exited:
+		t.Fatalf("the crawler process ended before the request held: %v: %s", err, stderr)
+	}
+	return exited
+}
+
+// checkKilled9 checks that err, from Wait, says the process was killed
+// with SIGKILL.
+func checkKilled9(t *testing.T, err error, stderr fmt.Stringer) {
+	t.Helper()
+	if exit, ok := errors.AsType[*exec.ExitError](err); !ok || exit.Sys().(syscall.WaitStatus).Signal() != syscall.SIGKILL {
+		t.Fatalf("the crawler process: %v, want it killed: %s", err, stderr)
+	}
+}
+
+// checkDirs returns the names in dir of the directories that link checks
+// make for their pages.
+func checkDirs(t *testing.T, dir string) []string {
+	t.Helper()
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, e := range entries {
+		if strings.HasPrefix(e.Name(), "crawler-check-") {
+			names = append(names, e.Name())
+		}
+	}
+	return names
+}
+
+// TestCheckLeftover kills a link check given no directory, with SIGKILL,
+// which leaves the directory it made for its pages in TMPDIR: the next
+// link check removes it, and nothing else, neither a directory named like
+// it that holds a file of someone else's, nor that of a link check that
+// runs meanwhile.
+func TestCheckLeftover(t *testing.T) {
+	tmp := t.TempDir()
+	t.Setenv("TMPDIR", tmp)
+	p := newStepProxy(t, testdataSite(t))
+	decoy := filepath.Join(tmp, "crawler-check-4242")
+	if err := os.Mkdir(decoy, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	for name, data := range map[string]string{".crawler": "", "1": "http://x/\n0\n<html>\n", "notes.txt": "mine"} {
+		if err := os.WriteFile(filepath.Join(decoy, name), []byte(data), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	args := []string{"-check", "-delay", "0", zooSeed}
+
+	held, release := holdAt(t, p, 4)
+	killed, stderr := crawlerProcess(p.URL, args...)
+	exited := startHeld(t, killed, stderr, held)
+	if err := killed.Process.Kill(); err != nil {
+		t.Fatal(err)
+	}
+	checkKilled9(t, <-exited, stderr)
+	release()
+	left := checkDirs(t, tmp)
+	if len(left) != 2 {
+		t.Fatalf("the killed check left %q in TMPDIR, want its directory beside the decoy", left)
+	}
+	if names := snapshot(t, filepath.Join(tmp, left[0])); len(names) < 2 {
+		t.Fatalf("the killed check left %q, want its marker and a page at least", slices.Sorted(maps.Keys(names)))
+	}
+
+	held, release = holdAt(t, p, 2)
+	running, stderr := crawlerProcess(p.URL, args...)
+	exited = startHeld(t, running, stderr, held)
+	var ours string
+	for _, name := range checkDirs(t, tmp) {
+		if !slices.Contains(left, name) {
+			ours = name
+		}
+	}
+	if code, _, out := crawl(t.Context(), p.getenv, args...); code != exitOK && code != exitBroken {
+		t.Fatalf("the next check: exit %d: %s", code, out)
+	}
+	got := checkDirs(t, tmp)
+	release()
+	if err := <-exited; err != nil && running.ProcessState.ExitCode() != exitBroken {
+		t.Errorf("the check that ran meanwhile: %v: %s", err, stderr)
+	}
+	if want := []string{"crawler-check-4242", ours}; !slices.Equal(got, slices.Sorted(slices.Values(want))) {
+		t.Errorf("TMPDIR holds %q once the next check ended, want %q: the decoy and the directory of the check that runs", got, want)
+	}
+	if data := readFile(t, filepath.Join(decoy, "notes.txt")); data != "mine" {
+		t.Errorf("the decoy's file holds %q", data)
+	}
+	if got := checkDirs(t, tmp); !slices.Equal(got, []string{"crawler-check-4242"}) {
+		t.Errorf("TMPDIR holds %q once every check ended, want the decoy alone", got)
+	}
 }

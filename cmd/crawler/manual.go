@@ -139,6 +139,9 @@ var files = []entry{
 		"the page's normalized URL, a newline, its depth, a newline, the HTML exactly as the server sent it, and a newline. " +
 		"A page file appears whole or not at all, and an existing file is never overwritten."},
 	{"pageDirectory/.page-*", "a page being written. The next run removes one that a crash left behind."},
+	{"$TMPDIR/crawler-check-*", "the page directory of a `-check` given *seedURL* alone, removed when it ends. " +
+		"The next such check removes one that a check killed before its end left behind, " +
+		"if it holds nothing but what a crawl writes and no crawler holds it."},
 }
 
 var examples = []example{

@@ -44,8 +44,10 @@ func Begin(cfg *Settings, params func() pagedir.Params, getenv func(string) stri
 	j := &Job{cfg: cfg, params: params, con: con, proxy: proxy, fetchProxy: pauselessProxy(proxy, cfg.Delay, getenv, con.Warn)}
 	if cfg.Check && cfg.Dir == "" {
 		// A link check given no directory keeps its pages in one of its
-		// own, which it removes when it ends.
-		if j.tmpDir, err = os.MkdirTemp("", "crawler-check-"); err != nil {
+		// own, which it removes when it ends; one killed before its end
+		// could not, and the next removes what it left.
+		pagedir.RemoveAbandoned(os.TempDir(), checkDirPrefix)
+		if j.tmpDir, err = os.MkdirTemp("", checkDirPrefix); err != nil {
 			return nil, fmt.Errorf("making a directory for the pages to check: %w", err)
 		}
 		cfg.Dir = j.tmpDir
@@ -72,6 +74,10 @@ func Begin(cfg *Settings, params func() pagedir.Params, getenv func(string) stri
 	}
 	return j, nil
 }
+
+// checkDirPrefix begins the name of the page directory a link check given
+// none makes for itself.
+const checkDirPrefix = "crawler-check-"
 
 // The outputs are the files a crawl writes besides its pages. They are
 // opened before the page directory, so that a path that cannot be written

@@ -38,9 +38,10 @@
 // dies: a second crawler, which would number pages and journal as if
 // alone, is refused at once, whether it begins a crawl or resumes one,
 // and the directory, the running crawl's temporary files included, is
-// left as it was. The lock is the directory's, not the marker's, so it is held
-// before the marker is made, and it follows the directory if it is
-// renamed.
+// left as it was. The lock is the directory's, not the marker's, so it
+// follows the directory if it is renamed, and is held before the marker
+// is made: [RemoveAbandoned] relies on that to tell a directory a killed
+// crawl left from one in use.
 //
 // # The resume invariant
 //

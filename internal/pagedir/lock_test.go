@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"testing"
 
 	"tse-crawler/internal/filelock"
@@ -162,4 +163,110 @@ func snapshot(t *testing.T, dir string) map[string]string {
 		}
 	}
 	return files
+}
+
+// TestRemoveAbandoned leaves, in one directory, the page directories of
+// link checks killed, or running, and others that look like them, and
+// checks that RemoveAbandoned removes those of crawls killed, and only
+// those.
+func TestRemoveAbandoned(t *testing.T) {
+	parent, outside := t.TempDir(), t.TempDir()
+	const journal = "tse-crawler journal 1\nseed \"http://x/\"\nmaxDepth 2\nbegin\nS 1 \"http://x/\"\n"
+	crawl := func(t *testing.T, dir string) {
+		t.Helper()
+		if err := os.Mkdir(dir, 0o700); err != nil {
+			t.Fatal(err)
+		}
+		writeFile(t, dir, pagedir.Marker, journal)
+		writeFile(t, dir, "1", "http://x/\n0\n<html>\n")
+		writeFile(t, dir, "2", "http://x/a\n1\n<html>\n")
+		writeFile(t, dir, ".page-4k2j", "http://x/b\n1\n<ht")
+	}
+	victim := writeFile(t, outside, "precious", "mine")
+	tests := []struct {
+		name    string
+		entry   string
+		setup   func(t *testing.T, path string)
+		removed bool
+	}{
+		{"killed", "crawler-check-1", crawl, true},
+		{"killed, marker alone", "crawler-check-2", func(t *testing.T, path string) {
+			os.Mkdir(path, 0o700)
+			writeFile(t, path, pagedir.Marker, "")
+		}, true},
+		{"running", "crawler-check-3", func(t *testing.T, path string) {
+			if err := os.Mkdir(path, 0o700); err != nil {
+				t.Fatal(err)
+			}
+			d, err := pagedir.Open(path, false)
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Cleanup(func() { d.Close() })
+		}, false},
+		{"just made, not yet claimed", "crawler-check-4", func(t *testing.T, path string) { os.Mkdir(path, 0o700) }, false},
+		{"pages but no marker", "crawler-check-5", func(t *testing.T, path string) {
+			crawl(t, path)
+			os.Remove(filepath.Join(path, pagedir.Marker))
+		}, false},
+		{"a file of someone else's", "crawler-check-6", func(t *testing.T, path string) {
+			crawl(t, path)
+			writeFile(t, path, "notes.txt", "keep me")
+		}, false},
+		{"a directory inside", "crawler-check-7", func(t *testing.T, path string) {
+			crawl(t, path)
+			os.Mkdir(filepath.Join(path, "3"), 0o700)
+		}, false},
+		{"a page that is a link", "crawler-check-8", func(t *testing.T, path string) {
+			crawl(t, path)
+			os.Symlink(victim, filepath.Join(path, "3"))
+		}, false},
+		{"a marker that is a link", "crawler-check-9", func(t *testing.T, path string) {
+			crawl(t, path)
+			os.Remove(filepath.Join(path, pagedir.Marker))
+			os.Symlink(victim, filepath.Join(path, pagedir.Marker))
+		}, false},
+		{"a link to a crawl's directory", "crawler-check-10", func(t *testing.T, path string) {
+			target := filepath.Join(outside, "crawl")
+			crawl(t, target)
+			os.Symlink(target, path)
+		}, false},
+		{"a file", "crawler-check-11", func(t *testing.T, path string) { writeFile(t, parent, filepath.Base(path), "x") }, false},
+		{"not digits", "crawler-check-1x", crawl, false},
+		{"no digits", "crawler-check-", crawl, false},
+		{"another prefix", "crawler-demo-12", crawl, false},
+	}
+	before := make(map[string]map[string]string)
+	for _, tc := range tests {
+		path := filepath.Join(parent, tc.entry)
+		tc.setup(t, path)
+		if fi, err := os.Lstat(path); err == nil && fi.IsDir() {
+			before[tc.entry] = snapshot(t, path)
+		}
+	}
+	outsideBefore := names(t, outside)
+	pagedir.RemoveAbandoned(parent, "crawler-check-")
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			path := filepath.Join(parent, tc.entry)
+			_, err := os.Lstat(path)
+			switch {
+			case tc.removed && err == nil:
+				t.Errorf("%s is still there: %q", tc.entry, names(t, path))
+			case !tc.removed && err != nil:
+				t.Errorf("%s was removed: %v", tc.entry, err)
+			case !tc.removed && before[tc.entry] != nil && !maps.Equal(snapshot(t, path), before[tc.entry]):
+				t.Errorf("%s was changed: %q, was %q", tc.entry, snapshot(t, path), before[tc.entry])
+			}
+		})
+	}
+	if got := names(t, outside); !slices.Equal(got, outsideBefore) {
+		t.Errorf("outside, %q, was %q", got, outsideBefore)
+	}
+	if data, err := os.ReadFile(victim); err != nil || string(data) != "mine" {
+		t.Errorf("the file links pointed to: %q, %v", data, err)
+	}
+	if got := names(t, filepath.Join(outside, "crawl")); len(got) != 4 {
+		t.Errorf("the crawl a link pointed to holds %q", got)
+	}
 }

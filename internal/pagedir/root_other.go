@@ -62,3 +62,7 @@ func (r *root) remove(name string) error             { return r.r.Remove(name) }
 // links returns how many names the file fi has, which this system does
 // not tell: one, as far as the crawler can know.
 func links(fi fs.FileInfo) uint64 { return 1 }
+
+// RemoveAbandoned removes nothing: without a lock, a page directory left
+// by a crawl that was killed cannot be told from one a crawl is using.
+func RemoveAbandoned(parent, prefix string) {}
