@@ -369,6 +369,30 @@ if show env HTTP_PROXY="$OWN" ./crawler -q -delay 0 -resume "$zoo" "$dir" 2 2>"$
 else
 	bad "-resume after the outage: $(cat "$tmp/err")"
 fi
+# Two crawlers in one directory: a -resume started while the crawl runs,
+# as a script could, is refused at once and changes nothing; the crawl,
+# killed with SIGKILL, leaves no lock, and -resume then finishes it.
+dir=$(newdir)
+echo "+ env HTTP_PROXY=$OWN ./crawler -q -delay 300ms $zoo $dir 2 &   # then -resume in $dir, once page 1 is saved"
+HTTP_PROXY=$OWN ./crawler -q -delay 300ms "$zoo" "$dir" 2 2>/dev/null &
+pid=$!
+until [ -f "$dir/1" ] || ! kill -0 $pid 2>/dev/null; do sleep 0.05; done
+show env HTTP_PROXY="$OWN" ./crawler -q -delay 0 -resume "$zoo" "$dir" 2 >"$tmp/out" 2>"$tmp/err"
+code=$?
+kill -KILL $pid 2>/dev/null
+running=$? # so the crawl still ran when the -resume was refused
+wait $pid 2>/dev/null
+if [ $code -eq 10 ] && [ $running -eq 0 ] && [ ! -s "$tmp/out" ] &&
+	grep -qF "pageDirectory $dir is in use by another crawler (process $pid): wait for it to end, or stop it (kill $pid)" "$tmp/err"; then
+	ok "a -resume while the crawl runs: exit 10: $(cat "$tmp/err")"
+else
+	bad "a -resume while the crawl runs: exit $code: $(cat "$tmp/err")"
+fi
+if show env HTTP_PROXY="$OWN" ./crawler -q -delay 0 -resume "$zoo" "$dir" 2 2>"$tmp/err" && all_whole testdata/playground "$dir" 8; then
+	ok "once that crawl is killed with SIGKILL, -resume finishes it"
+else
+	bad "-resume after SIGKILL: $(cat "$tmp/err")"
+fi
 PROXY=$OWN expect_error 3 "is outside the crawl" http://www.example.com/tse/index.html DIR 2
 
 echo "== the project's own sites"

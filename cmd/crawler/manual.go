@@ -86,7 +86,11 @@ var arguments = []entry{
 		"`http://cs50tse.cs.dartmouth.edu/tse/` (or with a `-scope` prefix), and still does once a server decodes " +
 		"`%2E` and `%2F` in its path. Links and redirects are held to the same rule."},
 	{"pageDirectory", "an existing directory with no pages in it yet. " +
-		"The crawler refuses one that already holds numbered files, and names the one in the way."},
+		"The crawler refuses one that already holds numbered files, and names the one in the way. " +
+		"It holds one crawler at a time: a second one there, whether a new crawl, a `-resume` or a `-check`, is refused at once (exit 10), " +
+		"before it writes anything or sends a request, and told which process to wait for or stop; " +
+		"so is a crawl that would write the `-warc` file of one that runs. " +
+		"A crawler that dies, even by `kill -9`, leaves no lock behind."},
 	{"maxDepth", "an integer from 0 to 10: how many links away from the seed the crawl goes. " +
 		"The seed is at depth 0, so 0 saves the seed alone."},
 }
@@ -105,6 +109,8 @@ var exitStatus = []entry{
 		"`-resume` finishes it once the network is back: see [Interrupting and resuming](#interrupting-and-resuming). " +
 		"A single dead host among hosts that answer is reported once, and its pages fail."},
 	{"9", "`-check` found a broken link"},
+	{"10", "another crawler is using *pageDirectory* or the `-warc` file: nothing was written or fetched; " +
+		"wait for it to end, or stop it, and run the same command again"},
 	{"130, 143", "stopped by SIGINT (Ctrl-C) or SIGTERM; the pages saved are whole, and `-resume` finishes the crawl"},
 }
 
@@ -133,6 +139,9 @@ var files = []entry{
 		"the page's normalized URL, a newline, its depth, a newline, the HTML exactly as the server sent it, and a newline. " +
 		"A page file appears whole or not at all, and an existing file is never overwritten."},
 	{"pageDirectory/.page-*", "a page being written. The next run removes one that a crash left behind."},
+	{"$TMPDIR/crawler-check-*", "the page directory of a `-check` given *seedURL* alone, removed when it ends. " +
+		"The next such check removes one that a check killed before its end left behind, " +
+		"if it holds nothing but what a crawl writes and no crawler holds it."},
 }
 
 var examples = []example{

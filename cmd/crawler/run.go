@@ -13,6 +13,7 @@ import (
 
 	"tse-crawler/internal/buildinfo"
 	"tse-crawler/internal/crawler"
+	"tse-crawler/internal/filelock"
 	"tse-crawler/internal/job"
 	"tse-crawler/internal/pagedir"
 	"tse-crawler/internal/pagefetch"
@@ -23,15 +24,16 @@ import (
 // apart; a crawl stopped by a signal exits 128 plus the signal's number.
 const (
 	exitOK        = 0
-	exitFailure   = 1 // the crawl could not go on: a page could not be saved, or a rule was broken
-	exitUsage     = 2 // wrong number of arguments, or a bad flag
-	exitSeedURL   = 3 // seedURL cannot be normalized, is not internal, or is excluded
-	exitPageDir   = 4 // pageDirectory is missing, not a directory, not writable, or holds pages
-	exitMaxDepth  = 5 // maxDepth is not an integer from 0 to 10
-	exitSeedFetch = 6 // no page was saved: the seed could not be fetched, was disallowed, or redirected away
-	exitResume    = 7 // -resume was given for a crawl it does not match
-	exitOutage    = 8 // the network, the DNS or the proxy is down: the crawl stopped, to be resumed
-	exitBroken    = 9 // -check found a broken link
+	exitFailure   = 1  // the crawl could not go on: a page could not be saved, or a rule was broken
+	exitUsage     = 2  // wrong number of arguments, or a bad flag
+	exitSeedURL   = 3  // seedURL cannot be normalized, is not internal, or is excluded
+	exitPageDir   = 4  // pageDirectory is missing, not a directory, not writable, or holds pages
+	exitMaxDepth  = 5  // maxDepth is not an integer from 0 to 10
+	exitSeedFetch = 6  // no page was saved: the seed could not be fetched, was disallowed, or redirected away
+	exitResume    = 7  // -resume was given for a crawl it does not match
+	exitOutage    = 8  // the network, the DNS or the proxy is down: the crawl stopped, to be resumed
+	exitBroken    = 9  // -check found a broken link
+	exitBusy      = 10 // another crawler is using pageDirectory or the -warc file
 )
 
 // A stopSignal is the cause given to the crawl's context by the signal
@@ -225,8 +227,15 @@ func isType[E error](err error) bool {
 // directory, with the advice about flags that package pagedir leaves to
 // the command, and returns the exit status. A WARC file that is not the
 // crawl's, or is gone, does not match the crawl that resumes. A finished
-// crawl is no failure: there is simply nothing left to do.
+// crawl is no failure: there is simply nothing left to do. A page
+// directory or a WARC file in use by another crawler has a status of its
+// own, as it is the one refusal that running the same command later
+// mends.
 func refused(err error, stderr io.Writer) int {
+	if isType[*filelock.BusyError](err) {
+		fmt.Fprintf(stderr, "crawler: %v\n", err)
+		return exitBusy
+	}
 	if se, ok := errors.AsType[*job.SettingError](err); ok {
 		fmt.Fprintf(stderr, "crawler: %v\n", err)
 		if isType[*warc.NotWARCError](err) || isType[*pagedir.MissingWARCError](err) {

@@ -12,6 +12,7 @@ import (
 
 	"tse-crawler/internal/buildinfo"
 	"tse-crawler/internal/crawler"
+	"tse-crawler/internal/filelock"
 	"tse-crawler/internal/linkgraph"
 	"tse-crawler/internal/pagedir"
 	"tse-crawler/internal/wacz"
@@ -19,17 +20,19 @@ import (
 )
 
 // Begin begins the crawl cfg asks for, once Parse has checked it: it
-// chooses the proxy from the environment, read through getenv, opens the
-// files the crawl writes besides its pages, then the page directory, and
-// begins the crawl in it, afresh or where its journal says. params names
-// the crawl for its journal, as cfg is when it is called: a crawl that
-// resumes with -links auto takes the mode the journal says it began in.
-// Warnings and notes go to con.
+// chooses the proxy from the environment, read through getenv, claims the
+// page directory, opens the files the crawl writes besides its pages, then
+// the page directory, and begins the crawl in it, afresh or where its
+// journal says. params names the crawl for its journal, as cfg is when it
+// is called: a crawl that resumes with -links auto takes the mode the
+// journal says it began in. Warnings and notes go to con.
 //
 // If the crawl cannot begin, Begin returns why: a *SettingError for a
 // proxy variable, a file to write or a seed the crawl cannot begin with,
-// and otherwise the page directory's error (package pagedir), a
-// *pagedir.FinishedError for a crawl with nothing left to do.
+// a *filelock.BusyError in its tree for a page directory or a WARC file
+// another crawler is using, and otherwise the page directory's error
+// (package pagedir), a *pagedir.FinishedError for a crawl with nothing
+// left to do.
 func Begin(cfg *Settings, params func() pagedir.Params, getenv func(string) string, con *Console) (*Job, error) {
 	proxy, err := proxyFunc(getenv, cfg.WARC != "")
 	if err != nil {
@@ -41,24 +44,40 @@ func Begin(cfg *Settings, params func() pagedir.Params, getenv func(string) stri
 	j := &Job{cfg: cfg, params: params, con: con, proxy: proxy, fetchProxy: pauselessProxy(proxy, cfg.Delay, getenv, con.Warn)}
 	if cfg.Check && cfg.Dir == "" {
 		// A link check given no directory keeps its pages in one of its
-		// own, which it removes when it ends.
-		if j.tmpDir, err = os.MkdirTemp("", "crawler-check-"); err != nil {
+		// own, which it removes when it ends; one killed before its end
+		// could not, and the next removes what it left.
+		pagedir.RemoveAbandoned(os.TempDir(), checkDirPrefix)
+		if j.tmpDir, err = os.MkdirTemp("", checkDirPrefix); err != nil {
 			return nil, fmt.Errorf("making a directory for the pages to check: %w", err)
 		}
 		cfg.Dir = j.tmpDir
 	}
+	// Claimed first, so that a crawler that finds another in the
+	// directory writes nothing at all, not even its other files.
+	claim, err := pagedir.Claim(cfg.Dir)
+	if err != nil {
+		if j.tmpDir != "" {
+			os.RemoveAll(j.tmpDir)
+		}
+		return nil, err
+	}
 	if j.out, err = j.openOutputs(); err != nil {
+		claim.Release()
 		if j.tmpDir != "" {
 			os.RemoveAll(j.tmpDir)
 		}
 		return nil, &SettingError{Setting: Flags, Err: err}
 	}
-	if err := j.begin(); err != nil {
+	if err := j.begin(claim); err != nil {
 		j.Close()
 		return nil, err
 	}
 	return j, nil
 }
+
+// checkDirPrefix begins the name of the page directory a link check given
+// none makes for itself.
+const checkDirPrefix = "crawler-check-"
 
 // The outputs are the files a crawl writes besides its pages. They are
 // opened before the page directory, so that a path that cannot be written
@@ -70,16 +89,26 @@ type outputs struct {
 	// resumes, opened by begin once the page directory says where
 	// the file is cut back.
 	archive *warc.Writer
+	// unlockArchive releases the lock of the WARC file, which the crawl
+	// keeps past closing it, through the packing of a .wacz and the
+	// removal of the file it is made from, until the job is closed.
+	unlockArchive func()
 }
 
 // openOutputs checks that the files of -stats-json, -graph and -warc lie
 // outside the page directory and opens them, but for a crawl that resumes,
-// whose WARC file waits for the page directory. Its errors are usage
-// errors.
+// whose WARC file waits for the page directory, once it is found not to be
+// in use. Its errors are usage errors.
 func (j *Job) openOutputs() (*outputs, error) {
 	cfg := j.cfg
 	if err := outsideDir(cfg.Dir, map[string]string{"stats-json": cfg.StatsJSON, "graph": cfg.Graph, "warc": cfg.WARC}); err != nil {
 		return nil, err
+	}
+	if cfg.WARC != "" && cfg.Resume {
+		// Told before anything is written; reopening it takes the lock.
+		if err := filelock.Probe(cfg.warcFile(), "WARC file "+cfg.warcFile()); err != nil {
+			return nil, warcError(err)
+		}
 	}
 	out := new(outputs)
 	if cfg.StatsJSON != "" {
@@ -107,6 +136,11 @@ func (j *Job) openOutputs() (*outputs, error) {
 		}
 		if err == nil {
 			out.archive, err = warc.Create(cfg.warcFile(), j.warcInfo())
+		}
+		if err == nil {
+			if err = out.keepLock(); err != nil {
+				out.unmake(cfg)
+			}
 		}
 		if err != nil {
 			out.stats.discard()
@@ -154,6 +188,25 @@ func (out *outputs) unmake(cfg *Settings) {
 	}
 }
 
+// keepLock keeps the lock of the WARC file just opened until the job is
+// closed.
+func (out *outputs) keepLock() error {
+	unlock, err := out.archive.KeepLock()
+	if err != nil {
+		return err
+	}
+	out.unlockArchive = unlock
+	return nil
+}
+
+// unlock releases the WARC file's lock, if it is kept.
+func (out *outputs) unlock() {
+	if out.unlockArchive != nil {
+		out.unlockArchive()
+		out.unlockArchive = nil
+	}
+}
+
 // closeArchive closes the WARC file, if there is one, once the crawl has
 // ended with err, and returns err, or if it is nil the error of closing.
 func (out *outputs) closeArchive(err error) error {
@@ -165,13 +218,13 @@ func (out *outputs) closeArchive(err error) error {
 	return err
 }
 
-// begin opens the page directory and begins the crawl in it, which for a
-// crawl that resumes opens its WARC file as the directory decides. If the
-// crawl cannot begin, it removes the WARC file a new crawl made, and
-// returns why.
-func (j *Job) begin() error {
+// begin opens the page directory, claimed, and begins the crawl in it,
+// which for a crawl that resumes opens its WARC file as the directory
+// decides. If the crawl cannot begin, it removes the WARC file a new crawl
+// made, and returns why.
+func (j *Job) begin(claim *pagedir.Claimed) error {
 	cfg, out := j.cfg, j.out
-	dir, err := pagedir.Open(cfg.Dir, cfg.Resume)
+	dir, err := claim.Open(cfg.Resume)
 	if err != nil {
 		out.unmake(cfg)
 		return err
@@ -190,7 +243,13 @@ func (j *Job) begin() error {
 		return err
 	}
 	if cfg.WARC != "" && cfg.Resume {
-		if out.archive, err = dir.ResumeWARC(cfg.warcFile(), replay, j.warcInfo()); err != nil {
+		if out.archive, err = dir.ResumeWARC(cfg.warcFile(), replay, j.warcInfo()); err == nil {
+			if err = out.keepLock(); err != nil {
+				out.archive.Close()
+				out.archive = nil
+			}
+		}
+		if err != nil {
 			dir.Close()
 			return &SettingError{Setting: Flags, Err: warcError(err)}
 		}
@@ -387,6 +446,9 @@ func (j *Job) writeWACZ() error {
 // dangling symbolic link, or a directory that is not there.
 func checkNewWARC(path string) error {
 	if _, err := os.Lstat(path); err == nil {
+		if err := filelock.Probe(path, "WARC file "+path); err != nil {
+			return err // the file of a crawl that runs: -resume would not do
+		}
 		return &warc.ExistsError{Path: path}
 	}
 	if d := filepath.Dir(path); !isDir(d) {

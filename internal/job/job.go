@@ -1,6 +1,7 @@
 // Package job runs one crawl from start to end, as a command line asks
-// for it: it checks the crawl's Settings, opens the files the crawl writes
-// besides its pages, begins the crawl in its page directory or resumes it,
+// for it: it checks the crawl's Settings, claims its page directory, which
+// keeps any other crawler out, opens the files the crawl writes besides
+// its pages, begins the crawl in its page directory or resumes it,
 // builds the fetcher and the crawler, runs them, writes the link graph,
 // closes the page directory as the crawl's outcome requires, and reports
 // the statistics. It writes the crawl's log, notes and warnings on the
@@ -162,10 +163,11 @@ func (j *Job) Stats(res crawler.Result) (*stats.Report, error) {
 
 // Close closes the files of -stats-json and -graph if they were never
 // written, and removes them if the job made them: a run that ends before
-// its crawl leaves no empty file behind.
+// its crawl leaves no empty file behind. It releases the WARC file's lock.
 func (j *Job) Close() {
 	j.out.stats.discard()
 	j.out.graph.discard()
+	j.out.unlock()
 	j.removeOwnDir()
 }
 

@@ -30,6 +30,19 @@
 // redirect a write; a marker that is a link, a FIFO, a directory or a file
 // with other links is refused before anything is written.
 //
+// # One crawler at a time
+//
+// [Claim] locks the directory (package filelock) before anything is
+// written in it, on the descriptor that every later operation goes
+// through, and the lock lasts until the [Dir] is closed or the process
+// dies: a second crawler, which would number pages and journal as if
+// alone, is refused at once, whether it begins a crawl or resumes one,
+// and the directory, the running crawl's temporary files included, is
+// left as it was. The lock is the directory's, not the marker's, so it
+// follows the directory if it is renamed, and is held before the marker
+// is made: [RemoveAbandoned] relies on that to tell a directory a killed
+// crawl left from one in use.
+//
 // # The resume invariant
 //
 // Pages are saved one at a time, each before its outcome is recorded

@@ -48,15 +48,32 @@ type tempFile interface {
 	Close() error
 }
 
-// Open opens the page directory at path. It checks that path is an
-// existing, writable directory, that the marker, if there is one, is a
-// regular file that the crawler may write to, removes temporary files a
-// killed crawl may have left, and creates the marker if it is missing.
-// Unless resume is set, the directory must hold no page yet
-// ([HoldsPagesError]), and the marker is emptied; with resume, [Dir.Begin]
-// decides what to go on with. Each other failure gets a message that says
-// what to do about the directory.
+// Open opens the page directory at path, as [Claim] and [Claimed.Open] do
+// one after the other.
 func Open(path string, resume bool) (*Dir, error) {
+	c, err := Claim(path)
+	if err != nil {
+		return nil, err
+	}
+	return c.Open(resume)
+}
+
+// A Claimed is a page directory open and locked for one crawl, in which
+// nothing is written yet.
+type Claimed struct {
+	path string
+	root *root // nil once Open or Release has run
+}
+
+// Claim opens the page directory at path, an existing directory, and
+// takes its lock, which keeps any other crawler out until the [Dir] that
+// [Claimed.Open] makes is closed, or the process ends. It writes nothing,
+// so a crawl can claim its directory before it makes any other file. A
+// directory another crawler holds is refused at once, with a
+// [*filelock.BusyError] that names the directory and, where the system
+// says, the process. Each other failure gets a message that says what to
+// do about the directory.
+func Claim(path string) (*Claimed, error) {
 	if path == "" {
 		return nil, errors.New("pageDirectory is empty: give the path of an existing directory")
 	}
@@ -73,12 +90,42 @@ func Open(path string, resume bool) (*Dir, error) {
 	if err != nil {
 		return nil, fmt.Errorf("pageDirectory %s: %w", path, err)
 	}
-	d, err := open(r, path, resume)
+	if err := r.lock(); err != nil {
+		r.close()
+		return nil, err
+	}
+	return &Claimed{path: path, root: r}, nil
+}
+
+// Open checks the claimed directory: that the marker, if there is one, is
+// a regular file that the crawler may write to. It then removes temporary
+// files a killed crawl may have left, and creates the marker if it is
+// missing. Unless resume is set, the directory must hold no page yet
+// ([HoldsPagesError]), and the marker is emptied; with resume, [Dir.Begin]
+// decides what to go on with. Each other failure gets a message that says
+// what to do about the directory. The Dir keeps the lock; after an error
+// the lock is released.
+func (c *Claimed) Open(resume bool) (*Dir, error) {
+	r := c.root
+	if r == nil {
+		return nil, fmt.Errorf("pageDirectory %s: %w", c.path, fs.ErrClosed)
+	}
+	c.root = nil
+	d, err := open(r, c.path, resume)
 	if err != nil {
 		r.close()
 		return nil, err
 	}
 	return d, nil
+}
+
+// Release releases the directory, for a crawl that stops before it opens
+// it. It does nothing once Open has run.
+func (c *Claimed) Release() {
+	if c.root != nil {
+		c.root.close()
+		c.root = nil
+	}
 }
 
 // open is Open once the directory is open.

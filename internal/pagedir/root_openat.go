@@ -3,12 +3,15 @@
 package pagedir
 
 import (
+	"errors"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"syscall"
 
 	"golang.org/x/sys/unix"
+
+	"tse-crawler/internal/filelock"
 )
 
 // A root is an open directory, in which every name is looked up relative to
@@ -32,6 +35,20 @@ func openRoot(path string) (*root, error) {
 		return nil, &fs.PathError{Op: "open", Path: path, Err: err}
 	}
 	return &root{fd: fd, path: path}, nil
+}
+
+// lock takes the directory's lock, held until the directory is closed. It
+// is the directory's own, not the marker's, so it is taken before the
+// marker is made, and stays with the directory whatever happens to the
+// names in it. A file system without flock leaves the directory unlocked,
+// as every directory was before there was a lock, rather than refuse to
+// crawl there.
+func (r *root) lock() error {
+	err := filelock.Lock(r.fd, "pageDirectory "+r.path)
+	if errors.Is(err, errors.ErrUnsupported) {
+		return nil
+	}
+	return err
 }
 
 func (r *root) close() error {

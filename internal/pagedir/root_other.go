@@ -29,6 +29,10 @@ func openRoot(path string) (*root, error) {
 
 func (r *root) close() error { return r.r.Close() }
 
+// lock does nothing: these systems have no flock (package filelock), so
+// a second crawler is not kept out.
+func (r *root) lock() error { return nil }
+
 var errSymlink = errors.New("is a symbolic link")
 
 // openFile opens name in the directory. It fails if name is a symbolic
@@ -58,3 +62,7 @@ func (r *root) remove(name string) error             { return r.r.Remove(name) }
 // links returns how many names the file fi has, which this system does
 // not tell: one, as far as the crawler can know.
 func links(fi fs.FileInfo) uint64 { return 1 }
+
+// RemoveAbandoned removes nothing: without a lock, a page directory left
+// by a crawl that was killed cannot be told from one a crawl is using.
+func RemoveAbandoned(parent, prefix string) {}

@@ -45,7 +45,10 @@
 // cuts it after the last whole exchange; anything else where a record
 // should begin is damage, or a file this package did not write, and is
 // left alone. [ReopenAt] cuts the file back to a size the caller recorded,
-// where a record ends. A resumed run
+// where a record ends. [Create], Reopen and ReopenAt lock the file
+// (package filelock) as they open it, before reading or cutting anything,
+// so that no two Writers, in one process or two, ever cut and append to
+// one file. A resumed run
 // begins with a warcinfo record of its own, as the standard allows, since
 // it is a run with its own start and perhaps its own software. [Read]
 // reads a finished file back record by record, with the same reader.

@@ -17,6 +17,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/klauspost/compress/gzip"
+
+	"tse-crawler/internal/filelock"
 )
 
 // Info describes a crawl, in the warcinfo record that begins its part of
@@ -153,6 +155,10 @@ func (e *NotWARCError) Unwrap() error { return e.Err }
 // Create makes a new file or none: if path names anything, even a
 // dangling symbolic link, it returns an [*ExistsError]. Its other errors
 // are those of creating and writing the file, which it then removes.
+//
+// The Writer holds the file's lock until it is closed (or later, see
+// [Writer.KeepLock]), which keeps any other Writer, in this process or
+// another, from reopening it.
 func Create(path string, info Info) (*Writer, error) {
 	if err := info.check(); err != nil {
 		return nil, err
@@ -163,6 +169,12 @@ func Create(path string, info Info) (*Writer, error) {
 	}
 	if err != nil {
 		return nil, fmt.Errorf("creating WARC file: %w", err)
+	}
+	if err := lock(f, path); err != nil {
+		// Taken by a crawl that reopened the new file at once: it is
+		// that crawl's now.
+		f.Close()
+		return nil, err
 	}
 	w := newWriter(path, f, 0)
 	if err := w.begin(info); err != nil {
@@ -186,6 +198,10 @@ func Create(path string, info Info) (*Writer, error) {
 // ones ([*NotWARCError]), and anything at path but a regular file with
 // one name: a symbolic link, which it never follows, a directory, a device
 // or a file with other names, which a cut would change too.
+//
+// Reopen takes the file's lock, as Create does, before it reads or cuts
+// anything: a file another Writer has open, in this process or another,
+// is refused, untouched, with a [*filelock.BusyError].
 func Reopen(path string, info Info) (*Writer, error) {
 	return reopenFile(path, info, -1)
 }
@@ -227,6 +243,10 @@ func reopenFile(path string, info Info, at int64) (*Writer, error) {
 	f, err := os.OpenFile(path, os.O_RDWR|os.O_APPEND|oNoFollow|oNonblock, 0)
 	if err != nil {
 		return nil, fmt.Errorf("reopening WARC file: %w", err)
+	}
+	if err := lock(f, path); err != nil {
+		f.Close()
+		return nil, err
 	}
 	w, err := reopen(path, f, info, at)
 	if err != nil {
@@ -279,6 +299,32 @@ func reopen(path string, f *os.File, info Info, at int64) (*Writer, error) {
 		return nil, err
 	}
 	return w, nil
+}
+
+// lock takes the lock of f, the file at path (package filelock), which
+// keeps any other Writer, in this process or another, from cutting it or
+// appending to it while this one has it open. A file system without
+// locks leaves it unlocked, as every file was before there were locks.
+func lock(f *os.File, path string) error {
+	err := filelock.LockFile(f, "WARC file "+path)
+	if errors.Is(err, errors.ErrUnsupported) {
+		return nil
+	}
+	return err
+}
+
+// KeepLock keeps the file's lock past Close, until the function it
+// returns is called: a caller that goes on with the finished file, as a
+// crawl does that packs it into a WACZ file and then removes it, keeps any
+// other Writer out until it is done. It must be called before Close.
+func (w *Writer) KeepLock() (release func(), err error) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	f, ok := w.f.(*os.File)
+	if !ok {
+		return nil, fmt.Errorf("keeping the lock of WARC file %s: %w", w.path, fs.ErrClosed)
+	}
+	return filelock.Keep(f)
 }
 
 // checkRegular refuses anything at path but a regular file.
