@@ -328,7 +328,7 @@ func (r *run) take(ctx context.Context, item bag.Item) error {
 		}
 	}
 	if p.Kind == pagefetch.Saved && (r.c.reads(item) || r.c.Requisites || r.c.Refs) {
-		r.read.read(p)
+		r.read.read(p, r.c.reads(item))
 	}
 	r.apply(src, item, hop, p)
 	if p.Kind == pagefetch.Saved {

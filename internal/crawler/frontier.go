@@ -174,7 +174,7 @@ func (f *frontier) readAhead(s *slot) {
 		if !scans {
 			return
 		}
-		f.pages.kept(f.read.read(p))
+		f.pages.kept(f.read.read(p, true))
 		f.reqs.readAhead(p)
 		var items []bag.Item
 		for _, found := range p.Read.Links {

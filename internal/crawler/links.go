@@ -63,13 +63,15 @@ func (rd *reader) link(found string) link {
 
 // read reads p, a page saved, once, and keeps what it found in p.Read,
 // unless it was read already, with what its scan keeps of its
-// Content-Type's charset, p.Charset. It returns the memory the reading
-// takes.
-func (rd *reader) read(p *pagefetch.Page) int64 {
+// Content-Type's charset, p.Charset: its links, if links, and what else
+// the crawl wants of every page. It returns the memory the reading takes.
+func (rd *reader) read(p *pagefetch.Page, links bool) int64 {
 	if p.Read != nil {
 		return 0
 	}
-	p.Read = pagescan.Read(rd.scanner, p.URL, p.Body, p.Charset, rd.what)
+	what := rd.what
+	what.Links = links
+	p.Read = pagescan.Read(rd.scanner, p.URL, p.Body, p.Charset, what)
 	return readingSize(p.Read)
 }
 

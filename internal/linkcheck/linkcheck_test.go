@@ -196,7 +196,7 @@ http://busy/b: rate-limited, Retry-After 1h30m0s (external, 1 link)
 
 // read reads a page as a crawl that checks links reads it.
 func read(pageURL, html, charset string) *pagescan.Reading {
-	return new(pagescan.HTML).Read(pageURL, []byte(html), charset, pagescan.What{Requisites: true, Refs: true})
+	return new(pagescan.HTML).Read(pageURL, []byte(html), charset, pagescan.What{Links: true, Requisites: true, Refs: true})
 }
 
 // A slowWeb answers every check with a 200, after a second, and counts

@@ -16,7 +16,7 @@ var (
 // onePass returns what one reading of page with s finds, all there is
 // to ask.
 func onePass(s pagescan.Reader, pageURL string, page []byte, charset string) *pagescan.Reading {
-	return s.Read(pageURL, page, charset, pagescan.What{Requisites: true, Refs: true})
+	return s.Read(pageURL, page, charset, pagescan.What{Links: true, Requisites: true, Refs: true})
 }
 
 // apart returns what s.ScanCharset, Requisites and HTML.Refs find in page,
@@ -54,11 +54,15 @@ func checkOnePass(t *testing.T, mk func() pagescan.Reader, reused pagescan.Reade
 	}
 	// Links alone, and links and requisites, are what the whole reading
 	// has of them.
-	for _, what := range []pagescan.What{{}, {Requisites: true}} {
+	for _, what := range []pagescan.What{{Links: true}, {Links: true, Requisites: true}} {
 		got := reused.Read(pageURL, page, charset, what)
 		if !slices.Equal(got.Links, want.Links) || what.Requisites && (!slices.Equal(got.Requisites, want.Requisites) || got.Skipped != want.Skipped) {
 			t.Fatalf("Read(%q, %q, %q, %+v) with %T = %+v, want the links %q and requisites %q", pageURL, page, charset, what, reused, got, want.Links, want.Requisites)
 		}
+	}
+	// Requisites alone, for a page whose links the crawl does not follow.
+	if got := reused.Read(pageURL, page, charset, pagescan.What{Requisites: true}); got.Links != nil || !slices.Equal(got.Requisites, want.Requisites) {
+		t.Fatalf("Read(%q, %q, %q) of requisites alone with %T = %+v, want no links and requisites %q", pageURL, page, charset, reused, got, want.Requisites)
 	}
 	// And a scanner that has read requisites reads links alone as a new one.
 	var links []string

@@ -1,7 +1,9 @@
 package pagescan
 
-// What says what a reading of a page gathers besides its links.
+// What says what a reading of a page gathers.
 type What struct {
+	// Links gathers the page's links, as its scanner finds them.
+	Links bool
 	// Requisites gathers what the page needs to render, as [Requisites]
 	// finds it.
 	Requisites bool
@@ -30,36 +32,40 @@ type Reading struct {
 }
 
 // A Reader is a [Scanner] that finds, in one reading of a page, its links
-// and whatever else a crawl asks of it: [HTML], and a [Region] of it.
+// and whatever else a crawl asks of it ([What]): [HTML], and a [Region]
+// of it.
 type Reader interface {
 	Scanner
 	Read(pageURL string, page []byte, charset string, what What) *Reading
 }
 
 // Read reads page, fetched from pageURL with charset named by its
-// Content-Type (or kept from it, see [CharsetScanner]), for its links as s
-// finds them and whatever what asks. A [Reader] reads the page once for
-// all of it; any other scanner, the reference's, finds the links in its
-// own reading, and the page is read as [HTML] reads it for the rest.
+// Content-Type (or kept from it, see [CharsetScanner]), for what what
+// asks: its links as s finds them, and the rest. A [Reader] reads the
+// page once for all of it; any other scanner, the reference's, finds the
+// links in its own reading, and the page is read as [HTML] reads it for
+// the rest.
 func Read(s Scanner, pageURL string, page []byte, charset string, what What) *Reading {
 	if r, ok := s.(Reader); ok {
 		return r.Read(pageURL, page, charset, what)
 	}
 	rd := new(Reading)
-	found := func(link string) { rd.Links = append(rd.Links, link) }
-	if cs, ok := s.(CharsetScanner); ok && charset != "" {
-		cs.ScanCharset(pageURL, page, charset, found)
-	} else {
-		s.Scan(pageURL, page, found)
+	if what.Links {
+		found := func(link string) { rd.Links = append(rd.Links, link) }
+		if cs, ok := s.(CharsetScanner); ok && charset != "" {
+			cs.ScanCharset(pageURL, page, charset, found)
+		} else {
+			s.Scan(pageURL, page, found)
+		}
 	}
 	if what.Requisites || what.Refs {
-		rest := new(HTML).Read(pageURL, page, charset, what)
+		rest := new(HTML).Read(pageURL, page, charset, What{Requisites: what.Requisites, Refs: what.Refs})
 		rd.Requisites, rd.Frames, rd.Skipped, rd.Refs, rd.IDs = rest.Requisites, rest.Frames, rest.Skipped, rest.Refs, rest.IDs
 	}
 	return rd
 }
 
-// Read reads page once for its links and whatever what asks.
+// Read reads page once for what what asks.
 func (h *HTML) Read(pageURL string, page []byte, charset string, what What) *Reading {
 	d := decode(page, charset)
 	return h.readRange(pageURL, d, 0, len(d.text), what)
@@ -68,7 +74,7 @@ func (h *HTML) Read(pageURL string, page []byte, charset string, what What) *Rea
 // readRange is Read of the links whose tags start at an offset of d's
 // text in [start, end), and of the rest of the whole document.
 func (h *HTML) readRange(pageURL string, d document, start, end int, what What) *Reading {
-	h.read(pageURL, d, start, end, gather{links: true, requisites: what.Requisites || what.Refs, refs: what.Refs, ids: what.Refs})
+	h.read(pageURL, d, start, end, gather{links: what.Links || what.Refs, requisites: what.Requisites || what.Refs, refs: what.Refs, ids: what.Refs})
 	t := &h.t
 	rd := &Reading{Skipped: t.skipped}
 	base := t.finalBase()
@@ -77,7 +83,10 @@ func (h *HTML) readRange(pageURL string, d document, start, end int, what What) 
 		all[i] = t.linkURL(base, &t.links[i])
 	}
 	rd.Links = all
-	if what.Refs {
+	switch {
+	case !what.Links:
+		rd.Links = nil
+	case what.Refs:
 		// Every link was gathered, for the refs: those in the region are
 		// the page's links.
 		rd.Links = nil
@@ -123,17 +132,19 @@ func (t *tree) refsAndIDs(text []byte, links []string) ([]Ref, []string) {
 	return refs, ids
 }
 
-// Read reads the page once for the links in its region, and for whatever
-// else what asks, of the whole page. The html scanner reads it once for
-// all of it; any other scanner reads its region, and the page is read as
+// Read reads the page once for what what asks: the links in its region,
+// and the rest of the whole page. The html scanner reads it once for all
+// of it; any other scanner reads its region, and the page is read as
 // [HTML] reads it for the rest.
 func (r *Region) Read(pageURL string, page []byte, charset string, what What) *Reading {
 	h, ok := r.Scanner.(*HTML)
 	if !ok {
 		rd := new(Reading)
-		r.ScanCharset(pageURL, page, charset, func(link string) { rd.Links = append(rd.Links, link) })
+		if what.Links {
+			r.ScanCharset(pageURL, page, charset, func(link string) { rd.Links = append(rd.Links, link) })
+		}
 		if what.Requisites || what.Refs {
-			rest := new(HTML).Read(pageURL, page, charset, what)
+			rest := new(HTML).Read(pageURL, page, charset, What{Requisites: what.Requisites, Refs: what.Refs})
 			rd.Requisites, rd.Frames, rd.Skipped, rd.Refs, rd.IDs = rest.Requisites, rest.Frames, rest.Skipped, rest.Refs, rest.IDs
 		}
 		return rd

@@ -169,7 +169,7 @@ func FuzzRefs(f *testing.F) {
 	f.Fuzz(func(t *testing.T, which uint8, page []byte) {
 		pageURL := fuzzPages[int(which)%len(fuzzPages)]
 		charset := fuzzCharsets[int(which)/len(fuzzPages)%len(fuzzCharsets)]
-		rd := new(pagescan.HTML).Read(pageURL, page, charset, pagescan.What{Requisites: true})
+		rd := new(pagescan.HTML).Read(pageURL, page, charset, pagescan.What{Links: true, Requisites: true})
 		want := slices.Concat(rd.Links, rd.Requisites)
 		var got []pagescan.Ref
 		new(pagescan.HTML).Refs(pageURL, page, charset, func(r pagescan.Ref) { got = append(got, r) }, func(string) {})

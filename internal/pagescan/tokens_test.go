@@ -48,7 +48,7 @@ func TestLongTokens(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			rd := pagescan.WithMaxToken(64).Read(index, []byte(tt.page), "", pagescan.What{Requisites: true})
+			rd := pagescan.WithMaxToken(64).Read(index, []byte(tt.page), "", pagescan.What{Links: true, Requisites: true})
 			links, reqs := rd.Links, rd.Requisites
 			if !slices.Equal(links, tt.links) || !slices.Equal(reqs, tt.reqs) {
 				t.Errorf("links %q, requisites %q; want %q, %q", links, reqs, tt.links, tt.reqs)
@@ -79,7 +79,7 @@ func FuzzLongTokens(f *testing.F) {
 	f.Add([]byte(`<svg><![CDATA[` + strings.Repeat("x", 40) + `]]><a href=b></a></svg><script>` + strings.Repeat("<", 40)))
 	f.Fuzz(func(t *testing.T, page []byte) {
 		scan := func(h *pagescan.HTML) (links, reqs []string) {
-			rd := h.Read(index, page, "", pagescan.What{Requisites: true})
+			rd := h.Read(index, page, "", pagescan.What{Links: true, Requisites: true})
 			return rd.Links, rd.Requisites
 		}
 		h := pagescan.WithMaxToken(32)
