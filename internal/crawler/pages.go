@@ -222,9 +222,14 @@ func (q *pageQueue) kept(n int64) {
 // signal wakes whoever waits for a change: the crawl, and the Scheduler's
 // workers. q.mu is held.
 func (q *pageQueue) signal() {
+	q.wake()
+	q.c.Scheduler.Signal()
+}
+
+// wake wakes the crawl, if it waits for a page. q.mu is held.
+func (q *pageQueue) wake() {
 	close(q.changed)
 	q.changed = make(chan struct{})
-	q.c.Scheduler.Signal()
 }
 
 // wait releases q.mu until something changes, or ctx ends, and takes it
@@ -274,7 +279,7 @@ func (q *pageQueue) pushed(it bag.Item) {
 	if s.state == fetched && s.p.Read == nil && readable(s.p.Err) {
 		s.handed = false
 		q.unread = append(q.unread, it.URL)
-		q.signal()
+		q.wake()
 	}
 }
 
@@ -360,7 +365,9 @@ func (q *pageQueue) take(ctx context.Context, page bag.Item) (*pagefetch.Page, *
 			delete(q.slots, page.URL)
 			q.held -= s.size()
 			q.compactUnread()
-			q.signal()
+			if q.ahead {
+				q.c.Scheduler.Signal() // the budget has room for another page
+			}
 			return s.p, nil
 		}
 		if cause := context.Cause(ctx); cause != nil {
@@ -418,7 +425,7 @@ func (q *pageQueue) kill(host string) {
 			q.drop(url, s)
 		}
 	}
-	q.signal()
+	q.wake()
 }
 
 // forget forgets page, which the crawl has taken and fails without a
@@ -577,7 +584,7 @@ func (q *pageQueue) fetched(ctx context.Context, host, url string, s *slot, p *p
 	if q.stopped || ctx.Err() != nil || s.forgotten {
 		delete(q.slots, url)
 		p.Close()
-		q.signal()
+		q.wake()
 		return
 	}
 	if errors.Is(p.Err, pagefetch.ErrDisallowed) {
@@ -599,7 +606,7 @@ func (q *pageQueue) fetched(ctx context.Context, host, url string, s *slot, p *p
 	if q.ahead && readable(p.Err) {
 		q.unread = append(q.unread, url)
 	}
-	q.signal()
+	q.wake() // the workers hear of the host released from the Scheduler
 }
 
 // readable reports whether a fetch whose error is err may be read ahead,

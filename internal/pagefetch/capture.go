@@ -233,7 +233,7 @@ func (f *Fetcher) startCapture(ctx context.Context, req *http.Request, t *tape, 
 		return nil, ctx
 	}
 	// Past a MiB, the response goes into a file f.Spool makes.
-	sp := &spool{open: f.Spool}
+	sp := &spool{open: f.Spool, pool: &f.spools}
 	cp := &capture{date: time.Now(), addr: dialAddr(req.URL), limit: f.captureLimit(body), resp: sp}
 	return cp, cp.trace(ctx)
 }

@@ -25,6 +25,7 @@ import (
 	"os"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"tse-crawler/internal/browserurl"
@@ -179,6 +180,8 @@ type Fetcher struct {
 	Scratch func() (*os.File, error)
 
 	spillAt int // the buffer's size from which a body spills to Scratch, if positive, else the constant spillAt: tests set less
+
+	spools sync.Pool // the memory of the spools of responses recorded and written, to reuse
 }
 
 // Reason sums up why a fetch failed, in a few words, so that failures can

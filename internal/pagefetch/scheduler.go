@@ -55,6 +55,7 @@ type Scheduler struct {
 	queues  []Queue
 	oneOffs *oneOffs // the jobs of Do, the first queue once there is one
 	busy    int      // hosts a worker is at: running a job, or waiting for its pause
+	timed   int      // workers waiting for a host's pause, which a host released may beat
 	cancel  context.CancelFunc
 	done    sync.WaitGroup
 }
@@ -433,6 +434,9 @@ func (s *Scheduler) work(ctx context.Context) {
 			// The job the crawl waits for is run at once, and waits for
 			// the pause itself if it sends a request at all: a page that
 			// robots.txt disallows costs none.
+			s.mu.Lock()
+			s.timed++
+			s.mu.Unlock()
 			t := time.NewTimer(wait)
 			select {
 			case <-changed:
@@ -440,6 +444,9 @@ func (s *Scheduler) work(ctx context.Context) {
 			case <-ctx.Done():
 			}
 			t.Stop()
+			s.mu.Lock()
+			s.timed--
+			s.mu.Unlock()
 			// Not a change another worker need hear of: it would wake
 			// the one waiting for another host, to no end.
 			s.release(h, false)
@@ -470,14 +477,17 @@ func (s *Scheduler) run(ctx context.Context, h *host, urgent bool) {
 	}
 }
 
-// release gives a host back once a worker is done with it, and tells the
-// other workers if signal is set.
+// release gives a host back once a worker is done with it, and, if
+// signal is set, tells the workers that wait for another host's pause,
+// which this one may beat: an idle worker has nothing to gain from it,
+// since the worker that releases the host chooses again itself.
 func (s *Scheduler) release(h *host, signal bool) {
 	s.mu.Lock()
 	h.busy = false
 	s.busy--
+	timed := s.timed
 	s.mu.Unlock()
-	if signal {
+	if signal && timed > 0 {
 		s.Signal()
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"sync"
 )
 
 // spoolMemory is how much of a response a spool keeps in memory. Past it,
@@ -18,6 +19,10 @@ const spoolMemory = 1 << 20
 // makes, which has no name. It is a warc.Source, and Close frees it.
 type spool struct {
 	open func() (*os.File, error) // nil keeps everything in memory
+	// pool, if set, lends the memory, and takes it back on Close: most
+	// responses a crawl records are alike in size, and each would
+	// otherwise grow a buffer of its own.
+	pool *sync.Pool
 	mem  []byte
 	f    *os.File
 	size int64
@@ -31,6 +36,11 @@ func (s *spool) write(b []byte) {
 		return
 	}
 	if s.f == nil && (s.open == nil || len(s.mem)+len(b) <= spoolMemory) {
+		if s.mem == nil && s.pool != nil {
+			if m, ok := s.pool.Get().(*[]byte); ok {
+				s.mem = (*m)[:0]
+			}
+		}
 		s.mem = append(s.mem, b...)
 		s.size += int64(len(b))
 		return
@@ -93,6 +103,10 @@ func (s *spool) Close() error {
 	if s.f != nil {
 		err = s.f.Close()
 		s.f = nil
+	}
+	if s.pool != nil && s.mem != nil && cap(s.mem) <= 2*spoolMemory {
+		m := s.mem[:0]
+		s.pool.Put(&m)
 	}
 	s.mem, s.size = nil, 0
 	return err

@@ -70,7 +70,9 @@ func (w *Writer) encode(out io.Writer, r record) error {
 		return err
 	}
 	block := io.NewSectionReader(r.src, r.m.start, r.m.end-r.m.start)
-	if n, err := io.Copy(out, block); err != nil {
+	buf := w.buf()
+	defer w.bufs.Put(buf)
+	if n, err := io.CopyBuffer(out, block, *buf); err != nil {
 		return err
 	} else if n != block.Size() {
 		return fmt.Errorf("the response held %d bytes where %d were expected", r.m.start+n, r.m.end)
