@@ -16,11 +16,13 @@
 package linkgraph
 
 import (
-	"encoding/csv"
+	"bufio"
 	"fmt"
 	"io"
 	"strconv"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"tse-crawler/internal/stats"
 )
@@ -226,21 +228,45 @@ func (g *Graph) Rows() (rows, targets int) {
 // with a header: from, to, status, and the docIDs of both ends in the
 // page directory, or nothing for a URL that is not a page saved.
 func (g *Graph) WriteCSV(w io.Writer) error {
-	cw := csv.NewWriter(w)
-	cw.UseCRLF = true
-	if err := cw.Write([]string{"from", "to", "status", "from_docid", "to_docid"}); err != nil {
-		return err
-	}
-	rec := make([]string, 5)
+	bw := bufio.NewWriterSize(w, 64<<10)
+	bw.WriteString("from,to,status,from_docid,to_docid\r\n")
+	var line []byte
 	for _, r := range g.rows {
 		f, t := &g.nodes[r.from], &g.nodes[r.to]
-		rec[0], rec[1], rec[2], rec[3], rec[4] = escapeControls(f.url), escapeControls(t.url), t.final(), docID(f.docID), docID(t.docID)
-		if err := cw.Write(rec); err != nil {
+		line = appendField(line[:0], escapeControls(f.url))
+		line = append(line, ',')
+		line = appendField(line, escapeControls(t.url))
+		line = append(line, ',')
+		line = appendField(line, t.final())
+		line = append(line, ',')
+		line = appendDocID(line, f.docID)
+		line = append(line, ',')
+		line = appendDocID(line, t.docID)
+		line = append(line, "\r\n"...)
+		if _, err := bw.Write(line); err != nil {
 			return err
 		}
 	}
-	cw.Flush()
-	return cw.Error()
+	return bw.Flush()
+}
+
+// appendField appends s as a CSV field, quoted as encoding/csv quotes it,
+// whose Writer wrote the graph before: a field with a comma, a quote or a
+// line break, or that begins with a space, is quoted, its quotes doubled.
+// A graph's fields hold no line break, for escapeControls encodes them.
+func appendField(b []byte, s string) []byte {
+	r, _ := utf8.DecodeRuneInString(s)
+	if s != `\.` && !strings.ContainsAny(s, ",\"\r\n") && (s == "" || !unicode.IsSpace(r)) {
+		return append(b, s...)
+	}
+	b = append(b, '"')
+	for i := range len(s) {
+		if s[i] == '"' {
+			b = append(b, '"')
+		}
+		b = append(b, s[i])
+	}
+	return append(b, '"')
 }
 
 // escapeControls percent-encodes the control bytes of a URL, which the
@@ -261,11 +287,12 @@ func escapeControls(u string) string {
 	return b.String()
 }
 
-func docID(id int32) string {
+// appendDocID appends a docID, or nothing for 0, none.
+func appendDocID(b []byte, id int32) []byte {
 	if id == 0 {
-		return ""
+		return b
 	}
-	return strconv.Itoa(int(id))
+	return strconv.AppendInt(b, int64(id), 10)
 }
 
 // Broken returns the pages that failed and that some row links to, in the
