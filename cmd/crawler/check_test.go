@@ -18,7 +18,6 @@ import (
 	"testing/fstest"
 
 	"tse-crawler/internal/crawler"
-	"tse-crawler/internal/pagefetch"
 	"tse-crawler/internal/playground"
 )
 
@@ -179,8 +178,8 @@ func TestFinishCheckRunAgain(t *testing.T) {
 				cfg.Dir = dir
 				next := sequel{command: "crawler -check http://s/", again: true, removed: removed}
 				var stderr strings.Builder
-				hint := func(*pagefetch.UnreachableError, string) (string, string) { return "", "" }
-				if code := finish(cfg, next, res, tt.err, nil, hint, &stderr); code != tt.code {
+				// No job: none of these errors asks it for a hint.
+				if code := finish(cfg, nil, next, res, tt.err, nil, &stderr); code != tt.code {
 					t.Errorf("exit %d, want %d", code, tt.code)
 				}
 				got := stderr.String()

@@ -1,10 +1,16 @@
 package main
 
 import (
+	"bytes"
 	"cmp"
 	"fmt"
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"io/fs"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -129,4 +135,72 @@ func TestDesignImports(t *testing.T) {
 		}
 	}
 	checkRegions(t, "../../DESIGN.md", []region{{begin: designBegin, end: designEnd, content: renderImports(graph)}})
+}
+
+// TestDesignShape holds the engine to the shape DESIGN.md gives it: the
+// command stays thin, at most 1,200 lines of non-test Go; no function of
+// the command or of the crawl loop is longer than 60 lines, so that each
+// reads at once; and no context carries data, for a context says when to
+// stop and nothing else.
+func TestDesignShape(t *testing.T) {
+	lines := 0
+	for _, f := range goFiles(t, ".") {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		lines += bytes.Count(data, []byte("\n"))
+	}
+	if lines > 1200 {
+		t.Errorf("cmd/crawler has %d lines of non-test Go, more than 1,200: move what is no command line into a package", lines)
+	}
+	for _, dir := range []string{".", "../../internal/crawler"} {
+		for _, f := range goFiles(t, dir) {
+			fset := token.NewFileSet()
+			file, err := parser.ParseFile(fset, f, nil, 0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, d := range file.Decls {
+				if fd, ok := d.(*ast.FuncDecl); ok {
+					if n := fset.Position(fd.End()).Line - fset.Position(fd.Pos()).Line + 1; n > 60 {
+						t.Errorf("%s: %s is %d lines long, more than 60", f, fd.Name.Name, n)
+					}
+				}
+			}
+		}
+	}
+	for _, f := range goFiles(t, "../../internal/...") {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if bytes.Contains(data, []byte("context.WithValue")) {
+			t.Errorf("%s puts data in a context", f)
+		}
+	}
+}
+
+// goFiles returns the non-test Go files of dir, or of every directory
+// under it if dir ends in "/...".
+func goFiles(t *testing.T, dir string) []string {
+	t.Helper()
+	var files []string
+	root, all := strings.CutSuffix(dir, "/...")
+	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() && path != root && (!all || d.Name() == "testdata") {
+			return filepath.SkipDir
+		}
+		if !d.IsDir() && strings.HasSuffix(path, ".go") && !strings.HasSuffix(path, "_test.go") {
+			files = append(files, path)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return files
 }

@@ -1,34 +1,17 @@
 package main
 
 import (
-	"fmt"
-	"strings"
+	"tse-crawler/internal/manual"
 )
 
 // The manual is written once, here and in the table of flags (flags.go),
-// and rendered three ways: as the -help-all text, as the man page
-// crawler.1, and as README's tables of flags and exit codes; -h prints a
-// short usage made from the same table. The last two are rendered by
-// manual_test.go, which checks that crawler.1 and README.md hold what it
-// renders now (go test ./cmd/crawler -update rewrites them), so a flag
-// cannot be described in one place and not another. A change to the
-// manual should move manualDate, the man page's date, there too.
-//
-// The text is in a small subset of Markdown, which each rendering reads:
-// `literal`, *argument*, and [section](#anchor) for a section of
-// README.md.
-
-// An entry is a term and what it means: an argument, an exit status, an
-// environment variable or a file.
-type entry struct {
-	term, text string
-}
-
-// An example is a sentence and the command lines it describes.
-type example struct {
-	text  string
-	lines []string
-}
+// and rendered by package manual three ways: as the -help-all text, as
+// the man page crawler.1, and as README's tables of flags and exit codes;
+// -h prints a short usage made from the same table. manual_test.go checks
+// that crawler.1 and README.md hold what renders now (go test
+// ./cmd/crawler -update rewrites them), so a flag cannot be described in
+// one place and not another. A change to the manual should move
+// manualDate, the man page's date, there too.
 
 const synopsis = "crawler [flags] seedURL pageDirectory maxDepth"
 
@@ -81,86 +64,86 @@ var description = []string{
 		"is shown escaped, as `\\x1b` or `\\u202e`, on stderr, in `-check`'s report wherever it goes, and in the log when stdout is a terminal.",
 }
 
-var arguments = []entry{
-	{"seedURL", "where the crawl starts. It must be *internal*: once normalized, it begins with " +
+var arguments = []manual.Entry{
+	{Term: "seedURL", Text: "where the crawl starts. It must be *internal*: once normalized, it begins with " +
 		"`http://cs50tse.cs.dartmouth.edu/tse/` (or with a `-scope` prefix), and still does once a server decodes " +
 		"`%2E` and `%2F` in its path. Links and redirects are held to the same rule."},
-	{"pageDirectory", "an existing directory with no pages in it yet. " +
+	{Term: "pageDirectory", Text: "an existing directory with no pages in it yet. " +
 		"The crawler refuses one that already holds numbered files, and names the one in the way. " +
 		"It holds one crawler at a time: a second one there, whether a new crawl, a `-resume` or a `-check`, is refused at once (exit 10), " +
 		"before it writes anything or sends a request, and told which process to wait for or stop; " +
 		"so is a crawl that would write the `-warc` file of one that runs. " +
 		"A crawler that dies, even by `kill -9`, leaves no lock behind."},
-	{"maxDepth", "an integer from 0 to 10: how many links away from the seed the crawl goes. " +
+	{Term: "maxDepth", Text: "an integer from 0 to 10: how many links away from the seed the crawl goes. " +
 		"The seed is at depth 0, so 0 saves the seed alone."},
 }
 
-var exitStatus = []entry{
-	{"0", "the crawl finished (pages that could not be fetched are logged as `FAILED`, with the reason on stderr, or under `-q` summed up in one line at the end, and do not stop it)"},
-	{"1", "the crawl stopped: a page could not be saved, or `-delay` under 1s met an address that is not loopback"},
-	{"2", "wrong number of arguments, a bad flag, a `-stats-json` or `-graph` file that cannot be written, a `-graph` or `-warc` file that exists (without `-resume`) or cannot be made, any of the three inside *pageDirectory*, a proxy variable that is not a proxy URL, or, with `-warc`, an https proxy that is not an `http://` one"},
-	{"3", "*seedURL* cannot be normalized, is not internal, or is excluded"},
-	{"4", "*pageDirectory* does not exist, is not a writable directory, or already holds pages (without `-resume`)"},
-	{"5", "*maxDepth* is not an integer from 0 to 10"},
-	{"6", "no page was saved: the seed page could not be fetched, robots.txt forbids it, " +
+var exitStatus = []manual.Entry{
+	{Term: "0", Text: "the crawl finished (pages that could not be fetched are logged as `FAILED`, with the reason on stderr, or under `-q` summed up in one line at the end, and do not stop it)"},
+	{Term: "1", Text: "the crawl stopped: a page could not be saved, or `-delay` under 1s met an address that is not loopback"},
+	{Term: "2", Text: "wrong number of arguments, a bad flag, a `-stats-json` or `-graph` file that cannot be written, a `-graph` or `-warc` file that exists (without `-resume`) or cannot be made, any of the three inside *pageDirectory*, a proxy variable that is not a proxy URL, or, with `-warc`, an https proxy that is not an `http://` one"},
+	{Term: "3", Text: "*seedURL* cannot be normalized, is not internal, or is excluded"},
+	{Term: "4", Text: "*pageDirectory* does not exist, is not a writable directory, or already holds pages (without `-resume`)"},
+	{Term: "5", Text: "*maxDepth* is not an integer from 0 to 10"},
+	{Term: "6", Text: "no page was saved: the seed page could not be fetched, robots.txt forbids it, " +
 		"or it redirects out of the crawl (only `.crawler` is left)"},
-	{"7", "`-resume` does not match the crawl in *pageDirectory* (another seed, maxDepth or crawl-shaping flag, `-warc` included), or its `-warc` file is not the one the crawl wrote, or is gone"},
-	{"8", "the crawl lost its network: no host it had crawled answered any more (no DNS answer, connection refused or timed out, or the proxy down). " +
+	{Term: "7", Text: "`-resume` does not match the crawl in *pageDirectory* (another seed, maxDepth or crawl-shaping flag, `-warc` included), or its `-warc` file is not the one the crawl wrote, or is gone"},
+	{Term: "8", Text: "the crawl lost its network: no host it had crawled answered any more (no DNS answer, connection refused or timed out, or the proxy down). " +
 		"`-resume` finishes it once the network is back: see [Interrupting and resuming](#interrupting-and-resuming). " +
 		"A single dead host among hosts that answer is reported once, and its pages fail."},
-	{"9", "`-check` found a broken link"},
-	{"10", "another crawler is using *pageDirectory* or the `-warc` file: nothing was written or fetched; " +
+	{Term: "9", Text: "`-check` found a broken link"},
+	{Term: "10", Text: "another crawler is using *pageDirectory* or the `-warc` file: nothing was written or fetched; " +
 		"wait for it to end, or stop it, and run the same command again"},
-	{"130, 143", "stopped by SIGINT (Ctrl-C) or SIGTERM; the pages saved are whole, and `-resume` finishes the crawl"},
+	{Term: "130, 143", Text: "stopped by SIGINT (Ctrl-C) or SIGTERM; the pages saved are whole, and `-resume` finishes the crawl"},
 }
 
-var environment = []entry{
-	{"HTTP_PROXY, http_proxy", "the proxy that http requests go through, as `http://host:port` or `host:port`; " +
+var environment = []manual.Entry{
+	{Term: "HTTP_PROXY, http_proxy", Text: "the proxy that http requests go through, as `http://host:port` or `host:port`; " +
 		"as for curl and wget, https requests do not: they go through `HTTPS_PROXY`, and a crawl whose scope holds https with only this one set is warned. " +
 		"The playground command serves a local copy of the CS50 site as such a proxy. " +
 		"A proxy variable that is set but is not a proxy URL is refused (exit 2) rather than ignored. " +
 		"Where both forms of a name are set, the upper-case one counts."},
-	{"HTTPS_PROXY, https_proxy", "the proxy that https requests go through, in the same form, each in a tunnel it opens (`CONNECT`); " +
+	{Term: "HTTPS_PROXY, https_proxy", Text: "the proxy that https requests go through, in the same form, each in a tunnel it opens (`CONNECT`); " +
 		"a proxy that refuses to open one is a way to the host that is down (see exit status 8), not the host's answer. " +
 		"With `-warc` it must be an `http://` proxy (exit 2 otherwise): the crawler opens the CONNECT tunnel through it itself, " +
 		"so that the archive holds the exchanges as sent and received inside TLS."},
-	{"NO_PROXY, no_proxy", "the hosts that bypass both proxies, separated by commas: a name, which takes in its subdomains " +
+	{Term: "NO_PROXY, no_proxy", Text: "the hosts that bypass both proxies, separated by commas: a name, which takes in its subdomains " +
 		"(`example.edu`), a name after a dot, which takes in only its subdomains (`.example.edu`), " +
 		"an IP address or a CIDR range (`10.0.0.0/8`), each with an optional port, or `*` for every host. " +
 		"Requests to `localhost` and to loopback addresses never go through a proxy."},
 }
 
-var files = []entry{
-	{"pageDirectory/.crawler", "marks the directory as a crawler's. While a crawl runs it holds the crawl's journal, " +
+var files = []manual.Entry{
+	{Term: "pageDirectory/.crawler", Text: "marks the directory as a crawler's. While a crawl runs it holds the crawl's journal, " +
 		"from which `-resume` finishes it; a finished crawl leaves it empty. " +
 		"Where the file system keeps extended attributes, the crawl's parameters stay on it in `user.tse-crawler.crawl`. " +
 		"One that is a symbolic link, a FIFO, a directory or a file with other hard links is refused (exit 4)."},
-	{"pageDirectory/1, 2, ...", "the pages, numbered in the order they were fetched: " +
+	{Term: "pageDirectory/1, 2, ...", Text: "the pages, numbered in the order they were fetched: " +
 		"the page's normalized URL, a newline, its depth, a newline, the HTML exactly as the server sent it, and a newline. " +
 		"A page file appears whole or not at all, and an existing file is never overwritten."},
-	{"pageDirectory/.page-*", "a page being written. The next run removes one that a crash left behind."},
-	{"$TMPDIR/crawler-check-*", "the page directory of a `-check` given *seedURL* alone, removed when it ends. " +
+	{Term: "pageDirectory/.page-*", Text: "a page being written. The next run removes one that a crash left behind."},
+	{Term: "$TMPDIR/crawler-check-*", Text: "the page directory of a `-check` given *seedURL* alone, removed when it ends. " +
 		"The next such check removes one that a check killed before its end left behind, " +
 		"if it holds nothing but what a crawl writes and no crawler holds it."},
 }
 
-var examples = []example{
-	{"Crawl the CS50 letters two links deep:", []string{
+var examples = []manual.Example{
+	{Text: "Crawl the CS50 letters two links deep:", Lines: []string{
 		"mkdir data",
 		"crawler http://cs50tse.cs.dartmouth.edu/tse/letters/index.html data 2",
 	}},
-	{"Crawl every host of a university, the pages with the largest numbers first, " +
-		"following only the links in each page's content, with statistics at the end:", []string{
+	{Text: "Crawl every host of a university, the pages with the largest numbers first, " +
+		"following only the links in each page's content, with statistics at the end:", Lines: []string{
 		"crawler -scope 'http://*.example.edu/' -order priority -stats \\",
 		"    -links-from '<!-- CONTENT -->' -links-until '<!-- /CONTENT -->' \\",
 		"    http://www.example.edu/index.html data 10",
 	}},
-	{"Crawl a local copy of the CS50 site, which the playground command serves on 127.0.0.1:8080, " +
-		"with no pause, reading links as a browser does, breadth-first:", []string{
+	{Text: "Crawl a local copy of the CS50 site, which the playground command serves on 127.0.0.1:8080, " +
+		"with no pause, reading links as a browser does, breadth-first:", Lines: []string{
 		"HTTP_PROXY=http://127.0.0.1:8080 crawler -delay 0 -links html -order bfs \\",
 		"    http://cs50tse.cs.dartmouth.edu/tse/wikipedia/index.html wiki 2",
 	}},
-	{"Finish that crawl once it has been interrupted:", []string{
+	{Text: "Finish that crawl once it has been interrupted:", Lines: []string{
 		"HTTP_PROXY=http://127.0.0.1:8080 crawler -delay=0s -links=html -order=bfs \\",
 		"    -resume http://cs50tse.cs.dartmouth.edu/tse/wikipedia/index.html wiki 2",
 	}},
@@ -169,219 +152,43 @@ var examples = []example{
 const seeAlso = "README.md, DESIGN.md and REQUIREMENTS.md in the tse-crawler sources; " +
 	"the playground command, which serves a copy of the CS50 site on loopback, as a web server and as a proxy."
 
-// A span is a run of manual text: plain words, a `literal`, an *argument*
-// or a [section](#anchor) of README.md.
-type span struct {
-	kind byte // 0 for text, '`', '*' or '['
-	text string
-}
+// manSynopsis is the man page's synopsis, in man(7) macros.
+const manSynopsis = ".B crawler\n[\\fIflags\\fR]\n.I seedURL pageDirectory maxDepth\n.br\n" +
+	".B crawler \\-check\n[\\fIflags\\fR]\n.I seedURL\n[\\fIpageDirectory maxDepth\\fR]\n.br\n" +
+	".B crawler\n\\fB\\-h\\fR | \\fB\\-help\\-all\\fR | \\fB\\-version\\fR\n"
 
-// spans splits manual text into its runs. A marker without its closing
-// half is text.
-func spans(s string) []span {
-	var out []span
-	text := func(t string) {
-		if n := len(out); n > 0 && out[n-1].kind == 0 {
-			out[n-1].text += t
-		} else if t != "" {
-			out = append(out, span{0, t})
-		}
+// theManual returns the crawler's manual, the table of flags included.
+func theManual() *manual.Manual {
+	m := &manual.Manual{
+		Name: "crawler", Summary: summary, Usage: usageLines, ManSynopsis: manSynopsis,
+		Description: description, Arguments: arguments, ExitStatus: exitStatus,
+		Environment: environment, Files: files, Examples: examples,
+		UsageExamples: usageExamples, SeeAlso: seeAlso,
 	}
-	for s != "" {
-		i := strings.IndexAny(s, "`*[")
-		if i < 0 {
-			text(s)
-			break
-		}
-		text(s[:i])
-		s = s[i:]
-		switch s[0] {
-		case '`':
-			if j := strings.IndexByte(s[1:], '`'); j >= 0 {
-				out = append(out, span{'`', s[1 : 1+j]})
-				s = s[2+j:]
-				continue
-			}
-		case '*':
-			// *argument*, not a lone '*' as in "x * y".
-			if j := strings.IndexByte(s[1:], '*'); j > 0 && s[1] != ' ' && s[j] != ' ' {
-				out = append(out, span{'*', s[1 : 1+j]})
-				s = s[2+j:]
-				continue
-			}
-		case '[':
-			if j := strings.Index(s, "](#"); j > 0 {
-				if k := strings.IndexByte(s[j:], ')'); k > 0 {
-					out = append(out, span{'[', s[1:j]})
-					s = s[j+k+1:]
-					continue
-				}
-			}
-		}
-		text(s[:1])
-		s = s[1:]
-	}
-	return out
-}
-
-// plain renders manual text for a terminal. The spaces of a literal are
-// NULs, which wrap does not break a line at and turns back into spaces.
-func plain(s string) string {
-	var b strings.Builder
-	for _, sp := range spans(s) {
-		switch sp.kind {
-		case '[':
-			fmt.Fprintf(&b, "%q in README.md", sp.text)
-		case '`':
-			b.WriteString(strings.ReplaceAll(sp.text, " ", "\x00"))
-		default:
-			b.WriteString(sp.text)
-		}
-	}
-	return b.String()
-}
-
-// wrap fills text into lines of at most width columns, each after indent
-// spaces. A word longer than the line, such as a URL, gets a line of its
-// own.
-func wrap(text string, indent, width int) string {
-	var b strings.Builder
-	pad := strings.Repeat(" ", indent)
-	col := 0
-	for _, w := range strings.Fields(text) {
-		switch {
-		case col == 0:
-			b.WriteString(pad)
-			col = indent
-		case col+1+len(w) > width:
-			b.WriteString("\n" + pad)
-			col = indent
-		default:
-			b.WriteByte(' ')
-			col++
-		}
-		b.WriteString(w)
-		col += len(w)
-	}
-	return strings.ReplaceAll(b.String(), "\x00", " ") + "\n"
-}
-
-// helpWidth is the width of the -help-all text: a terminal's, less a column for
-// terminals that wrap a line that fills them.
-const helpWidth = 79
-
-// helpAll renders the whole manual as the -help-all text.
-func helpAll() string {
-	var b strings.Builder
-	b.WriteString(usageLines + "\n")
-	for _, p := range description {
-		b.WriteString(wrap(plain(p), 0, helpWidth) + "\n")
-	}
-	// Entries: the term, then its text indented under it, or beside it if
-	// the term is short.
-	const indent = 8
-	list := func(title string, entries []entry) {
-		b.WriteString(title + ":\n")
-		for _, e := range entries {
-			text := wrap(plain(capitalize(e.text)), indent, helpWidth)
-			if len(e.term) < indent-3 {
-				fmt.Fprintf(&b, "  %-*s%s", indent-2, e.term, text[indent:])
-			} else {
-				fmt.Fprintf(&b, "  %s\n%s", e.term, text)
-			}
-		}
-		b.WriteString("\n")
-	}
-	list("Arguments", arguments)
-	list("Flags", flagEntries())
-	list("Exit status", exitStatus)
-	list("Environment", environment)
-	list("Files", files)
-	b.WriteString("Examples:\n")
-	for i, ex := range examples {
-		if i > 0 {
-			b.WriteString("\n")
-		}
-		b.WriteString(wrap(plain(ex.text), 2, helpWidth))
-		for _, l := range ex.lines {
-			b.WriteString("    " + l + "\n")
-		}
-	}
-	return b.String()
-}
-
-// flagEntries returns the flags as the -help-all text and the man page list
-// them: the flag's syntax, and its text with its default, if that is a
-// value rather than "on", "off" or "none".
-func flagEntries() []entry {
-	var entries []entry
 	for _, f := range flags {
-		text := capitalize(f.manualText())
-		if d := f.shownDefault(); strings.HasPrefix(d, "`") {
-			text += " Default: " + d + "."
-		}
-		entries = append(entries, entry{f.syntax(), text})
+		m.Flags = append(m.Flags, manual.Flag{Syntax: f.syntax(), Short: f.short, Text: f.manualText(),
+			Default: f.shownDefault(), Arg: f.arg != "", UsageDefault: f.def})
 	}
-	return entries
-}
-
-// capitalize makes a description a sentence, with a capital letter and a
-// full stop, where it stands on its own rather than in a table.
-func capitalize(s string) string {
-	if !strings.HasSuffix(s, ".") {
-		s += "."
-	}
-	if s[0] < 'a' || s[0] > 'z' {
-		return s
-	}
-	return strings.ToUpper(s[:1]) + s[1:]
+	return m
 }
 
 // usageExamples are the commands the -h text ends with, one for each use,
 // as they work when pasted: the playground command serves testdata/playground
 // on 127.0.0.1:8765 for all but the first, as README.md shows.
-var usageExamples = []example{
-	{"Crawl the CS50 letters, from Dartmouth's network:", []string{
+var usageExamples = []manual.Example{
+	{Text: "Crawl the CS50 letters, from Dartmouth's network:", Lines: []string{
 		"mkdir -p data/letters && ./crawler http://cs50tse.cs.dartmouth.edu/tse/letters/index.html data/letters 10",
 	}},
 	// These two crawl into a new directory each time, so that they work
 	// when pasted again.
-	{"Crawl your own site, served on 127.0.0.1:8765 as README.md shows:", []string{
+	{Text: "Crawl your own site, served on 127.0.0.1:8765 as README.md shows:", Lines: []string{
 		`mkdir -p data && dir=$(mktemp -d data/mine-XXXX) && ./crawler -scope http://127.0.0.1:8765/ http://127.0.0.1:8765/tse/zoo/index.html "$dir" 2`,
 	}},
-	{"Crawl it and keep a web archive too:", []string{
+	{Text: "Crawl it and keep a web archive too:", Lines: []string{
 		`mkdir -p data && dir=$(mktemp -d data/archive-XXXX) && ./crawler -scope http://127.0.0.1:8765/ -warc "$dir.warc.gz" ` +
 			`http://127.0.0.1:8765/tse/zoo/index.html "$dir" 2`,
 	}},
-	{"Check its links:", []string{
+	{Text: "Check its links:", Lines: []string{
 		"./crawler -check -delay 0 http://127.0.0.1:8765/tse/town/index.html",
 	}},
-}
-
-// usageColumn is where a flag's meaning starts in the -h text, after its
-// syntax; a longer syntax pushes it right.
-const usageColumn = 24
-
-// help renders the short usage that -h prints: the synopses, each flag
-// in a line, with its meaning in a line (short) and its default if that is
-// a value, then an example of each use.
-func help() string {
-	var b strings.Builder
-	b.WriteString(usageLines + "\nFlags:\n")
-	for _, f := range flags {
-		line := fmt.Sprintf("  %-*s  %s", usageColumn-4, f.syntax(), strings.ReplaceAll(plain(f.short), "\x00", " "))
-		if f.arg != "" && f.def != "" {
-			line += " (default " + f.def + ")"
-		}
-		b.WriteString(line + "\n")
-	}
-	b.WriteString("\nExamples:\n")
-	for _, ex := range usageExamples {
-		b.WriteString("  " + ex.text + "\n")
-		for _, l := range ex.lines {
-			b.WriteString("    " + l + "\n")
-		}
-	}
-	b.WriteString("\nRun 'man crawler' or 'crawler -help-all' for the whole manual.\n")
-	return b.String()
 }

@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"tse-crawler/internal/buildinfo"
+	"tse-crawler/internal/manual"
 	"tse-crawler/internal/testbed/linediff"
 )
 
@@ -20,159 +21,18 @@ import (
 // each page: change it with the manual.
 const manualDate = "2026-12-02"
 
-// roffEscape escapes text for roff: a backslash is \e, a hyphen-minus \-
-// (else groff prints a hyphen, which breaks copied flags), and quotes and
-// accents the forms that copy as typed.
-var roffEscape = strings.NewReplacer(`\`, `\e`, "-", `\-`, "'", `\(aq`, "`", `\(ga`, "^", `\(ha`, "~", `\(ti`)
-
-// roff renders manual text for the man page.
-func roff(s string) string {
-	var b strings.Builder
-	for _, sp := range spans(s) {
-		t := roffEscape.Replace(sp.text)
-		switch sp.kind {
-		case '`':
-			// A literal is one word, which no line may break.
-			b.WriteString(`\fB` + strings.ReplaceAll(t, " ", `\~`) + `\fR`)
-		case '*':
-			b.WriteString(`\fI` + t + `\fR`)
-		case '[':
-			b.WriteString(`\fI` + t + `\fR in README.md`)
-		default:
-			b.WriteString(t)
-		}
-	}
-	return b.String()
-}
-
-// roffLines breaks rendered roff text into source lines, for a readable
-// diff of crawler.1, and guards each line that would begin with a control
-// character.
-func roffLines(s string) string {
-	var b strings.Builder
-	for _, line := range strings.Split(strings.TrimSuffix(wrap(s, 0, 72), "\n"), "\n") {
-		if strings.HasPrefix(line, ".") || strings.HasPrefix(line, "'") {
-			line = `\&` + line
-		}
-		b.WriteString(line + "\n")
-	}
-	return b.String()
-}
-
-// roffTerm renders a flag's syntax: the name and literal values in bold,
-// a placeholder in italics.
-func roffTerm(syntax string) string {
-	name, arg, ok := strings.Cut(syntax, " ")
-	out := `\fB` + roffEscape.Replace(name) + `\fR`
-	if ok {
-		if strings.ToUpper(arg) == arg {
-			out += ` \fI` + roffEscape.Replace(arg) + `\fR`
-		} else {
-			out += ` \fB` + roffEscape.Replace(arg) + `\fR`
-		}
-	}
-	return out
-}
-
-// manPage renders the manual as a man page, in man(7) macros.
+// manPage renders the manual as the man page.
 func manPage() string {
-	var b strings.Builder
-	b.WriteString(`.\" Generated from cmd/crawler/manual.go and flags.go by go test ./cmd/crawler -update; do not edit.` + "\n")
-	fmt.Fprintf(&b, ".TH CRAWLER 1 %s \"tse-crawler %s\" \"User Commands\"\n", manualDate, buildinfo.Version)
-	// No hyphenation: a hyphen added in a URL or a flag would be copied.
-	b.WriteString(".nh\n")
-	b.WriteString(".SH NAME\n" + roffLines(`crawler \- `+roffEscape.Replace(summary)))
-	b.WriteString(".SH SYNOPSIS\n.B crawler\n[\\fIflags\\fR]\n.I seedURL pageDirectory maxDepth\n.br\n" +
-		".B crawler \\-check\n[\\fIflags\\fR]\n.I seedURL\n[\\fIpageDirectory maxDepth\\fR]\n.br\n" +
-		".B crawler\n\\fB\\-h\\fR | \\fB\\-help\\-all\\fR | \\fB\\-version\\fR\n")
-	b.WriteString(".SH DESCRIPTION\n")
-	for i, p := range description {
-		if i > 0 {
-			b.WriteString(".PP\n")
-		}
-		b.WriteString(roffLines(roff(p)))
-	}
-	list := func(entries []entry, term func(string) string) {
-		for _, e := range entries {
-			b.WriteString(".TP\n" + term(e.term) + "\n")
-			b.WriteString(roffLines(roff(capitalize(e.text))))
-		}
-	}
-	italic := func(t string) string { return `\fI` + roffEscape.Replace(t) + `\fR` }
-	bold := func(t string) string { return `\fB` + roffEscape.Replace(t) + `\fR` }
-	b.WriteString(".PP\nThe arguments are:\n")
-	list(arguments, italic)
-	b.WriteString(".SH OPTIONS\n")
-	list(flagEntries(), roffTerm)
-	b.WriteString(".SH \"EXIT STATUS\"\n")
-	list(exitStatus, bold)
-	b.WriteString(".SH ENVIRONMENT\n")
-	list(environment, func(t string) string {
-		names := strings.Split(t, ", ")
-		for i, n := range names {
-			names[i] = bold(n)
-		}
-		return strings.Join(names, ", ")
-	})
-	b.WriteString(".SH FILES\n")
-	list(files, func(t string) string {
-		dir, rest, _ := strings.Cut(t, "/")
-		return italic(dir) + bold("/"+rest)
-	})
-	b.WriteString(".SH EXAMPLES\n" + roffExamples())
-	b.WriteString(".SH \"SEE ALSO\"\n" + roffLines(roff(seeAlso)))
-	return b.String()
+	return theManual().ManPage("cmd/crawler/manual.go and flags.go by go test ./cmd/crawler -update", manualDate, "tse-crawler "+buildinfo.Version)
 }
 
-// roffExamples renders the examples for the man page: each sentence, then
-// its command lines as they are, indented.
-func roffExamples() string {
-	var b strings.Builder
-	for i, ex := range examples {
-		if i > 0 {
-			b.WriteString(".PP\n")
-		}
-		b.WriteString(roffLines(roff(ex.text)))
-		b.WriteString(".PP\n.RS 4\n.nf\n")
-		for _, l := range ex.lines {
-			l = roffEscape.Replace(l)
-			if strings.HasPrefix(l, ".") || strings.HasPrefix(l, `\(aq`) {
-				l = `\&` + l
-			}
-			b.WriteString(l + "\n")
-		}
-		b.WriteString(".fi\n.RE\n")
-	}
-	return b.String()
-}
-
-// markdownCell renders manual text for a cell of a Markdown table, where
-// '|' ends the cell even in a `literal`.
-func markdownCell(s string) string {
-	return strings.ReplaceAll(s, "|", `\|`)
-}
-
-// readmeFlags renders README's table of flags, a line each: the longer
-// texts are for -help-all and the man page.
+// readmeFlags renders README's table of flags.
 func readmeFlags() string {
-	var b strings.Builder
-	b.WriteString("| flag | default | meaning |\n|---|---|---|\n")
-	for _, f := range flags {
-		fmt.Fprintf(&b, "| %s | %s | %s |\n", markdownCell("`"+f.syntax()+"`"), markdownCell(f.shownDefault()), markdownCell(f.short))
-	}
-	b.WriteString("\n`crawler -help-all` and the man page, `cmd/crawler/crawler.1`, explain each flag in full.\n")
-	return b.String()
+	return theManual().FlagTable("`crawler -help-all` and the man page, `cmd/crawler/crawler.1`, explain each flag in full.")
 }
 
 // readmeExitStatus renders README's table of exit codes.
-func readmeExitStatus() string {
-	var b strings.Builder
-	b.WriteString("| code | meaning |\n|---|---|\n")
-	for _, e := range exitStatus {
-		fmt.Fprintf(&b, "| %s | %s |\n", e.term, markdownCell(e.text))
-	}
-	return b.String()
-}
+func readmeExitStatus() string { return theManual().ExitTable() }
 
 // TestManualFlags checks that the table of flags describes each flag
 // once, and that the parser takes every flag in it: all but -h, which the
@@ -207,7 +67,7 @@ func TestDefaults(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	h, man := helpAll(), manPage()
+	h, man := theManual().Text(), manPage()
 	for _, f := range flags {
 		if f.shownDefault() == "" {
 			continue // -version, -h and -help-all are no settings
@@ -221,7 +81,7 @@ func TestDefaults(t *testing.T) {
 			helpWant, manWant := "", ""
 			if v, ok := strings.CutPrefix(want, "`"); ok {
 				v = strings.TrimSuffix(v, "`")
-				helpWant, manWant = "Default: "+v+".", `Default: \fB`+roffEscape.Replace(v)+`\fR.`
+				helpWant, manWant = "Default: "+v+".", `Default: \fB`+manual.RoffEscape(v)+`\fR.`
 			}
 			if got := lastDefault(helpEntry(t, h, f.syntax())); got != helpWant {
 				t.Errorf("-help-all gives %q, want %q", got, helpWant)
@@ -255,7 +115,7 @@ func parsedDefault(cfg *config, f flagDef) string {
 // flags that begins with syntax.
 func readmeDefault(t *testing.T, readme, syntax string) string {
 	t.Helper()
-	start := "| " + markdownCell("`"+syntax+"`") + " | "
+	start := "| " + manual.MarkdownCell("`"+syntax+"`") + " | "
 	for line := range strings.Lines(readme) {
 		if rest, ok := strings.CutPrefix(line, start); ok {
 			cell, _, _ := strings.Cut(rest, " | ")
@@ -288,7 +148,7 @@ func helpEntry(t *testing.T, h, syntax string) string {
 // manEntry returns the entry for syntax in the man page, its lines joined.
 func manEntry(t *testing.T, man, syntax string) string {
 	t.Helper()
-	_, rest, ok := strings.Cut(man, ".TP\n"+roffTerm(syntax)+"\n")
+	_, rest, ok := strings.Cut(man, ".TP\n"+manual.RoffTerm(syntax)+"\n")
 	if !ok {
 		t.Fatalf("the man page does not explain %s", syntax)
 	}
@@ -312,7 +172,7 @@ func lastDefault(entry string) string {
 func TestManualExitStatus(t *testing.T) {
 	var explained []string
 	for _, e := range exitStatus {
-		explained = append(explained, strings.Split(e.term, ", ")...)
+		explained = append(explained, strings.Split(e.Term, ", ")...)
 	}
 	for _, code := range []int{exitOK, exitFailure, exitUsage, exitSeedURL, exitPageDir, exitMaxDepth, exitSeedFetch, exitResume, exitOutage, 130, 143} {
 		if !slices.Contains(explained, fmt.Sprint(code)) {
@@ -322,44 +182,9 @@ func TestManualExitStatus(t *testing.T) {
 }
 
 func TestHelpWidth(t *testing.T) {
-	for i, line := range strings.Split(helpAll(), "\n") {
-		if len(line) > helpWidth {
-			t.Errorf("-help-all line %d is %d columns wide, more than %d: %s", i+1, len(line), helpWidth, line)
-		}
-	}
-}
-
-func TestSpans(t *testing.T) {
-	tests := []struct {
-		in                  string
-		plain, roff, readme string
-	}{
-		{"a `-q` b", "a -q b", `a \fB\-q\fR b`, "a `-q` b"},
-		{"the *seedURL*", "the seedURL", `the \fIseedURL\fR`, "the *seedURL*"},
-		{"see [Usage](#usage).", `see "Usage" in README.md.`, `see \fIUsage\fR in README.md.`, "see [Usage](#usage)."},
-		{"`a b` and `x|y`", "a b and x|y", `\fBa\~b\fR and \fBx|y\fR`, "`a b` and `x\\|y`"},
-		{"a * b, 2*3", "a * b, 2*3", "a * b, 2*3", "a * b, 2*3"},
-		{"`open", "`open", `\(gaopen`, "`open"},
-		{`it's \x1b ~/x ^`, `it's \x1b ~/x ^`, `it\(aqs \ex1b \(ti/x \(ha`, `it's \x1b ~/x ^`},
-	}
-	for _, tt := range tests {
-		if got := strings.TrimSuffix(wrap(plain(tt.in), 0, 80), "\n"); got != tt.plain {
-			t.Errorf("plain(%q) = %q, want %q", tt.in, got, tt.plain)
-		}
-		if got := roff(tt.in); got != tt.roff {
-			t.Errorf("roff(%q) = %q, want %q", tt.in, got, tt.roff)
-		}
-		if got := markdownCell(tt.in); got != tt.readme {
-			t.Errorf("markdownCell(%q) = %q, want %q", tt.in, got, tt.readme)
-		}
-	}
-}
-
-func TestRoffLines(t *testing.T) {
-	got := roffLines(".crawler is " + strings.Repeat("x ", 40) + ".a \\(aqb")
-	for _, line := range strings.Split(strings.TrimSuffix(got, "\n"), "\n") {
-		if strings.HasPrefix(line, ".") || strings.HasPrefix(line, "'") {
-			t.Errorf("roff line %q would be read as a request", line)
+	for i, line := range strings.Split(theManual().Text(), "\n") {
+		if len(line) > 79 {
+			t.Errorf("-help-all line %d is %d columns wide, more than 79: %s", i+1, len(line), line)
 		}
 	}
 }

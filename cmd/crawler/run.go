@@ -17,6 +17,7 @@ import (
 	"tse-crawler/internal/job"
 	"tse-crawler/internal/pagedir"
 	"tse-crawler/internal/pagefetch"
+	"tse-crawler/internal/shellword"
 	"tse-crawler/internal/warc"
 )
 
@@ -64,13 +65,13 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, getenv fu
 	if own, rmErr := j.OwnDir(); own {
 		// A check given no directory kept its pages in one of its own,
 		// gone now: it finishes by starting again.
-		next = sequel{command: shellJoin(append([]string{argv0}, args...)), again: true}
+		next = sequel{command: shellword.Join(append([]string{argv0}, args...)), again: true}
 		if rmErr != nil {
 			fmt.Fprintf(con, "crawler: warning: could not remove %s, the temporary directory this check kept its pages in: %v; remove it yourself\n", cfg.Dir, rmErr)
 		}
 		next.removed = rmErr == nil
 	}
-	code = finish(cfg, next, res, err, ferr, j.OutageHint, con)
+	code = finish(cfg, j, next, res, err, ferr, con)
 	code = sumUp(cfg, j, res, code, err == nil, con)
 	if r := j.Checked(); r != nil && code == exitOK {
 		if err := r.WriteText(stdout); err != nil {
@@ -123,17 +124,17 @@ func parseCommandLine(argv0 string, args []string, stdout, stderr io.Writer) (*c
 		return nil, exitOK
 	}
 	if wants(args, "help-all") {
-		fmt.Fprint(stdout, helpAll())
+		fmt.Fprint(stdout, theManual().Text())
 		return nil, exitOK
 	}
 	cfg, err := parseArgs(args)
 	if errors.Is(err, flag.ErrHelp) {
-		fmt.Fprint(stdout, help())
+		fmt.Fprint(stdout, theManual().ShortUsage())
 		return nil, exitOK
 	}
 	if err != nil {
 		if fe, ok := errors.AsType[*fixableError](err); ok {
-			fmt.Fprintf(stderr, "crawler: %v\nTo crawl it, run: %s %s\n", err, shellQuote(argv0, strings.Contains(argv0, "=")), shellJoin(fe.fix))
+			fmt.Fprintf(stderr, "crawler: %v\nTo crawl it, run: %s %s\n", err, shellword.Quote(argv0, strings.Contains(argv0, "=")), shellword.Join(fe.fix))
 		} else {
 			fmt.Fprintf(stderr, "crawler: %v\nRun 'crawler -h' for usage.\n", err)
 		}
@@ -278,29 +279,10 @@ type sequel struct {
 
 // finish tells the user what came of the crawl: err, which Run gave, and
 // ferr, the error of emptying the marker of a crawl that ended; and how to
-// go on with next, and outageHint, what most likely cut the crawl off. It
-// returns the exit status.
-func finish(cfg *config, next sequel, res crawler.Result, err, ferr error, outageHint func(*pagefetch.UnreachableError, string) (string, string), stderr io.Writer) int {
+// go on with next. It returns the exit status.
+func finish(cfg *config, j *job.Job, next sequel, res crawler.Result, err, ferr error, stderr io.Writer) int {
 	if err == nil || errors.Is(err, crawler.ErrSeedFailed) {
-		// Done, one way or the other: the marker went back to empty.
-		if ferr != nil {
-			fmt.Fprintf(stderr, "crawler: %v\n", ferr)
-			return exitFailure
-		}
-		if err != nil {
-			if msg := plainHTTPSeed(cfg, err); msg != "" {
-				fmt.Fprintf(stderr, "crawler: %s\n", msg)
-				return exitSeedFetch
-			}
-			fmt.Fprintf(stderr, "crawler: %v\n", err)
-			if cfg.Timeout < time.Second {
-				// Too short to tell a server that is down from one that
-				// is far away; 1ns never even tries to connect.
-				fmt.Fprintf(stderr, "crawler: is -timeout %v too short? Give a server at least a second, such as -timeout 10s.\n", cfg.Timeout)
-			}
-			return exitSeedFetch
-		}
-		return exitOK
+		return ended(cfg, j, err, ferr, stderr)
 	}
 	run := "run: " + next.command
 	resume := "To finish the crawl, " + run
@@ -327,21 +309,58 @@ func finish(cfg *config, next sequel, res crawler.Result, err, ferr error, outag
 		fmt.Fprintf(stderr, ".\n%s%s\n", gone, resume)
 		return 128 + int(sig.sig)
 	case errors.Is(err, crawler.ErrOutage):
-		fmt.Fprintf(stderr, "crawler: %v\n", err)
 		if next.again {
-			fmt.Fprintf(stderr, "crawler: stopped before the next request, after %s; no page was marked FAILED for this.\n%s", saved, gone)
+			saved = "after " + saved + "; no page was marked FAILED for this.\n" + gone
 		} else {
-			fmt.Fprintf(stderr, "crawler: stopped before the next request, with %d pages saved in %s; no page was marked FAILED for this.\n", res.Saved, cfg.Dir)
+			saved = fmt.Sprintf("with %d pages saved in %s; no page was marked FAILED for this.\n", res.Saved, cfg.Dir)
 		}
-		once := "the network is back"
-		var ue *pagefetch.UnreachableError
-		if errors.As(err, &ue) {
-			var hint string
-			hint, once = outageHint(ue, res.Current)
-			fmt.Fprintf(stderr, "%s\n", hint)
-		}
-		fmt.Fprintf(stderr, "Once %s, %s\n", once, run)
-		return exitOutage
+		return outage(j, err, saved, res.Current, run, stderr)
+	}
+	return stopped(cfg, next, res, err, gone, run, stderr)
+}
+
+// ended tells what came of a crawl that ended, one way or the other, with
+// err, its marker gone back to empty unless ferr says why not.
+func ended(cfg *config, j *job.Job, err, ferr error, stderr io.Writer) int {
+	switch {
+	case ferr != nil:
+		fmt.Fprintf(stderr, "crawler: %v\n", ferr)
+		return exitFailure
+	case err == nil:
+		return exitOK
+	}
+	if msg := j.PlainHTTPSeed(err); msg != "" {
+		fmt.Fprintf(stderr, "crawler: %s\n", msg)
+		return exitSeedFetch
+	}
+	fmt.Fprintf(stderr, "crawler: %v\n", err)
+	if cfg.Timeout < time.Second {
+		// Too short to tell a server that is down from one that is far
+		// away; 1ns never even tries to connect.
+		fmt.Fprintf(stderr, "crawler: is -timeout %v too short? Give a server at least a second, such as -timeout 10s.\n", cfg.Timeout)
+	}
+	return exitSeedFetch
+}
+
+// outage tells of a crawl that lost its network, err, where it stopped,
+// where, at page, and how to go on, run, once the cause, which j
+// guesses, is mended.
+func outage(j *job.Job, err error, where, page, run string, stderr io.Writer) int {
+	fmt.Fprintf(stderr, "crawler: %v\ncrawler: stopped before the next request, %s", err, where)
+	once := "the network is back"
+	if ue, ok := errors.AsType[*pagefetch.UnreachableError](err); ok {
+		var hint string
+		hint, once = j.OutageHint(ue, page)
+		fmt.Fprintf(stderr, "%s\n", hint)
+	}
+	fmt.Fprintf(stderr, "Once %s, %s\n", once, run)
+	return exitOutage
+}
+
+// stopped tells of a crawl that stopped at err, neither a signal nor an
+// outage, and how to go on with next, once what err says is mended.
+func stopped(cfg *config, next sequel, res crawler.Result, err error, gone, run string, stderr io.Writer) int {
+	switch {
 	case errors.Is(err, crawler.ErrDiverged):
 		fmt.Fprintf(stderr, "crawler: cannot resume: %v: resume with the flags the crawl was started with, or start a new crawl in an empty directory\n", err)
 		return exitResume
@@ -353,36 +372,12 @@ func finish(cfg *config, next sequel, res crawler.Result, err, ferr error, outag
 		}
 		fmt.Fprintln(stderr)
 		return exitFailure
-	}
-	if next.again {
+	case next.again:
 		fmt.Fprintf(stderr, "crawler: %v\n%sOnce the problem is fixed, %s\n", err, gone, run)
 		return exitFailure
 	}
 	fmt.Fprintf(stderr, "crawler: %v\nThe %d pages saved are whole. Once the problem is fixed: %s\n", err, res.Saved, run)
 	return exitFailure
-}
-
-// plainHTTPSeed says how to mend a crawl whose https seed, err says, its
-// server answered in plain HTTP: with the seed as http, and -scope too if
-// it is https. It returns "" for any other failure, a redirect to an https
-// URL on such a server included, which the message of err names.
-func plainHTTPSeed(cfg *config, err error) string {
-	rest, https := strings.CutPrefix(cfg.Seed, "https://")
-	if !https || !isType[*pagefetch.PlainHTTPError](err) {
-		return ""
-	}
-	host, _, _ := strings.Cut(rest, "/")
-	if !strings.HasPrefix(err.Error(), crawler.ErrSeedFailed.Error()+": https://"+host+"/") {
-		return "" // another host's answer
-	}
-	msg := fmt.Sprintf("%s answered in plain HTTP, not HTTPS: use http://%s", cfg.Seed, rest)
-	for _, p := range cfg.Scopes {
-		if strings.HasPrefix(p, "https://") {
-			msg += ", and http:// in -scope"
-			break
-		}
-	}
-	return msg
 }
 
 // signalName is how the summary names the signal that stopped the crawl.
@@ -409,30 +404,10 @@ func resumeCommand(argv0 string, cfg *config, getenv func(string) string) string
 	var words []string
 	for _, name := range proxyVars {
 		if v := getenv(name); v != "" {
-			words = append(words, name+"="+shellQuote(v, false))
+			words = append(words, name+"="+shellword.Quote(v, false))
 		}
 	}
 	// Unquoted, a name such as "a=b/crawler" would be one more assignment.
-	words = append(words, shellQuote(argv0, strings.Contains(argv0, "=")), shellJoin(resumeArgs(cfg)))
+	words = append(words, shellword.Quote(argv0, strings.Contains(argv0, "=")), shellword.Join(resumeArgs(cfg)))
 	return strings.Join(words, " ")
-}
-
-// shellJoin joins args into a line a POSIX shell reads back as args,
-// quoting only the words that need it.
-func shellJoin(args []string) string {
-	quoted := make([]string, len(args))
-	for i, a := range args {
-		quoted[i] = shellQuote(a, false)
-	}
-	return strings.Join(quoted, " ")
-}
-
-// shellQuote returns s as one word of a POSIX shell: as it is if no
-// character in it means anything to the shell and always is false, else
-// in single quotes. A leading "=" is quoted too, which zsh would expand.
-func shellQuote(s string, always bool) string {
-	if !always && s != "" && s[0] != '=' && strings.Trim(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_./:=@%+,") == "" {
-		return s
-	}
-	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }

@@ -22,6 +22,7 @@ import (
 	"testing"
 
 	"tse-crawler/internal/buildinfo"
+	"tse-crawler/internal/manual"
 	"tse-crawler/internal/pagedir"
 	"tse-crawler/internal/playground"
 	"tse-crawler/internal/testbed/hostile"
@@ -328,7 +329,7 @@ func TestHelp(t *testing.T) {
 			continue
 		}
 		got, _, _ := strings.Cut(stdout[i+len(line):], "\n")
-		want := strings.ReplaceAll(plain(f.short), "\x00", " ")
+		want := strings.ReplaceAll(manual.Plain(f.short), "\x00", " ")
 		if f.arg != "" && f.def != "" {
 			want += " (default " + f.def + ")"
 		}
@@ -351,7 +352,7 @@ func TestHelpAll(t *testing.T) {
 	} {
 		t.Run(strings.Join(args, " "), func(t *testing.T) {
 			code, stdout, stderr := crawl(t.Context(), p.getenv, args...)
-			if code != exitOK || stdout != helpAll() || stderr != "" {
+			if code != exitOK || stdout != theManual().Text() || stderr != "" {
 				t.Errorf("exit %d, stderr %q; want %d, the whole manual, and nothing on stderr", code, stderr, exitOK)
 			}
 		})
@@ -663,27 +664,6 @@ func TestResumeArgsEveryFlag(t *testing.T) {
 				t.Errorf("resumeArgs gives %q, which parses to\n%+v, want\n%+v", args, again, cfg)
 			}
 		})
-	}
-}
-
-// TestShellJoin has a POSIX shell read back the words shellJoin quotes.
-func TestShellJoin(t *testing.T) {
-	words := []string{
-		"plain", "", " ", "a b", "it's", `"quoted"`, "$HOME", "`date`", "$(date)", `back\slash`,
-		"*", "?", "[a]", "~", "~root", "=ls", "#hash", "a;b", "a&b", "a|b", "<a>", "!", "{a,b}",
-		"tab\there", "line\nbreak", "-links-from=<!-- C -->", "http://h:8/a?b=c&d#e", "café", "'",
-	}
-	line := shellJoin(words)
-	out, err := exec.Command("sh", "-c", "set -- "+line+`; for a in "$@"; do printf '%s\0' "$a"; done`).Output()
-	if err != nil {
-		t.Fatalf("sh: %v", err)
-	}
-	got := strings.Split(strings.TrimSuffix(string(out), "\x00"), "\x00")
-	if !slices.Equal(got, words) {
-		t.Errorf("sh reads %s as\n%q, want\n%q", line, got, words)
-	}
-	if want := "plain '' ' ' 'a b'"; !strings.HasPrefix(line, want) {
-		t.Errorf("shellJoin quotes too much: %s, want it to begin %s", line, want)
 	}
 }
 

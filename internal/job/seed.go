@@ -1,10 +1,12 @@
 package job
 
 import (
+	"errors"
 	"fmt"
 	"net/url"
 	"strings"
 
+	"tse-crawler/internal/crawler"
 	"tse-crawler/internal/pagefetch"
 	"tse-crawler/internal/scope"
 )
@@ -142,4 +144,27 @@ func seedPort(seed string) error {
 		return nil // fetching it says what is wrong
 	}
 	return pagefetch.CheckPort(u.Port())
+}
+
+// PlainHTTPSeed says how to mend a crawl whose https seed, err says, its
+// server answered in plain HTTP: with the seed as http, and -scope too if
+// it is https. It returns "" for any other failure, a redirect to an https
+// URL on such a server included, which the message of err names.
+func (j *Job) PlainHTTPSeed(err error) string {
+	rest, https := strings.CutPrefix(j.cfg.Seed, "https://")
+	if _, plain := errors.AsType[*pagefetch.PlainHTTPError](err); !https || !plain {
+		return ""
+	}
+	host, _, _ := strings.Cut(rest, "/")
+	if !strings.HasPrefix(err.Error(), crawler.ErrSeedFailed.Error()+": https://"+host+"/") {
+		return "" // another host's answer
+	}
+	msg := fmt.Sprintf("%s answered in plain HTTP, not HTTPS: use http://%s", j.cfg.Seed, rest)
+	for _, p := range j.cfg.Scopes {
+		if strings.HasPrefix(p, "https://") {
+			msg += ", and http:// in -scope"
+			break
+		}
+	}
+	return msg
 }
