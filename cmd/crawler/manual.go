@@ -79,22 +79,22 @@ var arguments = []manual.Entry{
 }
 
 var exitStatus = []manual.Entry{
-	{Term: "0", Text: "the crawl finished (pages that could not be fetched are logged as `FAILED`, with the reason on stderr, or under `-q` summed up in one line at the end, and do not stop it)"},
-	{Term: "1", Text: "the crawl stopped: a page could not be saved, or `-delay` under 1s met an address that is not loopback"},
-	{Term: "2", Text: "wrong number of arguments, a bad flag, a `-stats-json` or `-graph` file that cannot be written, a `-graph` or `-warc` file that exists (without `-resume`) or cannot be made, any of the three inside *pageDirectory*, a proxy variable that is not a proxy URL, or, with `-warc`, an https proxy that is not an `http://` one"},
-	{Term: "3", Text: "*seedURL* cannot be normalized, is not internal, or is excluded"},
-	{Term: "4", Text: "*pageDirectory* does not exist, is not a writable directory, or already holds pages (without `-resume`)"},
-	{Term: "5", Text: "*maxDepth* is not an integer from 0 to 10"},
-	{Term: "6", Text: "no page was saved: the seed page could not be fetched, robots.txt forbids it, " +
+	{Term: "0", Short: "the crawl finished", Text: "the crawl finished (pages that could not be fetched are logged as `FAILED`, with the reason on stderr, or under `-q` summed up in one line at the end, and do not stop it)"},
+	{Term: "1", Short: "the crawl stopped: a page could not be saved, or a rule was broken", Text: "the crawl stopped: a page could not be saved, or `-delay` under 1s met an address that is not loopback"},
+	{Term: "2", Short: "a bad command line, flag, output file or proxy variable", Text: "wrong number of arguments, a bad flag, a `-stats-json` or `-graph` file that cannot be written, a `-graph` or `-warc` file that exists (without `-resume`) or cannot be made, any of the three inside *pageDirectory*, a proxy variable that is not a proxy URL, or, with `-warc`, an https proxy that is not an `http://` one"},
+	{Term: "3", Short: "*seedURL* cannot be crawled", Text: "*seedURL* cannot be normalized, is not internal, or is excluded"},
+	{Term: "4", Short: "*pageDirectory* cannot be used", Text: "*pageDirectory* does not exist, is not a writable directory, or already holds pages (without `-resume`)"},
+	{Term: "5", Short: "*maxDepth* is not 0 to 10", Text: "*maxDepth* is not an integer from 0 to 10"},
+	{Term: "6", Short: "no page was saved", Text: "no page was saved: the seed page could not be fetched, robots.txt forbids it, " +
 		"or it redirects out of the crawl (only `.crawler` is left)"},
-	{Term: "7", Text: "`-resume` does not match the crawl in *pageDirectory* (another seed, maxDepth or crawl-shaping flag, `-warc` included), or its `-warc` file is not the one the crawl wrote, or is gone"},
-	{Term: "8", Text: "the crawl lost its network: no host it had crawled answered any more (no DNS answer, connection refused or timed out, or the proxy down). " +
+	{Term: "7", Short: "`-resume` does not match the crawl", Text: "`-resume` does not match the crawl in *pageDirectory* (another seed, maxDepth or crawl-shaping flag, `-warc` included), or its `-warc` file is not the one the crawl wrote, or is gone"},
+	{Term: "8", Short: "the crawl lost its network; `-resume` finishes it", Text: "the crawl lost its network: no host it had crawled answered any more (no DNS answer, connection refused or timed out, or the proxy down). " +
 		"`-resume` finishes it once the network is back: see [Interrupting and resuming](#interrupting-and-resuming). " +
 		"A single dead host among hosts that answer is reported once, and its pages fail."},
-	{Term: "9", Text: "`-check` found a broken link"},
-	{Term: "10", Text: "another crawler is using *pageDirectory* or the `-warc` file: nothing was written or fetched; " +
+	{Term: "9", Short: "`-check` found a broken link", Text: "`-check` found a broken link"},
+	{Term: "10", Short: "another crawler uses *pageDirectory* or the `-warc` file", Text: "another crawler is using *pageDirectory* or the `-warc` file: nothing was written or fetched; " +
 		"wait for it to end, or stop it, and run the same command again"},
-	{Term: "130, 143", Text: "stopped by SIGINT (Ctrl-C) or SIGTERM; the pages saved are whole, and `-resume` finishes the crawl"},
+	{Term: "130, 143", Short: "stopped by SIGINT or SIGTERM; `-resume` finishes the crawl", Text: "stopped by SIGINT (Ctrl-C) or SIGTERM; the pages saved are whole, and `-resume` finishes the crawl"},
 }
 
 var environment = []manual.Entry{

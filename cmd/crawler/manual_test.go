@@ -32,7 +32,9 @@ func readmeFlags() string {
 }
 
 // readmeExitStatus renders README's table of exit codes.
-func readmeExitStatus() string { return theManual().ExitTable() }
+func readmeExitStatus() string {
+	return theManual().ExitTable("`crawler -help-all` and the man page explain each status in full.")
+}
 
 // TestManualFlags checks that the table of flags describes each flag
 // once, and that the parser takes every flag in it: all but -h, which the

@@ -32,9 +32,10 @@ type Manual struct {
 }
 
 // An Entry is a term and what it means: an argument, an exit status, an
-// environment variable or a file.
+// environment variable or a file; Short, if set, says it in a line, for a
+// table.
 type Entry struct {
-	Term, Text string
+	Term, Text, Short string
 }
 
 // An Example is a sentence and the command lines it describes.
@@ -185,7 +186,7 @@ func (m *Manual) flagEntries() []Entry {
 		if strings.HasPrefix(f.Default, "`") {
 			text += " Default: " + f.Default + "."
 		}
-		entries = append(entries, Entry{f.Syntax, text})
+		entries = append(entries, Entry{Term: f.Syntax, Text: text})
 	}
 	return entries
 }

@@ -1,6 +1,7 @@
 package manual
 
 import (
+	"cmp"
 	"fmt"
 	"strings"
 )
@@ -160,12 +161,14 @@ func (m *Manual) FlagTable(note string) string {
 	return b.String()
 }
 
-// ExitTable renders the table of exit statuses.
-func (m *Manual) ExitTable() string {
+// ExitTable renders the table of exit statuses, each in a line if it has
+// one, and says last, as note, where they are explained in full.
+func (m *Manual) ExitTable(note string) string {
 	var b strings.Builder
 	b.WriteString("| code | meaning |\n|---|---|\n")
 	for _, e := range m.ExitStatus {
-		fmt.Fprintf(&b, "| %s | %s |\n", e.Term, MarkdownCell(e.Text))
+		fmt.Fprintf(&b, "| %s | %s |\n", e.Term, MarkdownCell(cmp.Or(e.Short, e.Text)))
 	}
+	b.WriteString("\n" + note + "\n")
 	return b.String()
 }
