@@ -308,9 +308,15 @@ func TestCheckResume(t *testing.T) {
 			t.Fatalf("the uninterrupted check does not report %q:\n%s", broken, want)
 		}
 	}
-	resume := func(t *testing.T, dir string) {
+	// reported is whether the stopped check gave its whole report before
+	// it stopped, which it does before it empties its marker: resuming
+	// may then find it finished.
+	resume := func(t *testing.T, dir string, reported bool) {
 		t.Helper()
 		code, got, stderr := crawl(t.Context(), noProxy, withDir(append([]string{"-resume"}, args...), dir)...)
+		if reported && code == exitOK && got == "" && strings.Contains(stderr, "nothing to resume") {
+			return
+		}
 		if code != exitBroken || got != want {
 			t.Errorf("resumed check: exit %d, report:\n%s\nwant %d and:\n%s\n%s", code, got, exitBroken, want, stderr)
 		}
@@ -335,7 +341,7 @@ func TestCheckResume(t *testing.T) {
 						t.Errorf("the check finished with another report:\n%s", got)
 					}
 				case code == 130:
-					resume(t, dir)
+					resume(t, dir, false)
 				default:
 					t.Fatalf("stopped check: exit %d: %s", code, stderr)
 				}
@@ -352,7 +358,7 @@ func TestCheckResume(t *testing.T) {
 				var exit *exec.ExitError
 				switch {
 				case errors.As(err, &exit) && exit.Sys().(syscall.WaitStatus).Signal() == syscall.SIGKILL:
-					resume(t, dir)
+					resume(t, dir, stdout.String() == want)
 				case answered && cmd.ProcessState.ExitCode() == exitBroken:
 					if stdout.String() != want {
 						t.Errorf("the check finished with another report:\n%s", stdout.String())
@@ -363,6 +369,43 @@ func TestCheckResume(t *testing.T) {
 			})
 		}
 	}
+}
+
+// TestCheckReportsBeforeFinishing checks that a check with a page
+// directory gives its report while its journal is still there: a check
+// killed between the two is then either resumed, and reports, or has
+// reported already.
+func TestCheckReportsBeforeFinishing(t *testing.T) {
+	ext := servePages(t, map[string]string{"/ok": "ok"})
+	p := newStepProxy(t, checkSiteFS(ext.URL))
+	dir := t.TempDir()
+	stdout := &journalWatch{marker: filepath.Join(dir, ".crawler")}
+	var stderr bytes.Buffer
+	code := run(t.Context(), []string{"crawler", "-check", "-delay", "0", p.URL + "/site/index.html", dir, "2"}, stdout, &stderr, noProxy)
+	if code != exitBroken {
+		t.Fatalf("exit %d, want %d: %s", code, exitBroken, stderr.String())
+	}
+	if stdout.writes == 0 || stdout.emptyAt > 0 {
+		t.Errorf("%d writes of the report, the journal empty at write %d", stdout.writes, stdout.emptyAt)
+	}
+	if fi, err := os.Stat(stdout.marker); err != nil || fi.Size() != 0 {
+		t.Errorf("the finished check's marker: %v, %v; want it empty", fi, err)
+	}
+}
+
+// A journalWatch is a writer that notes whether a marker was empty when
+// it was written to.
+type journalWatch struct {
+	marker          string
+	writes, emptyAt int
+}
+
+func (w *journalWatch) Write(p []byte) (int, error) {
+	w.writes++
+	if fi, err := os.Stat(w.marker); (err != nil || fi.Size() == 0) && w.emptyAt == 0 {
+		w.emptyAt = w.writes
+	}
+	return len(p), nil
 }
 
 // TestCheckRateLimited checks links to a host that answers 429 with a

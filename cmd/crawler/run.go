@@ -73,8 +73,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, getenv fu
 	}
 	code = finish(cfg, j, next, res, err, ferr, con)
 	code = sumUp(cfg, j, res, code, err == nil, con)
-	if r := j.Checked(); r != nil && code == exitOK {
-		if err := r.WriteText(stdout); err != nil {
+	if r, err := j.Checked(); r != nil && code == exitOK {
+		if err != nil {
 			fmt.Fprintf(con, "crawler: writing the report: %v\n", err)
 			return exitFailure
 		}

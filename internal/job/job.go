@@ -53,6 +53,8 @@ type Job struct {
 	// A link check's: its checker, and what it found once Run ran it.
 	checker *linkcheck.Checker
 	checked *linkcheck.Report
+	// checkedErr is the error of writing the report on stdout.
+	checkedErr error
 	// tmpDir is the page directory this run made for a link check given
 	// no directory, or "". Run removes it as it ends, or Close if Run did
 	// not; tmpErr is what removing it gave.
@@ -72,8 +74,9 @@ type Outcome struct {
 	Err error
 }
 
-// Run crawls, closes the WARC file, writes the link graph and a -warc
-// package, which replaces the WARC file it is made from, sums up on the
+// Run crawls, closes the WARC file, writes the link graph, a -warc
+// package, which replaces the WARC file it is made from, and a link
+// check's report, on stdout, sums up on the
 // console the pages that failed under -q and a crawl that -max-pages ended,
 // and closes the page directory as the outcome requires: a crawl that
 // ended, or whose seed failed, empties its marker; any other keeps it, to
@@ -126,6 +129,11 @@ func (j *Job) Run(ctx context.Context) (Outcome, error) {
 			j.report.Broken = brokenLinks(j.checked)
 		}
 		j.reportErr = writeJSON(j.report, out.stats)
+		if j.checked != nil {
+			// Before the marker is emptied too: a check killed after it
+			// cannot be resumed, and would never give its report.
+			j.checkedErr = j.checked.WriteText(con.stdout)
+		}
 	}
 	ferr := j.finish(err)
 	if ferr == nil && (err == nil || errors.Is(err, crawler.ErrSeedFailed)) && cfg.wacz() {
@@ -185,8 +193,9 @@ func (j *Job) removeOwnDir() {
 // check given none, and, once Run has removed it, what removing it gave.
 func (j *Job) OwnDir() (bool, error) { return j.tmpDir != "", j.tmpErr }
 
-// Checked returns what a link check found, once Run has run it, or nil.
-func (j *Job) Checked() *linkcheck.Report { return j.checked }
+// Checked returns what a link check found, once Run has run it and
+// written its report on stdout, or nil; and the error of writing it.
+func (j *Job) Checked() (*linkcheck.Report, error) { return j.checked, j.checkedErr }
 
 // brokenLinks are the broken links a link check found, as -stats-json
 // gives them.
