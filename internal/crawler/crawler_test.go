@@ -722,6 +722,9 @@ func (w *webFuncs) FetchRequisite(ctx context.Context, url string) (*pagefetch.P
 	return w.fetchRequisite(ctx, url)
 }
 
+// Refused refuses nothing: each page is asked of fetch.
+func (w *webFuncs) Refused(string) *pagefetch.Page { return nil }
+
 func (w *webFuncs) Reach(ctx context.Context, origin string) (pagefetch.Recording, error) {
 	if w.reach == nil {
 		return pagefetch.Recording{}, errors.New("this test has no way to ask")

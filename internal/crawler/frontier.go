@@ -2,6 +2,7 @@ package crawler
 
 import (
 	"context"
+	"errors"
 
 	"tse-crawler/internal/bag"
 	"tse-crawler/internal/pagefetch"
@@ -99,6 +100,16 @@ func (f *frontier) fetch(ctx context.Context, page bag.Item) *pagefetch.Page {
 	if err := f.c.Scheduler.Down(hostOf(page.URL)); err != nil {
 		f.pages.forget(page.URL)
 		return &pagefetch.Page{URL: page.URL, Kind: pagefetch.Failed, Err: err}
+	}
+	if p := f.c.Web.Refused(page.URL); p != nil {
+		// As a worker would have found it, and the crawl takes it from
+		// a worker that fetched it ahead; the URL in the message is the
+		// page's own.
+		f.pages.forget(page.URL)
+		if errors.Is(p.Err, pagefetch.ErrDisallowed) {
+			p.Err = pagefetch.ErrDisallowed
+		}
+		return p
 	}
 	if f.mayLanes && f.manyHosts {
 		// Once: a bag the lanes cannot sort stays one page at a time.

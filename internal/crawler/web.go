@@ -19,6 +19,10 @@ type Web interface {
 	// FetchRequisite fetches a resource a page needs to render, as a
 	// browser loads it: any status and any type is an answer.
 	FetchRequisite(ctx context.Context, url string) (*pagefetch.Page, error)
+	// Refused returns what FetchPage would return for a page it can
+	// refuse without a request or a wait, as robots.txt read already
+	// disallows it, or nil. The crawl asks it on its own goroutine.
+	Refused(url string) *pagefetch.Page
 	// Reach asks whether a site ("http://host[:port]") answers at all, and
 	// returns what it sent and received.
 	Reach(ctx context.Context, origin string) (pagefetch.Recording, error)

@@ -30,6 +30,7 @@ import (
 
 	"tse-crawler/internal/browserurl"
 	"tse-crawler/internal/refurl"
+	"tse-crawler/internal/robots"
 )
 
 // ErrNotLoopback is returned, wrapped, for a connection to an address that
@@ -271,29 +272,43 @@ func recorded(rec Recording) *Recording {
 // request would send it (see requestPath for whatwg). Reading robots.txt
 // is recorded on t.
 func (f *Fetcher) allowed(ctx context.Context, rawURL string, whatwg bool, t *tape) error {
-	u, path, query, err := f.requestPath(rawURL, whatwg)
-	if err != nil {
+	u, path, query, err := f.target(rawURL, whatwg)
+	if err != nil || !f.Robots {
 		return err
-	}
-	if u.Scheme != "http" && u.Scheme != "https" {
-		return fmt.Errorf("cannot fetch a %s URL", u.Scheme)
-	}
-	if err := CheckPort(u.Port()); err != nil {
-		return err
-	}
-	if err := f.Scheduler.Down(u.Host); err != nil {
-		return err
-	}
-	if !f.Robots {
-		return nil
 	}
 	rules, err := f.robotsFor(ctx, u, t)
 	if err != nil {
 		return err
 	}
-	// The rules must allow the path both as sent and as any server may
-	// resolve it (refurl.ServerPaths): "/x/%2e%2e/no/p.html" is
-	// /no/p.html to nginx, so "Disallow: /no/" forbids it.
+	return obeys(rules, rawURL, path, query)
+}
+
+// target parses rawURL as a request would send it, and returns an error
+// if it may not be sent whatever robots.txt says: it is not http or
+// https, its port is refused, or its host was given up.
+func (f *Fetcher) target(rawURL string, whatwg bool) (u *url.URL, path, query string, err error) {
+	u, path, query, err = f.requestPath(rawURL, whatwg)
+	if err != nil {
+		return nil, "", "", err
+	}
+	if u.Scheme != "http" && u.Scheme != "https" {
+		return nil, "", "", fmt.Errorf("cannot fetch a %s URL", u.Scheme)
+	}
+	if err := CheckPort(u.Port()); err != nil {
+		return nil, "", "", err
+	}
+	if err := f.Scheduler.Down(u.Host); err != nil {
+		return nil, "", "", err
+	}
+	return u, path, query, nil
+}
+
+// obeys returns nil if rules allow the request for rawURL, whose path
+// and query are as sent, else an error wrapping [ErrDisallowed]. The
+// rules must allow the path both as sent and as any server may resolve
+// it (refurl.ServerPaths): "/x/%2e%2e/no/p.html" is /no/p.html to nginx,
+// so "Disallow: /no/" forbids it.
+func obeys(rules *robots.Rules, rawURL, path, query string) error {
 	ok := rules.Allowed(path + query)
 	for _, served := range refurl.ServerPaths(path) {
 		ok = ok && rules.Allowed(served+query)
@@ -302,6 +317,50 @@ func (f *Fetcher) allowed(ctx context.Context, rawURL string, whatwg bool, t *ta
 		return fmt.Errorf("%s: %w", rawURL, ErrDisallowed)
 	}
 	return nil
+}
+
+// Refused returns the Page that FetchPage would return for rawURL if it
+// can tell without a request or a wait: robots.txt, read already,
+// disallows the URL or forbids its host. Otherwise it returns nil, and
+// FetchPage must be asked. A crawl of a page that links to a million
+// pages robots.txt disallows decides each here, without a worker.
+func (f *Fetcher) Refused(rawURL string) *Page {
+	if !f.Robots {
+		return nil
+	}
+	u, path, query, err := f.target(rawURL, f.WHATWG)
+	if err != nil {
+		return nil // FetchPage says why
+	}
+	origin := u.Scheme + "://" + u.Host
+	e := f.Scheduler.knownRobots(u.Host, origin)
+	if e == nil {
+		return nil
+	}
+	select {
+	case e.lock <- struct{}{}:
+	default:
+		return nil // being read
+	}
+	known, rules, err, xs := e.known, e.rules, e.err, e.tape
+	<-e.lock
+	if !known {
+		return nil
+	}
+	if err == nil {
+		if err = obeys(rules, rawURL, path, query); err == nil {
+			return nil
+		}
+	}
+	t := f.newTape()
+	if t != nil && xs != nil {
+		t.obeyed(origin, xs)
+	}
+	kind := Failed
+	if errors.Is(err, ErrDisallowed) {
+		kind = Disallowed
+	}
+	return &Page{URL: rawURL, Kind: kind, Err: err, Recording: recorded(t.recording())}
 }
 
 // resolveLocation resolves a redirect's Location against the URL that was

@@ -579,6 +579,17 @@ func (s *Scheduler) robotsEntry(name, origin string) *robotsEntry {
 	return e
 }
 
+// knownRobots returns the robots.txt entry of origin, on host name, or
+// nil if none was made: no request has asked for it yet.
+func (s *Scheduler) knownRobots(name, origin string) *robotsEntry {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if h := s.hosts[name]; h != nil {
+		return h.robots[origin]
+	}
+	return nil
+}
+
 // Do runs fn as a job for host, on one of the Scheduler's workers, as the
 // job the crawl waits for, and waits for it: a request the crawl itself
 // must make, such as asking a host whether it answers, goes through the
