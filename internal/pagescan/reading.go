@@ -1,5 +1,7 @@
 package pagescan
 
+import "bytes"
+
 // What says what a reading of a page gathers.
 type What struct {
 	// Links gathers the page's links, as its scanner finds them.
@@ -51,6 +53,10 @@ func Read(s Scanner, pageURL string, page []byte, charset string, what What) *Re
 	}
 	rd := new(Reading)
 	if what.Links {
+		// Room for as many links as the page has hrefs, most pages' count
+		// or near it: a page of a million links is then held once, not
+		// again in the garbage of a slice that doubles.
+		rd.Links = make([]string, 0, bytes.Count(page, []byte("href")))
 		found := func(link string) { rd.Links = append(rd.Links, link) }
 		if cs, ok := s.(CharsetScanner); ok && charset != "" {
 			cs.ScanCharset(pageURL, page, charset, found)
