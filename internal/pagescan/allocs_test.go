@@ -1,7 +1,9 @@
 package pagescan_test
 
 import (
+	"bytes"
 	"fmt"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -51,5 +53,48 @@ func TestHTMLAllocs(t *testing.T) {
 	})
 	if max := 10.0; allocs > max {
 		t.Errorf("Scan allocated %.0f times for %d tags without attributes, want at most %.0f", allocs, 9*tags, max)
+	}
+}
+
+// TestReadLinksRoom checks the room Read makes for a page's links: one
+// allocation for a page's many links, and for a page of "href" that has
+// none, no more than its own size.
+func TestReadLinksRoom(t *testing.T) {
+	var b strings.Builder
+	const links = 2000
+	for i := range links {
+		fmt.Fprintf(&b, "<a href=\"page%d.html\">a link</a>\n", i)
+	}
+	tests := []struct {
+		name  string
+		page  []byte
+		links int
+		most  float64 // bytes allocated
+	}{
+		{"a link a line", []byte(b.String()), links, 0},
+		{"href without end", bytes.Repeat([]byte("href"), 1<<18), 0, 2 << 20},
+	}
+	const url = "http://cs50tse.cs.dartmouth.edu/tse/letters/index.html"
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var r pagescan.Reference
+			rd := pagescan.Read(&r, url, tt.page, "", pagescan.What{Links: true})
+			if len(rd.Links) != tt.links {
+				t.Fatalf("Read found %d links, want %d", len(rd.Links), tt.links)
+			}
+			if tt.links > 0 && cap(rd.Links) != tt.links {
+				t.Errorf("Read made room for %d links, then had %d", cap(rd.Links), tt.links)
+			}
+			if tt.most == 0 {
+				return
+			}
+			var before, after runtime.MemStats
+			runtime.ReadMemStats(&before)
+			pagescan.Read(&r, url, tt.page, "", pagescan.What{Links: true})
+			runtime.ReadMemStats(&after)
+			if n := float64(after.TotalAlloc - before.TotalAlloc); n > tt.most {
+				t.Errorf("Read of a page of %d bytes allocated %.0f bytes, want at most %.0f", len(tt.page), n, tt.most)
+			}
+		})
 	}
 }

@@ -55,8 +55,10 @@ func Read(s Scanner, pageURL string, page []byte, charset string, what What) *Re
 	if what.Links {
 		// Room for as many links as the page has hrefs, most pages' count
 		// or near it: a page of a million links is then held once, not
-		// again in the garbage of a slice that doubles.
-		rd.Links = make([]string, 0, bytes.Count(page, []byte("href")))
+		// again in the garbage of a slice that grows. But no more than a
+		// link every 32 bytes, as short as links come, so that a page of
+		// "hrefhref..." cannot make room for four times its size.
+		rd.Links = make([]string, 0, min(bytes.Count(page, []byte("href")), len(page)/32))
 		found := func(link string) { rd.Links = append(rd.Links, link) }
 		if cs, ok := s.(CharsetScanner); ok && charset != "" {
 			cs.ScanCharset(pageURL, page, charset, found)
