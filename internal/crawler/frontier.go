@@ -102,9 +102,9 @@ func (f *frontier) fetch(ctx context.Context, page bag.Item) *pagefetch.Page {
 		return &pagefetch.Page{URL: page.URL, Kind: pagefetch.Failed, Err: err}
 	}
 	if p := f.c.Web.Refused(page.URL); p != nil {
-		// As a worker would have found it, and the crawl takes it from
-		// a worker that fetched it ahead; the URL in the message is the
-		// page's own.
+		// What a worker would have found, without a request; a worker
+		// that fetched it ahead drops it. As from a worker, the error
+		// names no URL: the crawl's message names the page.
 		f.pages.forget(page.URL)
 		if errors.Is(p.Err, pagefetch.ErrDisallowed) {
 			p.Err = pagefetch.ErrDisallowed

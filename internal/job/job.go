@@ -76,11 +76,10 @@ type Outcome struct {
 
 // Run crawls, closes the WARC file, writes the link graph, a -warc
 // package, which replaces the WARC file it is made from, and a link
-// check's report, on stdout, sums up on the
-// console the pages that failed under -q and a crawl that -max-pages ended,
-// and closes the page directory as the outcome requires: a crawl that
-// ended, or whose seed failed, empties its marker; any other keeps it, to
-// be resumed. Its error is that of emptying the marker, for a crawl that
+// check's report on stdout, sums up on the console the pages that failed
+// under -q and a crawl that -max-pages ended, and closes the page
+// directory as the outcome requires: a crawl that ended, or whose seed
+// failed, empties its marker; any other keeps it, to be resumed. Its error is that of emptying the marker, for a crawl that
 // did not stop short.
 func (j *Job) Run(ctx context.Context) (Outcome, error) {
 	cfg, con, out := j.cfg, j.con, j.out
