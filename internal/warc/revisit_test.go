@@ -29,8 +29,8 @@ func TestRevisit(t *testing.T) {
 		block    string
 		payload  string // WARC-Payload-Digest, "" for none
 	}{
-		{"not modified", notModified, digest, "<urn:uuid:0b0e5a1c-9c2e-4c5f-8d3a-2f1e4b6a7c80>", "revisit", profileNotModified, notModified, ""},
-		{"not modified, no earlier id", notModified, "", "", "revisit", profileNotModified, notModified, ""},
+		{"not modified", notModified, digest, "<urn:uuid:0b0e5a1c-9c2e-4c5f-8d3a-2f1e4b6a7c80>", "revisit", profileNotModified, "", ""},
+		{"not modified, no earlier id", notModified, "", "", "revisit", profileNotModified, "", ""},
 		{"same payload", same, digest, "<urn:uuid:0b0e5a1c-9c2e-4c5f-8d3a-2f1e4b6a7c80>", "revisit", profileIdentical, head + fmt.Sprintf("\r\nContent-Length: %d\r\n\r\n", len(page)), digest},
 		{"same payload, digest in base 16", same, hexDigest, "", "revisit", profileIdentical, head + fmt.Sprintf("\r\nContent-Length: %d\r\n\r\n", len(page)), digest},
 		{"same payload, digest by another algorithm", same, "sha256:AAAA", "", "response", "", same, digest},
@@ -43,7 +43,7 @@ func TestRevisit(t *testing.T) {
 			w := create(t, path)
 			for i, tt := range tests {
 				x := fill(tx{Response: tt.response}, i)
-				x.Revisit = &Revisit{TargetURI: x.TargetURI, Date: earlier, RecordID: tt.id, PayloadDigest: tt.digest}
+				x.Revisit = &Revisit{TargetURI: x.TargetURI, Date: earlier, RecordID: tt.id, PayloadDigest: tt.digest, Container: "week1.wacz"}
 				if err := w.WriteExchange(x); err != nil {
 					t.Fatalf("%s: %v", tt.name, err)
 				}
@@ -77,6 +77,7 @@ func TestRevisit(t *testing.T) {
 						"WARC-Refers-To-Target-URI": fill(tx{}, i).TargetURI,
 						"WARC-Refers-To-Date":       "2024-12-01T10:00:00.000000Z",
 						"WARC-Truncated":            map[string]string{profileIdentical: "length"}[tt.profile],
+						"WARC-Refers-To-Container":  "file://week1.wacz",
 					}
 					for field, value := range want {
 						if got, _ := r.get(t, field); got != value {

@@ -114,6 +114,9 @@ type Revisit struct {
 	RecordID string
 	// PayloadDigest is its WARC-Payload-Digest, or "".
 	PayloadDigest string
+	// Container is the name of the WACZ package that holds it, or "":
+	// replay tools given several packages look there first.
+	Container string
 }
 
 // The revisit profiles of WARC 1.1, section 6.7.
@@ -420,12 +423,14 @@ func (w *Writer) begin(info Info) error {
 //
 // An exchange that revisits an earlier record (x.Revisit) and got a 304
 // is recorded as a revisit record of the server-not-modified profile,
-// whose block is the 304 response; one that got a 200 whose payload has
-// the digest of the earlier record's, as a revisit record of the
-// identical-payload-digest profile, whose block is the response's head
-// alone (WARC-Truncated: length), as wget --warc-dedup does. Either names
-// the earlier record, so that a replay tool given both files finds the
-// payload there. Any other answer is recorded whole.
+// with no block: replay tools serve the headers of a revisit's block when
+// it has any, and a 304's lack the earlier answer's Content-Type. One
+// that got a 200 whose payload has the digest of the earlier record's is
+// recorded as a revisit record of the identical-payload-digest profile,
+// whose block is the response's head alone (WARC-Truncated: length), as
+// wget --warc-dedup does. Either names the earlier record, so that a
+// replay tool given both files finds the payload there. Any other answer
+// is recorded whole.
 //
 // The records are streamed from x's request and response, each
 // compressed into its own gzip member for a .warc.gz, so that a response
@@ -491,6 +496,9 @@ func (w *Writer) WriteExchange(x Exchange) error {
 			{"WARC-Refers-To-Target-URI", x.Revisit.TargetURI},
 			{"WARC-Refers-To-Date", formatDate(x.Revisit.Date)},
 		}...)
+		if x.Revisit.Container != "" {
+			h = append(h, [2]string{"WARC-Refers-To-Container", "file://" + x.Revisit.Container})
+		}
 	}
 	h = append(h, [2]string{"Content-Type", "application/http;msgtype=response"})
 	digested := m.known && profile != profileNotModified
@@ -500,6 +508,9 @@ func (w *Writer) WriteExchange(x Exchange) error {
 		h = append(h, [2]string{"WARC-Truncated", "length"})
 		m = message{start: m.start, end: m.headEnd}
 		block, _ = w.digests(x.Response, m)
+	case profile == profileNotModified:
+		m = message{start: m.start, end: m.start}
+		block = sha1Sum(nil)
 	case x.Truncated != "":
 		h = append(h, [2]string{"WARC-Truncated", x.Truncated})
 	case m.truncated:
@@ -575,8 +586,8 @@ func (x Exchange) check() error {
 			return fmt.Errorf("exchange with %s revisits %q, not an absolute URI of visible ASCII", x.TargetURI, rv.TargetURI)
 		case rv.Date.IsZero():
 			return fmt.Errorf("exchange with %s revisits a record with no date", x.TargetURI)
-		case !isVisibleASCII(rv.RecordID) || !isVisibleASCII(rv.PayloadDigest):
-			return fmt.Errorf("exchange with %s revisits a record whose ID %q or digest %q is not visible ASCII", x.TargetURI, rv.RecordID, rv.PayloadDigest)
+		case !isVisibleASCII(rv.RecordID) || !isVisibleASCII(rv.PayloadDigest) || !isVisibleASCII(rv.Container):
+			return fmt.Errorf("exchange with %s revisits a record whose ID %q, digest %q or package %q is not visible ASCII", x.TargetURI, rv.RecordID, rv.PayloadDigest, rv.Container)
 		}
 	}
 	return nil
