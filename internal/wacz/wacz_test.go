@@ -411,7 +411,7 @@ func TestPackRevisits(t *testing.T) {
 			Date:      before.AddDate(0, 0, 7).Add(time.Duration(i) * time.Second),
 			Request:   []byte("GET / HTTP/1.1\r\nHost: www.example.test\r\n\r\n"),
 			Response:  strings.NewReader(x.resp),
-			Revisit: &warc.Revisit{TargetURI: x.url, Date: before, PayloadDigest: "sha1:" + base32.StdEncoding.EncodeToString(sum[:]),
+			Revisit: &warc.Revisit{TargetURI: x.url, Date: before.Format(time.RFC3339), PayloadDigest: "sha1:" + base32.StdEncoding.EncodeToString(sum[:]),
 				Container: "week1.wacz"},
 		})
 		if err != nil {

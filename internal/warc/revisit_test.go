@@ -43,7 +43,7 @@ func TestRevisit(t *testing.T) {
 			w := create(t, path)
 			for i, tt := range tests {
 				x := fill(tx{Response: tt.response}, i)
-				x.Revisit = &Revisit{TargetURI: x.TargetURI, Date: earlier, RecordID: tt.id, PayloadDigest: tt.digest, Container: "week1.wacz"}
+				x.Revisit = &Revisit{TargetURI: x.TargetURI, Date: earlier.Format(time.RFC3339), RecordID: tt.id, PayloadDigest: tt.digest, Container: "week1.wacz"}
 				if err := w.WriteExchange(x); err != nil {
 					t.Fatalf("%s: %v", tt.name, err)
 				}
@@ -75,7 +75,7 @@ func TestRevisit(t *testing.T) {
 						"WARC-Profile":              tt.profile,
 						"WARC-Refers-To":            tt.id,
 						"WARC-Refers-To-Target-URI": fill(tx{}, i).TargetURI,
-						"WARC-Refers-To-Date":       "2024-12-01T10:00:00.000000Z",
+						"WARC-Refers-To-Date":       "2024-12-01T10:00:00Z", // as the earlier record has it
 						"WARC-Truncated":            map[string]string{profileIdentical: "length"}[tt.profile],
 						"WARC-Refers-To-Container":  "file://week1.wacz",
 					}
@@ -85,6 +85,31 @@ func TestRevisit(t *testing.T) {
 						}
 					}
 				})
+			}
+		})
+	}
+}
+
+// TestRevisitDate: WARC-Refers-To-Date is the earlier record's WARC-Date,
+// so a revisit of a record whose date is not one is refused.
+func TestRevisitDate(t *testing.T) {
+	tests := []struct {
+		date string
+		ok   bool
+	}{
+		{"2024-12-01T10:00:00Z", true},
+		{"2024-12-01T10:00:00.123456Z", true},
+		{"", false},
+		{"2024-12-01T10:00:00+01:00", false},
+		{"2024-12-01 10:00:00Z", false},
+		{"Sun, 01 Dec 2024 10:00:00 GMT", false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.date, func(t *testing.T) {
+			x := fill(tx{Response: "HTTP/1.1 304 Not Modified\r\n\r\n"}, 0)
+			x.Revisit = &Revisit{TargetURI: x.TargetURI, Date: tt.date}
+			if err := x.check(); (err == nil) != tt.ok {
+				t.Errorf("check: %v, want ok %v", err, tt.ok)
 			}
 		})
 	}

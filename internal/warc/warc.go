@@ -107,9 +107,11 @@ type Exchange struct {
 // revisits.
 type Revisit struct {
 	// TargetURI and Date are its WARC-Target-URI and WARC-Date, which
-	// replay tools find it by.
+	// replay tools find it by. Date is kept as that record has it, since
+	// WARC-Refers-To-Date must be the same field: a WARC 1.0 writer's has
+	// no fraction of a second.
 	TargetURI string
-	Date      time.Time
+	Date      string
 	// RecordID is its WARC-Record-ID, or "" if it is not known.
 	RecordID string
 	// PayloadDigest is its WARC-Payload-Digest, or "".
@@ -494,7 +496,7 @@ func (w *Writer) WriteExchange(x Exchange) error {
 		}
 		h = append(h, header{
 			{"WARC-Refers-To-Target-URI", x.Revisit.TargetURI},
-			{"WARC-Refers-To-Date", formatDate(x.Revisit.Date)},
+			{"WARC-Refers-To-Date", x.Revisit.Date},
 		}...)
 		if x.Revisit.Container != "" {
 			h = append(h, [2]string{"WARC-Refers-To-Container", "file://" + x.Revisit.Container})
@@ -584,8 +586,8 @@ func (x Exchange) check() error {
 		switch {
 		case err != nil || !u.IsAbs() || !isVisibleASCII(rv.TargetURI):
 			return fmt.Errorf("exchange with %s revisits %q, not an absolute URI of visible ASCII", x.TargetURI, rv.TargetURI)
-		case rv.Date.IsZero():
-			return fmt.Errorf("exchange with %s revisits a record with no date", x.TargetURI)
+		case !isDate(rv.Date):
+			return fmt.Errorf("exchange with %s revisits a record whose date %q is not a WARC-Date", x.TargetURI, rv.Date)
 		case !isVisibleASCII(rv.RecordID) || !isVisibleASCII(rv.PayloadDigest) || !isVisibleASCII(rv.Container):
 			return fmt.Errorf("exchange with %s revisits a record whose ID %q, digest %q or package %q is not visible ASCII", x.TargetURI, rv.RecordID, rv.PayloadDigest, rv.Container)
 		}
@@ -744,4 +746,11 @@ func isVisibleASCII(s string) bool {
 		}
 	}
 	return true
+}
+
+// isDate reports whether s is a WARC-Date: a UTC time of RFC 3339, to the
+// second or finer, as WARC 1.0 and 1.1 writers write it.
+func isDate(s string) bool {
+	_, err := time.Parse(time.RFC3339Nano, s)
+	return err == nil && strings.HasSuffix(s, "Z")
 }
