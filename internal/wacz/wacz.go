@@ -66,6 +66,11 @@ type Package struct {
 	// to it that is HTML or XHTML, or says no Content-Type (which the
 	// crawler sniffed), under its URL as its record names it.
 	Pages []string
+	// Requires are the paths of the earlier packages that the WARC file's
+	// revisit records name (WARC-Refers-To-Container), which
+	// datapackage.json lists, so that a replay tool given them all finds
+	// what a revisit's payload is.
+	Requires []string
 	// Software names the crawler and its version, for datapackage.json.
 	Software string
 	// Now tells the time, for datapackage.json and the zip's entries.
@@ -110,8 +115,11 @@ func (p Package) index() ([]capture, error) {
 			digest: r.Get("WARC-Payload-Digest"),
 			offset: r.Offset,
 		}
-		if c.typ == "response" && strings.HasPrefix(r.Get("Content-Type"), "application/http") {
+		switch {
+		case c.typ == "response" && strings.HasPrefix(r.Get("Content-Type"), "application/http"):
 			readResponse(&c, block, pages)
+		case c.typ == "revisit":
+			readRevisit(&c, block, pages)
 		}
 		all = append(all, c)
 		return nil
@@ -160,6 +168,26 @@ func readResponse(c *capture, block io.Reader, pages map[string]int) {
 	pages[key]--
 	c.page = true
 	c.title = title(decode(resp.Body, resp.Header.Get("Content-Encoding")), ct)
+}
+
+// readRevisit reads what a revisit record's block holds, if anything:
+// the head of the answer that was found unchanged. A page whose saved
+// copy came from an earlier package, by a 304 or an identical payload,
+// is listed as a page of this one, without a title, which only the
+// earlier payload has.
+func readRevisit(c *capture, block io.Reader, pages map[string]int) {
+	c.mime = "warc/revisit" // as pywb's indexer writes it, and replay tools look for
+	if resp, err := http.ReadResponse(bufio.NewReader(block), nil); err == nil {
+		resp.Body.Close()
+		c.status = fmt.Sprint(resp.StatusCode)
+		if ct := resp.Header.Get("Content-Type"); resp.StatusCode != http.StatusOK || ct != "" && !htmlType(ct) {
+			return
+		}
+	}
+	if key := matchKey(c.uri); pages[key] > 0 {
+		pages[key]--
+		c.page = true
+	}
 }
 
 // htmlType reports whether a Content-Type names HTML or XHTML, as the
@@ -271,6 +299,41 @@ type resource struct {
 	Bytes int64  `json:"bytes"`
 }
 
+// A relation names the packages a package needs, in datapackage.json,
+// as replay tools read it.
+type relation struct {
+	Requires []required `json:"requires"`
+}
+
+// A required package is named by its file's name and digest.
+type required struct {
+	Filename string `json:"filename"`
+	Hash     string `json:"hash"`
+	Bytes    int64  `json:"bytes"`
+}
+
+// relation returns the packages that p requires, or nil.
+func (p Package) relation() (*relation, error) {
+	if len(p.Requires) == 0 {
+		return nil, nil
+	}
+	rel := new(relation)
+	for _, path := range p.Requires {
+		f, err := os.Open(path)
+		if err != nil {
+			return nil, fmt.Errorf("reading the earlier package: %w", err)
+		}
+		h := sha256.New()
+		n, err := io.Copy(h, f)
+		f.Close()
+		if err != nil {
+			return nil, fmt.Errorf("reading the earlier package %s: %w", path, err)
+		}
+		rel.Requires = append(rel.Requires, required{Filename: filepath.Base(path), Hash: sum(h), Bytes: n})
+	}
+	return rel, nil
+}
+
 // pack writes the package to out.
 func (p Package) pack(out io.Writer, recs []capture) error {
 	now := p.Now().UTC()
@@ -309,13 +372,18 @@ func (p Package) pack(out io.Writer, recs []capture) error {
 	if err := add(pagesPath, zip.Deflate, func(w io.Writer) error { return writePages(w, recs) }); err != nil {
 		return err
 	}
+	rel, err := p.relation()
+	if err != nil {
+		return err
+	}
 	data, err := marshal(struct {
 		Profile   string     `json:"profile"`
 		Version   string     `json:"wacz_version"`
 		Created   string     `json:"created"`
 		Software  string     `json:"software"`
 		Resources []resource `json:"resources"`
-	}{"data-package", "1.1.1", now.Format(time.RFC3339), p.Software, res})
+		Relation  *relation  `json:"relation,omitempty"`
+	}{"data-package", "1.1.1", now.Format(time.RFC3339), p.Software, res, rel})
 	if err != nil {
 		return err
 	}

@@ -5,7 +5,9 @@ import (
 	"bufio"
 	"bytes"
 	"compress/gzip"
+	"crypto/sha1"
 	"crypto/sha256"
+	"encoding/base32"
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
@@ -381,5 +383,77 @@ func TestIndexSorted(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestPackRevisits packs the WARC file of a crawl made since an earlier
+// package: its revisit records are indexed as revisits, the pages they
+// stand for are listed, and datapackage.json names the earlier package.
+func TestPackRevisits(t *testing.T) {
+	dir := t.TempDir()
+	earlier := filepath.Join(dir, "week1.wacz")
+	os.WriteFile(earlier, []byte("the earlier package"), 0o644)
+	src := filepath.Join(dir, "week2.warc.gz")
+	w, err := warc.Create(src, warc.Info{Software: "test/1"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	before := time.Date(2025, 3, 1, 12, 0, 0, 0, time.UTC)
+	body := "<title>Home</title>"
+	for i, x := range []struct{ url, resp string }{
+		{"http://www.example.test/", "HTTP/1.1 304 Not Modified\r\nETag: \"1\"\r\n\r\n"},
+		{"http://www.example.test/b", fmt.Sprintf("HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nContent-Length: %d\r\n\r\n%s", len(body), body)},
+		{"http://www.example.test/c", "HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nContent-Length: 7\r\n\r\nchanged"},
+	} {
+		sum := sha1.Sum([]byte(body))
+		err := w.WriteExchange(warc.Exchange{
+			TargetURI: x.url,
+			Date:      before.AddDate(0, 0, 7).Add(time.Duration(i) * time.Second),
+			Request:   []byte("GET / HTTP/1.1\r\nHost: www.example.test\r\n\r\n"),
+			Response:  strings.NewReader(x.resp),
+			Revisit: &warc.Revisit{TargetURI: x.url, Date: before, PayloadDigest: "sha1:" + base32.StdEncoding.EncodeToString(sum[:]),
+				Container: "week1.wacz"},
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(dir, "week2.wacz")
+	p := Package{WARC: src, Pages: []string{"http://www.example.test/", "http://www.example.test/b", "http://www.example.test/c"},
+		Requires: []string{earlier}, Software: "tse-crawler/test", Now: time.Now}
+	if err := pack(t, p, path); err != nil {
+		t.Fatal(err)
+	}
+	files := check(t, path)
+	for _, want := range []string{
+		`test,example)/ 20250308120000 {"url":"http://www.example.test/","mime":"warc/revisit","length"`,
+		`test,example)/b 20250308120001 {"url":"http://www.example.test/b","mime":"warc/revisit","status":"200","digest":"sha1:`,
+		`test,example)/c 20250308120002 {"url":"http://www.example.test/c","mime":"text/html","status":"200"`,
+	} {
+		if !strings.Contains(string(files[indexPath]), want) {
+			t.Errorf("index has no line that begins %s:\n%s", want, files[indexPath])
+		}
+	}
+	for _, page := range p.Pages {
+		if !strings.Contains(string(files[pagesPath]), `"url":"`+page+`"`) {
+			t.Errorf("pages.jsonl does not list %s:\n%s", page, files[pagesPath])
+		}
+	}
+	var dp struct {
+		Relation struct {
+			Requires []struct {
+				Filename, Hash string
+				Bytes          int64
+			}
+		}
+	}
+	json.Unmarshal(files[dataPath], &dp)
+	h := sha256.Sum256([]byte("the earlier package"))
+	want := "sha256:" + hex.EncodeToString(h[:])
+	if r := dp.Relation.Requires; len(r) != 1 || r[0].Filename != "week1.wacz" || r[0].Hash != want || r[0].Bytes != 19 {
+		t.Errorf("datapackage.json requires %+v, want week1.wacz, %s, 19 bytes:\n%s", r, want, files[dataPath])
 	}
 }

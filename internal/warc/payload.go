@@ -43,6 +43,10 @@ type message struct {
 	// truncated is set when the message ends before its framing says it
 	// should, in its head, its body or its trailer.
 	truncated bool
+	// code is a response's status, and headEnd where its head ends; 0 if
+	// the head could not be read.
+	code    int
+	headEnd int64
 }
 
 // payloadSize returns the size of the entity body, or of as much of it as
@@ -79,7 +83,7 @@ func frameResponse(src Source, method string) message {
 			continue
 		}
 		m := frameBody(src, off+n, resp.Body, resp.TransferEncoding, resp.ContentLength)
-		m.start = off
+		m.start, m.code, m.headEnd = off, resp.StatusCode, off+n
 		return m
 	}
 }

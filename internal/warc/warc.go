@@ -4,10 +4,13 @@ import (
 	"bufio"
 	"bytes"
 	"crypto/sha1"
+	"encoding/base32"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
 	"io/fs"
+	"net/http"
 	"net/netip"
 	"net/url"
 	"os"
@@ -94,7 +97,33 @@ type Exchange struct {
 	// says that it is incomplete is marked "unspecified" if Truncated is
 	// empty.
 	Truncated string
+	// Revisit, if set, is the earlier record of the same URI that the
+	// request revisited, asking whether it had changed: see
+	// [Writer.WriteExchange].
+	Revisit *Revisit
 }
+
+// A Revisit names an earlier response record, one that an exchange
+// revisits.
+type Revisit struct {
+	// TargetURI and Date are its WARC-Target-URI and WARC-Date, which
+	// replay tools find it by.
+	TargetURI string
+	Date      time.Time
+	// RecordID is its WARC-Record-ID, or "" if it is not known.
+	RecordID string
+	// PayloadDigest is its WARC-Payload-Digest, or "".
+	PayloadDigest string
+	// Container is the name of the WACZ package that holds it, or "":
+	// replay tools given several packages look there first.
+	Container string
+}
+
+// The revisit profiles of WARC 1.1, section 6.7.
+const (
+	profileIdentical   = "http://netpreserve.org/warc/1.1/revisit/identical-payload-digest"
+	profileNotModified = "http://netpreserve.org/warc/1.1/revisit/server-not-modified"
+)
 
 // A Writer appends records to a WARC file. It is safe for concurrent
 // use; the two records of an exchange are always adjacent in the file.
@@ -392,6 +421,17 @@ func (w *Writer) begin(info Info) error {
 // each naming the other in WARC-Concurrent-To, as the standard's own
 // example and the readers that pair them from either side expect.
 //
+// An exchange that revisits an earlier record (x.Revisit) and got a 304
+// is recorded as a revisit record of the server-not-modified profile,
+// with no block: replay tools serve the headers of a revisit's block when
+// it has any, and a 304's lack the earlier answer's Content-Type. One
+// that got a 200 whose payload has the digest of the earlier record's is
+// recorded as a revisit record of the identical-payload-digest profile,
+// whose block is the response's head alone (WARC-Truncated: length), as
+// wget --warc-dedup does. Either names the earlier record, so that a
+// replay tool given both files finds the payload there. Any other answer
+// is recorded whole.
+//
 // The records are streamed from x's request and response, each
 // compressed into its own gzip member for a .warc.gz, so that a response
 // spooled to disk is never held in memory. If a write fails, as it does on
@@ -435,25 +475,88 @@ func (w *Writer) WriteExchange(x Exchange) error {
 	reqRec := record{h, req, reqMsg}
 
 	m := frameResponse(x.Response, method)
-	h = header{{"WARC-Type", "response"}, {"WARC-Record-ID", respID}}
+	block, payload := w.digests(x.Response, m)
+	profile := revisitProfile(x, m, payload)
+	typ := "response"
+	if profile != "" {
+		typ = "revisit"
+	}
+	h = header{{"WARC-Type", typ}, {"WARC-Record-ID", respID}}
 	h = append(h, common...)
 	h = append(h, header{
 		{"WARC-Warcinfo-ID", w.infoID},
 		{"WARC-Concurrent-To", reqID},
-		{"Content-Type", "application/http;msgtype=response"},
 	}...)
+	if profile != "" {
+		h = append(h, [2]string{"WARC-Profile", profile})
+		if x.Revisit.RecordID != "" {
+			h = append(h, [2]string{"WARC-Refers-To", x.Revisit.RecordID})
+		}
+		h = append(h, header{
+			{"WARC-Refers-To-Target-URI", x.Revisit.TargetURI},
+			{"WARC-Refers-To-Date", formatDate(x.Revisit.Date)},
+		}...)
+		if x.Revisit.Container != "" {
+			h = append(h, [2]string{"WARC-Refers-To-Container", "file://" + x.Revisit.Container})
+		}
+	}
+	h = append(h, [2]string{"Content-Type", "application/http;msgtype=response"})
+	digested := m.known && profile != profileNotModified
 	switch {
+	case profile == profileIdentical:
+		// The head alone: the payload is the earlier record's.
+		h = append(h, [2]string{"WARC-Truncated", "length"})
+		m = message{start: m.start, end: m.headEnd}
+		block, _ = w.digests(x.Response, m)
+	case profile == profileNotModified:
+		m = message{start: m.start, end: m.start}
+		block = sha1Sum(nil)
 	case x.Truncated != "":
 		h = append(h, [2]string{"WARC-Truncated", x.Truncated})
 	case m.truncated:
 		h = append(h, [2]string{"WARC-Truncated", "unspecified"})
 	}
-	block, payload := w.digests(x.Response, m)
 	h = append(h, [2]string{"WARC-Block-Digest", labelled(block)})
-	if m.known {
+	// A 304 has no payload of its own, and its revisit record names none
+	// (WARC 1.1, 6.7.3); an identical one names the payload it matched.
+	if digested {
 		h = append(h, [2]string{"WARC-Payload-Digest", labelled(payload)})
 	}
 	return w.write(reqRec, record{h, x.Response, m})
+}
+
+// revisitProfile returns the revisit profile under which x, whose final
+// response m has a payload of the given digest, is recorded, or "" if it
+// is recorded whole.
+func revisitProfile(x Exchange, m message, payload []byte) string {
+	switch {
+	case x.Revisit == nil || !m.known || m.truncated || x.Truncated != "":
+		return ""
+	case m.code == http.StatusNotModified:
+		return profileNotModified
+	case m.code == http.StatusOK && sameDigest(x.Revisit.PayloadDigest, payload):
+		return profileIdentical
+	}
+	return ""
+}
+
+// sameDigest reports whether a WARC-Payload-Digest, as recorded, is the
+// SHA-1 digest sum: "sha1:" and the digest in base 32, as this package
+// and wget write it, or in base 16. A digest by another algorithm never
+// matches, and the response is recorded whole.
+func sameDigest(recorded string, sum []byte) bool {
+	alg, value, ok := strings.Cut(recorded, ":")
+	if !ok || !strings.EqualFold(alg, "sha1") {
+		return false
+	}
+	value = strings.TrimSpace(value)
+	if b, err := base32.StdEncoding.DecodeString(strings.ToUpper(value)); err == nil {
+		return bytes.Equal(b, sum)
+	}
+	if b, err := hex.DecodeString(value); err == nil {
+		return bytes.Equal(b, sum)
+	}
+	return false
 }
 
 // check reports what makes x unfit to record, or nil.
@@ -475,6 +578,17 @@ func (x Exchange) check() error {
 	}
 	if x.Truncated != "" && !isToken(x.Truncated) {
 		return fmt.Errorf("exchange with %s: truncation reason %q is not a token", x.TargetURI, x.Truncated)
+	}
+	if rv := x.Revisit; rv != nil {
+		u, err := url.Parse(rv.TargetURI)
+		switch {
+		case err != nil || !u.IsAbs() || !isVisibleASCII(rv.TargetURI):
+			return fmt.Errorf("exchange with %s revisits %q, not an absolute URI of visible ASCII", x.TargetURI, rv.TargetURI)
+		case rv.Date.IsZero():
+			return fmt.Errorf("exchange with %s revisits a record with no date", x.TargetURI)
+		case !isVisibleASCII(rv.RecordID) || !isVisibleASCII(rv.PayloadDigest) || !isVisibleASCII(rv.Container):
+			return fmt.Errorf("exchange with %s revisits a record whose ID %q, digest %q or package %q is not visible ASCII", x.TargetURI, rv.RecordID, rv.PayloadDigest, rv.Container)
+		}
 	}
 	return nil
 }
