@@ -51,7 +51,10 @@
 // one file. A resumed run
 // begins with a warcinfo record of its own, as the standard allows, since
 // it is a run with its own start and perhaps its own software. [Read]
-// reads a finished file back record by record, with the same reader.
+// reads a finished file back record by record, with the same reader, and
+// [ReadAny] the records of any WARC 1.0 or 1.1 writer, such as wget, for
+// a crawl that revisits an earlier one's captures: it reports a torn last
+// record, which such a crawl skips, apart from damage.
 //
 // # No WARC library
 //

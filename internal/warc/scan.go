@@ -17,6 +17,10 @@ var errShort = errors.New("record ends too soon")
 // version begins every record a Writer writes.
 const version = "WARC/1.1\r\n"
 
+// version10 begins a record of WARC 1.0, which wget writes, and which
+// [ReadAny] reads as well.
+const version10 = "WARC/1.0\r\n"
+
 // gzipMagic begins every gzip member: ID1, ID2 and CM, the method
 // (deflate), of RFC 1952.
 const gzipMagic = "\x1f\x8b\x08"
@@ -80,6 +84,8 @@ type scanner struct {
 	// keep, if not nil, is given the fields and the block of each record
 	// read, which is otherwise skipped.
 	keep func(fields header, block io.Reader) error
+	// v10 takes WARC/1.0 records as well as WARC/1.1 ones.
+	v10 bool
 }
 
 // pos returns the offset in the file of what br reads next.
@@ -91,7 +97,7 @@ func (s *scanner) pos() int64 {
 // nextPlain reads a record from a plain WARC file, and returns its type.
 // It reports torn a record that the end of the file cuts short.
 func nextPlain(s *scanner) (typ string, torn bool, err error) {
-	typ, err = readRecord(s.br, s.keep)
+	typ, err = readRecord(s.br, s.keep, s.v10)
 	return typ, err == errShort, err
 }
 
@@ -118,10 +124,10 @@ func nextMember(s *scanner) (typ string, torn bool, err error) {
 	} else {
 		s.zb.Reset(s.z)
 	}
-	typ, err = readRecord(s.zb, s.keep)
+	typ, err = readRecord(s.zb, s.keep, s.v10)
 	if err == nil {
 		if _, err = s.zb.ReadByte(); err == nil {
-			err = errors.New("gzip member holds more than one record")
+			err = ErrMemberOfMany
 		} else if err == io.EOF {
 			err = nil
 		}
@@ -133,14 +139,19 @@ func nextMember(s *scanner) (typ string, torn bool, err error) {
 }
 
 // readRecord reads a record from br and returns its type, giving its
-// fields and block to keep if keep is not nil. It returns errShort if br
-// ends before the record does, the error of br itself if br fails, and
-// that of keep if keep fails.
-func readRecord(br *bufio.Reader, keep func(header, io.Reader) error) (string, error) {
+// fields and block to keep if keep is not nil. It takes a WARC/1.1 record,
+// or with v10 a WARC/1.0 one too. It returns errShort if br ends before
+// the record does, the error of br itself if br fails, and that of keep if
+// keep fails.
+func readRecord(br *bufio.Reader, keep func(header, io.Reader) error, v10 bool) (string, error) {
 	// A cut may leave as little as one byte of the record.
 	b, err := br.Peek(len(version))
-	if !bytes.HasPrefix([]byte(version), b) {
+	switch {
+	case bytes.HasPrefix([]byte(version), b):
+	case !v10:
 		return "", fmt.Errorf("no WARC/1.1 record begins here: %q", b)
+	case !bytes.HasPrefix([]byte(version10), b):
+		return "", fmt.Errorf("no WARC/1.0 or WARC/1.1 record begins here: %q", b)
 	}
 	if err != nil {
 		return "", eof(err)
