@@ -203,6 +203,18 @@ var flags = []flagDef{
 		journal: func(cfg *config) (string, bool) { return cfg.WARC, cfg.WARC != "" },
 	},
 	{
+		name: "since", arg: "FILE", rule: mayChange,
+		short: "revalidate what the earlier crawl in *FILE* (`.wacz`, `.warc.gz`, `.warc`) holds",
+		text: "revalidate what an earlier crawl archived in *FILE*, a `.wacz`, `.warc.gz` or `.warc` written by this crawler or by any WARC 1.0 or 1.1 writer, such as wget; give it again for more files. " +
+			"Each page or requisite that *FILE* holds a `200` of is asked for with that answer's `If-None-Match` and `If-Modified-Since`. " +
+			"A `304 Not Modified` is taken as the earlier answer: the page is saved, read and logged as it would be if the server had sent it again, so the page directory and the log are those of a crawl without `-since`, " +
+			"and with `-warc` it is recorded as a `revisit` record of the `server-not-modified` profile that names the earlier record, as a `200` with the earlier payload is of the `identical-payload-digest` one. " +
+			"A page that changed, went or is new is fetched and recorded as usual. " +
+			"*FILE* is read through an index: a package's CDXJ, or one made in a pass over a WARC file. " +
+			"A `.wacz` made with `-since` names the `.wacz` files it revisits in its `datapackage.json`; a replay tool needs them all, as one collection.",
+		value: func(cfg *config) flag.Value { return &job.ListValue{List: &cfg.Since} },
+	},
+	{
 		name: "requisites", arg: "all|scope|none", def: "all", rule: mustMatch,
 		short: "with `-warc`, archive what pages need to render from any host, the scope, or none",
 		text: "with `-warc`, also fetch and record each saved page's requisites, what a browser loads to render it: " +

@@ -12,6 +12,7 @@ import (
 
 	"tse-crawler/internal/buildinfo"
 	"tse-crawler/internal/crawler"
+	"tse-crawler/internal/earlier"
 	"tse-crawler/internal/filelock"
 	"tse-crawler/internal/linkgraph"
 	"tse-crawler/internal/pagedir"
@@ -93,6 +94,8 @@ type outputs struct {
 	// keeps past closing it, through the packing of a .wacz and the
 	// removal of the file it is made from, until the job is closed.
 	unlockArchive func()
+	// since is the earlier crawl's archive (-since), or nil.
+	since *earlier.Archive
 }
 
 // openOutputs checks that the files of -stats-json, -graph and -warc lie
@@ -111,9 +114,22 @@ func (j *Job) openOutputs() (*outputs, error) {
 		}
 	}
 	out := new(outputs)
+	if len(cfg.Since) > 0 {
+		// Read first: indexing an archive is what may fail, or take
+		// a while, and nothing is written until it is done.
+		a, err := openSince(cfg)
+		if err != nil {
+			return nil, err
+		}
+		out.since = a
+		if !cfg.Quiet && !cfg.Check {
+			fmt.Fprintf(j.con, "crawler: -since: %d URLs to revalidate\n", a.Len())
+		}
+	}
 	if cfg.StatsJSON != "" {
 		f, err := createOut(cfg.StatsJSON)
 		if err != nil {
+			out.closeSince()
 			return nil, fmt.Errorf("-stats-json: %w: give a file in a directory you can write to", err)
 		}
 		out.stats = f
@@ -122,6 +138,7 @@ func (j *Job) openOutputs() (*outputs, error) {
 		f, err := openGraph(cfg)
 		if err != nil {
 			out.stats.discard()
+			out.closeSince()
 			return nil, err
 		}
 		out.graph = f
@@ -145,10 +162,46 @@ func (j *Job) openOutputs() (*outputs, error) {
 		if err != nil {
 			out.stats.discard()
 			out.graph.discard()
+			out.closeSince()
 			return nil, warcError(err)
 		}
 	}
 	return out, nil
+}
+
+// openSince opens and indexes the archives of -since, which must not be
+// the file the crawl writes.
+func openSince(cfg *Settings) (*earlier.Archive, error) {
+	for _, path := range cfg.Since {
+		for _, out := range []string{cfg.WARC, cfg.warcFile()} {
+			if out != "" && sameFile(path, out) {
+				return nil, fmt.Errorf("-since %s is the file -warc writes: give the archive of an earlier crawl, and -warc a new file", path)
+			}
+		}
+	}
+	a, err := earlier.Open(cfg.Since...)
+	if err != nil {
+		return nil, fmt.Errorf("-since: %w: give the .wacz, .warc.gz or .warc file of an earlier crawl", err)
+	}
+	return a, nil
+}
+
+// sameFile reports whether a and b name one file, or the same path.
+func sameFile(a, b string) bool {
+	if filepath.Clean(a) == filepath.Clean(b) {
+		return true
+	}
+	fa, err1 := os.Stat(a)
+	fb, err2 := os.Stat(b)
+	return err1 == nil && err2 == nil && os.SameFile(fa, fb)
+}
+
+// closeSince closes the earlier crawl's archive, if it is open.
+func (out *outputs) closeSince() {
+	if out.since != nil {
+		out.since.Close()
+		out.since = nil
+	}
 }
 
 // openGraph opens the -graph file: a new one, unless the crawl resumes,
@@ -435,6 +488,13 @@ func (j *Job) writeWACZ() error {
 		pages = append(pages, u)
 	}
 	p := wacz.Package{WARC: cfg.warcFile(), Pages: pages, Software: "tse-crawler/" + buildinfo.Version, Now: time.Now}
+	for _, path := range cfg.Since {
+		// The packages its revisits may name, for a replay tool given
+		// them all.
+		if strings.EqualFold(filepath.Ext(path), ".wacz") {
+			p.Requires = append(p.Requires, path)
+		}
+	}
 	if err := replaceFile(cfg.WARC, packageTemp, nil, p.Pack); err != nil {
 		return fmt.Errorf("-warc: writing WACZ file %s: %w", cfg.WARC, err)
 	}

@@ -88,6 +88,7 @@ func (j *Job) Run(ctx context.Context) (Outcome, error) {
 	quiet := cfg.Quiet || cfg.Check
 	con.startLine(quiet)
 	c, fetcher := newCrawler(cfg, j.dir, j.fetchProxy, con)
+	fetcher.Since = out.since
 	con.show(c, fetcher.Scheduler, quiet)
 	c.History = j.history()
 	c.Sink = &pagedir.Recorder{Dir: j.dir, Archive: out.archive}
@@ -175,6 +176,7 @@ func (j *Job) Close() {
 	j.out.stats.discard()
 	j.out.graph.discard()
 	j.out.unlock()
+	j.out.closeSince()
 	j.removeOwnDir()
 }
 

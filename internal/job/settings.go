@@ -49,6 +49,9 @@ type Settings struct {
 	StatsJSON string
 	Graph     string // -graph: the link graph's CSV file, or ""
 	WARC      string // -warc FILE: a WARC file, or a .wacz package
+	// Since are the archives of an earlier crawl (-since), whose
+	// captures the crawl revalidates.
+	Since []string
 	// Requisites says which requisites of its pages a crawl with -warc
 	// fetches: all, scope or none.
 	Requisites string

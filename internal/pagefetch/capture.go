@@ -130,6 +130,7 @@ type capture struct {
 	date      time.Time
 	limit     int64  // how many bytes of the response are kept, if positive
 	truncated string // why the response is not recorded to its end, if it is not
+	revisit   *warc.Revisit // the earlier record the request revalidated, if any
 
 	// addr is the host and port the request is for. A connection the
 	// transport dialed for another address is a proxy's, whose address,
@@ -210,6 +211,7 @@ func (cp *capture) end(t *tape, target string) {
 		Request:   cp.req,
 		Response:  cp.resp,
 		Truncated: cp.truncated,
+		Revisit:   cp.revisit,
 	})
 }
 

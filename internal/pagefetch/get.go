@@ -100,13 +100,19 @@ func (f *Fetcher) tries() tries { return tries{retries: min(f.Retries, MaxRetrie
 // getTried is get, trying as try says.
 func (f *Fetcher) getTried(ctx context.Context, method, rawURL string, k kind, t *tape, try tries) (*response, error) {
 	retries := try.retries
-	stale := false
+	stale, whole := false, false
 	for attempt := 0; ; attempt++ {
-		resp, retryAfter, host, err := f.once(ctx, method, rawURL, k, t)
+		resp, retryAfter, host, err := f.once(ctx, method, rawURL, k, t, whole)
 		if errors.Is(err, errStale) && !stale {
 			// Not the host's answer to this request: asked again, after
 			// the host's pause, on a new connection, and not counted.
 			stale = true
+			attempt--
+			continue
+		}
+		if errors.Is(err, errEarlierUnread) && !whole {
+			f.warn(fmt.Sprintf("-since: %s is fetched again whole: %v", rawURL, err))
+			whole = true
 			attempt--
 			continue
 		}
@@ -159,11 +165,14 @@ func (f *Fetcher) recheck(ctx context.Context, rawURL, host string, err error, t
 
 // once sends one paced request with method and reads its response. It
 // returns the server's Retry-After, if any, and the host it waited for.
+// Unless whole is set, a GET of a page or a requisite that the earlier
+// archive (f.Since) holds carries its validators, and a 304 is read as
+// the earlier answer.
 //
 // Every read of the response, whatever its status, ends by the client's
 // Timeout, counted from the end of the pause, and by ctx. The error is
 // then a timeout (a [net.Error]) or the context's cause.
-func (f *Fetcher) once(ctx context.Context, method, rawURL string, k kind, t *tape) (_ *response, retryAfter time.Duration, host string, _ error) {
+func (f *Fetcher) once(ctx context.Context, method, rawURL string, k kind, t *tape, whole bool) (_ *response, retryAfter time.Duration, host string, _ error) {
 	req, err := f.newRequest(ctx, method, rawURL, f.WHATWG || k == requisite || k == checked)
 	if err != nil {
 		return nil, 0, "", err
@@ -182,6 +191,10 @@ func (f *Fetcher) once(ctx context.Context, method, rawURL string, k kind, t *ta
 		req.Header.Set("Accept", "text/html, application/xhtml+xml;q=0.9, */*;q=0.1")
 	case requisite, checked:
 		req.Header.Set("Accept", "*/*")
+	}
+	var rv *revalidation
+	if !whole {
+		rv = f.revalidate(req, k)
 	}
 	host = req.URL.Host
 	// The pause runs from the end of the request, body included, whether it
@@ -206,6 +219,9 @@ func (f *Fetcher) once(ctx context.Context, method, rawURL string, k kind, t *ta
 	if cp, withCapture := f.startCapture(traced, req, t, limit); cp != nil {
 		// Deferred before the body is closed, so run after: the record
 		// holds every byte read, a body left unread included.
+		if rv != nil {
+			cp.revisit = rv.revisit()
+		}
 		defer cp.end(t, wireURI(req))
 		traced = withCapture
 	}
@@ -231,7 +247,13 @@ func (f *Fetcher) once(ctx context.Context, method, rawURL string, k kind, t *ta
 		stop()
 		res.Body.Close()
 	}()
-	resp, retryAfter, err := f.read(ctx, reqCtx, res, method, k)
+	answer := res // res is the connection's, which the deferred calls close
+	if rv != nil && res.StatusCode == http.StatusNotModified {
+		if answer, err = f.unchanged(res, rv); err != nil {
+			return nil, 0, host, err
+		}
+	}
+	resp, retryAfter, err := f.read(ctx, reqCtx, answer, method, k)
 	return resp, retryAfter, host, err
 }
 

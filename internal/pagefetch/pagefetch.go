@@ -30,6 +30,7 @@ import (
 
 	"tse-crawler/internal/browserurl"
 	"tse-crawler/internal/refurl"
+	"tse-crawler/internal/earlier"
 	"tse-crawler/internal/robots"
 )
 
@@ -179,6 +180,11 @@ type Fetcher struct {
 	// size, so that the body is never held twice while a buffer grows.
 	// The fetcher closes the file. Without Scratch, bodies grow in memory.
 	Scratch func() (*os.File, error)
+	// Since, if set, is the archive of an earlier crawl: a GET of a page
+	// or a requisite it holds carries the validators of its capture
+	// there, and a 304 is read as that capture's answer, and recorded as
+	// a revisit of it.
+	Since *earlier.Archive
 
 	spillAt int // the buffer's size from which a body spills to Scratch, if positive, else the constant spillAt: tests set less
 

@@ -1,0 +1,107 @@
+package pagefetch
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"net/http"
+	"path/filepath"
+	"strconv"
+	"strings"
+
+	"tse-crawler/internal/earlier"
+	"tse-crawler/internal/warc"
+)
+
+// errEarlierUnread says that a server found a page unchanged since the
+// earlier archive's capture, whose body could then not be read from the
+// archive. The page is asked for again without validators, so that a
+// damaged archive costs a request, not the page.
+var errEarlierUnread = errors.New("the earlier archive's copy cannot be read")
+
+// A revalidation is a request that carries the validators of the earlier
+// archive's capture of its URL.
+type revalidation struct {
+	capture earlier.Capture
+}
+
+// revalidate adds to req, a GET of kind k, the validators of the earlier
+// archive's capture of its URL, and returns that capture, or nil if
+// there is none to revalidate: no archive, another kind of request, no
+// capture, or one with no validator. A capture that cannot be looked up is
+// warned about and the request goes without.
+func (f *Fetcher) revalidate(req *http.Request, k kind) *revalidation {
+	if f.Since == nil || req.Method != http.MethodGet || k != page && k != requisite {
+		return nil
+	}
+	uri := wireURI(req)
+	c, ok, err := f.Since.Lookup(uri)
+	if err != nil {
+		f.warn(fmt.Sprintf("-since: %s is fetched whole, since its earlier capture cannot be read: %v", uri, err))
+		return nil
+	}
+	if !ok || c.ETag == "" && c.LastModified == "" {
+		return nil
+	}
+	// Both when both exist, as RFC 9110 (13.1.3) asks of a client that
+	// has them: a server that knows only one uses that one.
+	if c.ETag != "" {
+		req.Header.Set("If-None-Match", c.ETag)
+	}
+	if c.LastModified != "" {
+		req.Header.Set("If-Modified-Since", c.LastModified)
+	}
+	return &revalidation{capture: c}
+}
+
+// revisit returns what an exchange that revalidated the capture names of
+// it in a revisit record.
+func (r *revalidation) revisit() *warc.Revisit {
+	c := r.capture
+	rv := &warc.Revisit{TargetURI: c.URI, Date: c.Date, RecordID: c.RecordID, PayloadDigest: c.PayloadDigest}
+	if strings.EqualFold(filepath.Ext(c.Archive), ".wacz") {
+		rv.Container = filepath.Base(c.Archive)
+	}
+	return rv
+}
+
+// unchanged returns, for a 304 that answered a revalidation, the earlier
+// capture's response as if the server had sent it again: its status and
+// body, and its header updated with the 304's, as a cache updates a
+// stored response (RFC 9111, 4.3.4), but for the fields that frame the
+// body, which is the earlier one, decoded. The 304's body, which it may
+// not have, is drained first.
+func (f *Fetcher) unchanged(res *http.Response, r *revalidation) (*http.Response, error) {
+	io.CopyN(io.Discard, res.Body, drainMax)
+	most := int64(math.MaxInt64)
+	if f.MaxSize > 0 {
+		most = f.MaxSize + 1 // one past, so that a page too large still fails as too large
+	}
+	code, h, body, err := f.Since.Response(r.capture, most)
+	if err != nil {
+		return nil, fmt.Errorf("%w: %v", errEarlierUnread, err)
+	}
+	for name, values := range res.Header {
+		switch name {
+		case "Content-Length", "Content-Encoding", "Transfer-Encoding", "Content-Type", "Content-Range":
+			continue
+		}
+		h[name] = values
+	}
+	h.Del("Content-Encoding")
+	h.Del("Transfer-Encoding")
+	h.Set("Content-Length", strconv.Itoa(len(body)))
+	return &http.Response{
+		StatusCode:    code,
+		Status:        fmt.Sprintf("%d %s", code, http.StatusText(code)),
+		Proto:         res.Proto,
+		ProtoMajor:    res.ProtoMajor,
+		ProtoMinor:    res.ProtoMinor,
+		Header:        h,
+		Body:          io.NopCloser(bytes.NewReader(body)),
+		ContentLength: int64(len(body)),
+		Request:       res.Request,
+	}, nil
+}
