@@ -128,8 +128,8 @@ func (c *recConn) Write(b []byte) (int, error) {
 // A capture is the bytes of one request and its response.
 type capture struct {
 	date      time.Time
-	limit     int64  // how many bytes of the response are kept, if positive
-	truncated string // why the response is not recorded to its end, if it is not
+	limit     int64         // how many bytes of the response are kept, if positive
+	truncated string        // why the response is not recorded to its end, if it is not
 	revisit   *warc.Revisit // the earlier record the request revalidated, if any
 
 	// addr is the host and port the request is for. A connection the

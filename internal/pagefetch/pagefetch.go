@@ -29,8 +29,8 @@ import (
 	"time"
 
 	"tse-crawler/internal/browserurl"
-	"tse-crawler/internal/refurl"
 	"tse-crawler/internal/earlier"
+	"tse-crawler/internal/refurl"
 	"tse-crawler/internal/robots"
 )
 
