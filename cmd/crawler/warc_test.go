@@ -95,6 +95,9 @@ type warcCapture struct {
 	uri    string
 	status int
 	body   []byte // the entity body, chunks joined
+	// revisit, for a revisit record, is the earlier record it names:
+	// its WARC-Refers-To-Target-URI, and body is then nil.
+	revisit string
 }
 
 // checkWARC reads a crawl's WARC file back and checks it: a warcinfo
@@ -135,7 +138,7 @@ func checkWARC(t *testing.T, path string) []warcCapture {
 		default:
 			t.Fatalf("record %d is a %s record, where a request should be", i, rec.fields["warc-type"])
 		}
-		if i+1 == len(recs) || recs[i+1].fields["warc-type"] != "response" {
+		if i+1 == len(recs) || recs[i+1].fields["warc-type"] != "response" && recs[i+1].fields["warc-type"] != "revisit" {
 			t.Fatalf("request %d has no response after it", i)
 		}
 		resp := recs[i+1]
@@ -162,6 +165,10 @@ func checkWARC(t *testing.T, path string) []warcCapture {
 		if req.URL.String() != uri {
 			t.Errorf("request %d asks for %s, recorded as %s", i-1, req.URL, uri)
 		}
+		if resp.fields["warc-type"] == "revisit" {
+			caps = append(caps, checkRevisit(t, i, resp, req))
+			continue
+		}
 		res, err := http.ReadResponse(bufio.NewReader(bytes.NewReader(resp.block)), req)
 		if err != nil {
 			t.Fatalf("response %d: %v", i, err)
@@ -176,7 +183,7 @@ func checkWARC(t *testing.T, path string) []warcCapture {
 				t.Errorf("response %d (%s): payload digest %s, want %s", i, uri, got, want)
 			}
 		}
-		caps = append(caps, warcCapture{uri, res.StatusCode, body})
+		caps = append(caps, warcCapture{uri: uri, status: res.StatusCode, body: body})
 	}
 	return caps
 }

@@ -4,7 +4,7 @@
 // thousand pages, and one of a million with and without -stats, for the
 // memory the statistics take, html mode against reference mode on a
 // link-heavy site shaped like javadoc's, the Python docs archived with
-// -warc, the OpenJDK API docs in either mode against wget (docs.go), the
+// -warc, and again with -since from nginx (since.go), the OpenJDK API docs in either mode against wget (docs.go), the
 // PostgreSQL docs link checked with -check against wget --spider, served
 // by crawlbench itself with their links to other hosts pointed at loopback
 // (postgres.go), and a polite crawl of a synthetic site spread over four
@@ -16,7 +16,7 @@
 //
 // Usage:
 //
-//	crawlbench [-runs 5] [-shared ../shared/playground] [-dir /tmp] [-synthetic 100000] [-stats-pages 1000000] [-stats-runs 1] [-heavy 4000] [-python DIR] [-javadoc DIR] [-postgres DIR] [-docs-runs 3] [-baseline FILE] [-hosts 4] [-hosts-pages 400] [-hosts-delay 20ms] [-memory=false] [-memory-runs 3]
+//	crawlbench [-runs 5] [-shared ../shared/playground] [-dir /tmp] [-synthetic 100000] [-stats-pages 1000000] [-stats-runs 1] [-heavy 4000] [-python DIR] [-javadoc DIR] [-postgres DIR] [-docs-runs 3] [-baseline FILE] [-hosts 4] [-hosts-pages 400] [-hosts-delay 20ms] [-memory=false] [-memory-runs 3] [-since=false]
 //
 // It needs ./crawler and ./playground (make builds them), tar, and wget
 // for the comparison (without wget, the crawler is timed alone). Each run
@@ -89,6 +89,8 @@ type config struct {
 	// with runs of its own, since each takes seconds.
 	memory     bool
 	memoryRuns int
+	// The Python docs crawled again with -since, from nginx.
+	since bool
 }
 
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
@@ -112,6 +114,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs.DurationVar(&cfg.hostsDelay, "hosts-delay", 20*time.Millisecond, "the pause of the crawl of several hosts")
 	fs.BoolVar(&cfg.memory, "memory", true, "measure peak memory on a page of 50 MiB, a gzip bomb and a million links; -memory=false to skip it")
 	fs.IntVar(&cfg.memoryRuns, "memory-runs", 3, "runs of each command of the memory section")
+	fs.BoolVar(&cfg.since, "since", true, "crawl the Python docs again with -since, from nginx, unchanged and changed; -since=false to skip it")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
@@ -178,6 +181,11 @@ func bench(ctx context.Context, cfg config, stdout, stderr io.Writer) error {
 	}
 	if cfg.pythonDocs != "" {
 		if err := benchPythonDocs(ctx, cfg, stdout, stderr); err != nil {
+			return err
+		}
+	}
+	if cfg.pythonDocs != "" && cfg.since {
+		if err := benchSince(ctx, cfg, stdout, stderr); err != nil {
 			return err
 		}
 	}
@@ -440,28 +448,36 @@ func timeRun(parent string, make func(dir string) *exec.Cmd, ok ...int) (sample,
 			}
 		}()
 	}
+	s, err := measure(make(dir), ok...)
+	if err != nil {
+		return sample{}, 0, err
+	}
+	return s, countPages(dir), nil
+}
+
+// measure runs cmd, after a sync, and returns what it took. An exit
+// status in ok is no failure.
+func measure(cmd *exec.Cmd, ok ...int) (sample, error) {
 	syscall.Sync()
 	lowerPeak()
-	cmd := make(dir)
 	var stderr strings.Builder
 	cmd.Stderr = &stderr
 	start := time.Now()
-	err = cmd.Run()
+	err := cmd.Run()
 	wall := time.Since(start)
 	if err != nil {
 		var exit *exec.ExitError
 		if !errors.As(err, &exit) || !slices.Contains(ok, exit.ExitCode()) {
-			return sample{}, 0, fmt.Errorf("%v: %s", err, stderr.String())
+			return sample{}, fmt.Errorf("%v: %s", err, stderr.String())
 		}
 	}
 	ru := cmd.ProcessState.SysUsage().(*syscall.Rusage)
-	s := sample{
+	return sample{
 		wall: wall,
 		user: time.Duration(ru.Utime.Nano()),
 		sys:  time.Duration(ru.Stime.Nano()),
 		rss:  ru.Maxrss,
-	}
-	return s, countPages(dir), nil
+	}, nil
 }
 
 // countPages counts the pages a crawl left: numbered files for the
