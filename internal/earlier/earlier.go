@@ -7,10 +7,10 @@
 // such as wget. It is read through an index, not held in memory: a
 // package's own CDXJ index, or one built in a pass over a WARC file,
 // which keeps per URL only where its latest answer and its latest 200
-// lie, and when they were recorded: about 150 bytes for a URL of 60 (see
-// BenchmarkIndex). A record's head is read when the URL is looked up,
-// and its body only when it is asked for, so a 10 GB archive costs the
-// memory of its index, not its size.
+// lie, and when they were recorded: about 180 bytes for a URL of 62
+// bytes, the URL included (BenchmarkIndex measures it). A record's head
+// is read when the URL is looked up, and its body only when it is asked
+// for, so a 10 GB archive costs the memory of its index, not its size.
 //
 // # Which capture
 //
@@ -47,9 +47,12 @@ import (
 // An Archive is the index of the archive of an earlier crawl. It is safe
 // for concurrent use by many goroutines: once open, it is only read.
 type Archive struct {
-	files    []*os.File
-	parts    []part
-	index    map[string]entry
+	files []*os.File
+	parts []part
+	index map[string]entry
+	// refers holds, while the index is built, what the latest answer to
+	// a URL refers to, if it is a revisit read from a WARC file.
+	refers   map[string]*refersTo
 	len      int
 	warnings []string
 }
@@ -98,10 +101,10 @@ func (r ref) after(s ref) bool {
 
 // An entry is what the index holds of a URL.
 type entry struct {
-	latest  ref       // its latest answer
-	ok      ref       // its latest 200 response
-	payload ref       // the response that holds its capture's payload, once resolved
-	refers  *refersTo // what the latest answer refers to, if it is a revisit, until resolved
+	latest ref // its latest answer
+	// ok is its latest 200 response while the index is built, then the
+	// response that holds its capture's payload, if it has a capture.
+	ok ref
 }
 
 // refersTo is what a revisit record names of the record it revisits.
@@ -114,7 +117,7 @@ type refersTo struct {
 // indexes them. A WARC file cut short by a crash, whose last record is
 // torn, is read up to that record, and [Archive.Warnings] says so.
 func Open(paths ...string) (*Archive, error) {
-	a := &Archive{index: make(map[string]entry)}
+	a := &Archive{index: make(map[string]entry), refers: make(map[string]*refersTo)}
 	for _, p := range paths {
 		if err := a.add(p); err != nil {
 			a.Close()
@@ -180,20 +183,20 @@ type Capture struct {
 // head cannot be read, or is damaged.
 func (a *Archive) Lookup(url string) (Capture, bool, error) {
 	e := a.index[url]
-	if e.payload.kind != ok {
+	if e.ok.kind != ok {
 		return Capture{}, false, nil
 	}
 	var c Capture
 	var status int
 	var truncated bool
-	err := a.record(e.payload, func(rec warc.Record, block io.Reader) error {
+	err := a.record(e.ok, func(rec warc.Record, block io.Reader) error {
 		c = Capture{
 			URI:           targetURI(rec.Get("WARC-Target-URI")),
 			Date:          rec.Get("WARC-Date"),
 			RecordID:      rec.Get("WARC-Record-ID"),
 			PayloadDigest: rec.Get("WARC-Payload-Digest"),
-			Archive:       a.parts[e.payload.part].archive,
-			at:            e.payload,
+			Archive:       a.parts[e.ok.part].archive,
+			at:            e.ok,
 		}
 		truncated = rec.Get("WARC-Truncated") != "" || rec.Get("WARC-Type") != "response"
 		resp, err := readHead(block)
@@ -211,7 +214,7 @@ func (a *Archive) Lookup(url string) (Capture, bool, error) {
 	if status != http.StatusOK || truncated {
 		return Capture{}, false, nil
 	}
-	if e.latest == e.payload {
+	if e.latest == e.ok {
 		return c, true, nil
 	}
 	var refers refersTo

@@ -139,7 +139,12 @@ func (a *Archive) note(uri string, r ref, refers *refersTo) {
 		e.ok = r
 	}
 	if e.latest.kind == none || r.after(e.latest) {
-		e.latest, e.refers = r, refers
+		e.latest = r
+		if refers != nil {
+			a.refers[uri] = refers
+		} else {
+			delete(a.refers, uri)
+		}
 	}
 	a.index[uri] = e
 }
@@ -298,32 +303,42 @@ func readLine(br *bufio.Reader) ([]byte, error) {
 // resolve finds, for each URL whose latest answer is a revisit, the
 // response that holds its payload, and counts the URLs with a capture.
 func (a *Archive) resolve() error {
+	// Found first, then set, as a URL's latest 200 may be another's
+	// payload.
+	payloads := make(map[string]ref)
 	unresolved := 0
+	for uri, e := range a.index {
+		if e.latest.kind != revisit {
+			continue
+		}
+		refers := a.refers[uri]
+		if refers == nil {
+			var err error
+			if refers, err = a.refersTo(e.latest); err != nil {
+				return err
+			}
+		}
+		target := refers.uri
+		if target == "" {
+			target = uri
+		}
+		if t := a.index[target]; t.ok.kind == ok && a.sameTime(refers.date, t.ok) {
+			payloads[uri] = t.ok
+		} else {
+			unresolved++
+		}
+	}
+	a.refers = nil
 	for uri, e := range a.index {
 		switch e.latest.kind {
 		case ok:
-			e.payload = e.latest
+			// ok is latest already.
 		case revisit:
-			refers := e.refers
-			if refers == nil {
-				var err error
-				if refers, err = a.refersTo(e.latest); err != nil {
-					return err
-				}
-			}
-			target := refers.uri
-			if target == "" {
-				target = uri
-			}
-			t := a.index[target]
-			if t.ok.kind == ok && a.sameTime(refers.date, t.ok) {
-				e.payload = t.ok
-			} else {
-				unresolved++
-			}
+			e.ok = payloads[uri]
+		default:
+			e.ok = ref{}
 		}
-		e.refers = nil
-		if e.payload.kind == ok {
+		if e.ok.kind == ok {
 			a.len++
 		}
 		a.index[uri] = e
