@@ -142,8 +142,9 @@ func (a *Archive) Close() error {
 }
 
 // Len returns how many URLs have a capture that [Archive.Lookup] can
-// give. For a WACZ package, whose index says less than its records, it
-// may count a few that Lookup, reading the records, finds unusable.
+// give. It may count a few that Lookup, reading the records, finds
+// unusable: a WACZ package's index does not say that a response was cut
+// short, nor which record ID a revisit names.
 func (a *Archive) Len() int {
 	return a.len
 }

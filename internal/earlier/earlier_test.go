@@ -514,3 +514,61 @@ func TestConcurrent(t *testing.T) {
 	}
 	wg.Wait()
 }
+
+// TestRevisitChain reads three crawls, each revisiting the one before as
+// this crawler does: the third's revisits name the response of the
+// first, which holds the payload, by its record ID as well. A revisit
+// whose record ID names another record has no capture.
+func TestRevisitChain(t *testing.T) {
+	dir := t.TempDir()
+	gz1 := writeWARC(t, filepath.Join(dir, "week1.warc.gz"), week1)
+	a, err := Open(gz1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	home, _, err := a.Lookup(site)
+	if err != nil {
+		t.Fatal(err)
+	}
+	same, _, err := a.Lookup(site + "same")
+	if err != nil {
+		t.Fatal(err)
+	}
+	a.Close()
+	gz2 := writeWARC(t, filepath.Join(dir, "week2.warc.gz"), week2)
+	gz3 := writeWARC(t, filepath.Join(dir, "week3.warc.gz"), []exchange{
+		{url: site, resp: "HTTP/1.1 304 Not Modified\r\n\r\n", at: 2 * week,
+			revisit: &warc.Revisit{TargetURI: site, Date: t0, RecordID: home.RecordID}},
+		{url: site + "same", resp: ok200("ETag: \"s3\"\r\n", "same body"), at: 2 * week,
+			revisit: &warc.Revisit{TargetURI: site + "same", Date: t0.Add(3 * time.Second), RecordID: same.RecordID, PayloadDigest: digest("same body")}},
+		{url: site + "chunked", resp: "HTTP/1.1 304 Not Modified\r\n\r\n", at: 2 * week,
+			revisit: &warc.Revisit{TargetURI: site + "chunked", Date: t0.Add(3 * time.Second), RecordID: home.RecordID}},
+	})
+	for _, tc := range []struct {
+		name  string
+		paths []string
+	}{
+		{"warc.gz", []string{gz1, gz2, gz3}},
+		{"wacz", []string{packWACZ(t, gz1, filepath.Join(dir, "week1.wacz")), packWACZ(t, gz2, filepath.Join(dir, "week2.wacz")), packWACZ(t, gz3, filepath.Join(dir, "week3.wacz"))}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			a, err := Open(tc.paths...)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer a.Close()
+			for _, w := range []struct {
+				url, etag, id string
+			}{
+				{site, `"1"`, home.RecordID},
+				{site + "same", `"s3"`, same.RecordID},
+				{url: site + "chunked"}, // it names the record of another URL
+			} {
+				c, found, err := a.Lookup(w.url)
+				if err != nil || found != (w.id != "") || found && (c.RecordID != w.id || c.ETag != w.etag || c.Archive != tc.paths[0]) {
+					t.Errorf("Lookup(%s) = %+v, %v, %v; want %s with ETag %s", w.url, c, found, err, w.id, w.etag)
+				}
+			}
+		})
+	}
+}
