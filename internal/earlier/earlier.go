@@ -15,7 +15,8 @@
 // # Which capture
 //
 // A URL's capture is its latest answer, by WARC-Date (ties go to the
-// record later in its file, then to the later file), if that answer is
+// later file as given to Open, then to the record later in its file; a
+// WACZ package's index dates to the second), if that answer is
 // usable: a response record of an HTTP 200 not marked WARC-Truncated, or
 // a revisit record that refers, by WARC-Refers-To-Target-URI and
 // WARC-Refers-To-Date or WARC-Refers-To, to the latest such response to
