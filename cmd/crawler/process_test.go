@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -112,6 +113,38 @@ func TestKill9WARC(t *testing.T) {
 			t.Run(kc.name+" "+file, func(t *testing.T) { kill9EveryStep(t, p, kc.args, file, nil) })
 		}
 	}
+}
+
+// TestKill9Since kills the crawler process with SIGKILL at every step of a
+// crawl with -since an earlier crawl's archive, which writes a WARC file of
+// its own: -resume finishes the crawl as if it had never been killed, and
+// each saved page is recorded exactly once, as a revisit of the earlier
+// record, since the site has not changed.
+func TestKill9Since(t *testing.T) {
+	if testing.Short() {
+		t.Skip("skipping: starts a process per step")
+	}
+	p := newStepProxy(t, testdataSite(t))
+	kc := killCrawls[0]
+	earlier := filepath.Join(t.TempDir(), "earlier.warc.gz")
+	uninterrupted(t, p, append([]string{"-warc", earlier}, kc.args...))
+	again := filepath.Join(t.TempDir(), "again.warc.gz")
+	uninterrupted(t, p, append([]string{"-since", earlier, "-warc", again}, kc.args...))
+	// Every page is a revisit; robots.txt, which is not revalidated,
+	// and the 404s are recorded whole.
+	revisits := 0
+	for _, c := range checkWARC(t, again) {
+		switch {
+		case c.revisit != "":
+			revisits++
+		case c.status == http.StatusOK && !strings.HasSuffix(c.uri, "/robots.txt"):
+			t.Errorf("%s, unchanged, is recorded whole", c.uri)
+		}
+	}
+	if revisits == 0 {
+		t.Fatal("a crawl of the unchanged site with -since made no revisit records")
+	}
+	kill9EveryStep(t, p, append([]string{"-since", earlier}, kc.args...), "crawl.warc.gz", nil)
 }
 
 // TestKill9Requisites kills the crawler process with SIGKILL at every step

@@ -202,6 +202,9 @@ func TestSince(t *testing.T) {
 			crawlTo := func(name string, extra ...string) (dir, out, stdout, stderr string) {
 				t.Helper()
 				dir, out = filepath.Join(tmp, name), filepath.Join(tmp, name+ext)
+				if err := os.Mkdir(dir, 0o755); err != nil {
+					t.Fatal(err)
+				}
 				args := append([]string{"-delay", "0", "-scope", siteRoot, "-warc", out}, extra...)
 				code, stdout, stderr := crawl(t.Context(), env, append(args, siteRoot+"index.html", dir, "2")...)
 				if code != exitOK {
