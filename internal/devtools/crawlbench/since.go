@@ -298,7 +298,9 @@ func changeDocs(dir, origin, root string) (changed, gone []string, added string,
 	if len(changed) < 10 || len(gone) < 3 {
 		return nil, nil, "", fmt.Errorf("the crawl in %s has too few pages to change", dir)
 	}
-	file := func(u string) string { return filepath.Join(root, filepath.FromSlash(strings.TrimPrefix(u, origin+"/"))) }
+	file := func(u string) string {
+		return filepath.Join(root, filepath.FromSlash(strings.TrimPrefix(u, origin+"/")))
+	}
 	added = changed[0][:strings.LastIndex(changed[0], "/")+1] + "bench-added.html"
 	if err := os.WriteFile(file(added), []byte("<!DOCTYPE html>\n<html><head><title>Added</title></head><body><p>A page added since.</p></body></html>\n"), 0o644); err != nil {
 		return nil, nil, "", err
