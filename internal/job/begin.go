@@ -122,6 +122,9 @@ func (j *Job) openOutputs() (*outputs, error) {
 			return nil, err
 		}
 		out.since = a
+		for _, w := range a.Warnings() {
+			j.con.Warn("-since: " + w)
+		}
 		if !cfg.Quiet && !cfg.Check {
 			fmt.Fprintf(j.con, "crawler: -since: %d URLs to revalidate\n", a.Len())
 		}

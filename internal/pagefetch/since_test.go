@@ -1,0 +1,130 @@
+package pagefetch_test
+
+import (
+	"bytes"
+	"compress/gzip"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"tse-crawler/internal/earlier"
+	"tse-crawler/internal/warc"
+)
+
+// TestSince fetches pages that an earlier archive holds: each request
+// carries the earlier answer's validators, and a 304 gives the earlier
+// body, decoded, with the earlier Content-Type and the 304's other
+// fields, as the server's answer; a changed page is the server's. A
+// capture whose body cannot be read is asked for again without
+// validators, and the page is the server's answer to that.
+func TestSince(t *testing.T) {
+	const lastModified = "Sat, 01 Mar 2025 12:00:00 GMT"
+	var zipped bytes.Buffer
+	zw := gzip.NewWriter(&zipped)
+	zw.Write([]byte("<p>zipped</p>"))
+	zw.Close()
+	earlierAnswers := map[string]string{
+		"/same.html":    "HTTP/1.1 200 OK\r\nContent-Type: text/html; charset=utf-8\r\nETag: \"v1\"\r\nLast-Modified: " + lastModified + "\r\nCache-Control: no-cache\r\nContent-Length: 14\r\n\r\n<p>earlier</p>",
+		"/changed.html": "HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nETag: \"v1\"\r\nContent-Length: 14\r\n\r\n<p>earlier</p>",
+		"/zipped.html":  fmt.Sprintf("HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nContent-Encoding: gzip\r\nLast-Modified: %s\r\nContent-Length: %d\r\n\r\n%s", lastModified, zipped.Len(), zipped.String()),
+		"/brotli.html":  "HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nContent-Encoding: br\r\nETag: \"v1\"\r\nContent-Length: 4\r\n\r\n\x0b\x02\x80x",
+		"/none.html":    "HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nContent-Length: 14\r\n\r\n<p>earlier</p>",
+	}
+	var (
+		mu   sync.Mutex
+		seen = make(map[string][]string) // the validators of each request, by path
+	)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		seen[r.URL.Path] = append(seen[r.URL.Path], r.Header.Get("If-None-Match")+"|"+r.Header.Get("If-Modified-Since"))
+		mu.Unlock()
+		conditional := r.Header.Get("If-None-Match") != "" || r.Header.Get("If-Modified-Since") != ""
+		switch {
+		case r.URL.Path == "/changed.html":
+			w.Header().Set("Content-Type", "text/html")
+			w.Write([]byte("<p>now</p>"))
+		case conditional:
+			w.Header().Set("Cache-Control", "max-age=60")
+			w.Header().Set("Content-Type", "text/plain") // as a careless server may
+			w.WriteHeader(http.StatusNotModified)
+		default:
+			w.Header().Set("Content-Type", "text/html")
+			w.Write([]byte("<p>whole</p>"))
+		}
+	}))
+	t.Cleanup(srv.Close)
+
+	path := filepath.Join(t.TempDir(), "earlier.warc.gz")
+	w, err := warc.Create(path, warc.Info{Software: "test/1"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for p, resp := range earlierAnswers {
+		err := w.WriteExchange(warc.Exchange{
+			TargetURI: srv.URL + p,
+			Date:      time.Date(2025, 3, 1, 12, 0, 0, 0, time.UTC),
+			Request:   []byte("GET " + p + " HTTP/1.1\r\nHost: x\r\n\r\n"),
+			Response:  strings.NewReader(resp),
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	a, err := earlier.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { a.Close() })
+
+	f := newFetcher(loopbackClient(t))
+	f.Since = a
+	var warnings []string
+	f.Warn = func(msg string) { warnings = append(warnings, msg) }
+	tests := []struct {
+		path       string
+		body       string
+		validators []string // of each request
+		header     map[string]string
+	}{
+		{"/same.html", "<p>earlier</p>", []string{`"v1"|` + lastModified},
+			map[string]string{"Content-Type": "text/html; charset=utf-8", "Cache-Control": "max-age=60", "Content-Length": "14", "Etag": `"v1"`}},
+		{"/changed.html", "<p>now</p>", []string{`"v1"|`}, map[string]string{"Content-Type": "text/html"}},
+		{"/zipped.html", "<p>zipped</p>", []string{"|" + lastModified}, map[string]string{"Content-Encoding": "", "Content-Length": "13"}},
+		{"/brotli.html", "<p>whole</p>", []string{`"v1"|`, "|"}, nil},
+		{"/none.html", "<p>whole</p>", []string{"|"}, nil}, // no validator to send
+		{"/new.html", "<p>whole</p>", []string{"|"}, nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.path, func(t *testing.T) {
+			p, err := f.FetchPage(t.Context(), srv.URL+tt.path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if string(p.Body) != tt.body || p.Code != http.StatusOK || p.Status != "200 OK" {
+				t.Errorf("got %s %q, want 200 OK %q", p.Status, p.Body, tt.body)
+			}
+			for name, want := range tt.header {
+				if got := p.Header.Get(name); got != want {
+					t.Errorf("%s: %q, want %q", name, got, want)
+				}
+			}
+			mu.Lock()
+			got := seen[tt.path]
+			mu.Unlock()
+			if fmt.Sprint(got) != fmt.Sprint(tt.validators) {
+				t.Errorf("validators sent: %q, want %q", got, tt.validators)
+			}
+		})
+	}
+	if len(warnings) != 1 || !strings.Contains(warnings[0], "brotli.html is fetched again whole") {
+		t.Errorf("warnings: %q, want one of brotli.html fetched again", warnings)
+	}
+}
