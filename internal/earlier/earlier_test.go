@@ -120,15 +120,15 @@ var week = 7 * 24 * time.Hour
 var week2 = []exchange{
 	// 304s, recorded as revisits of the server-not-modified profile.
 	{url: site, resp: "HTTP/1.1 304 Not Modified\r\nETag: \"1\"\r\n\r\n", at: week,
-		revisit: &warc.Revisit{TargetURI: site, Date: t0, PayloadDigest: digest("<p>home</p>")}},
+		revisit: &warc.Revisit{TargetURI: site, Date: wdate(t0), PayloadDigest: digest("<p>home</p>")}},
 	{url: site + "chunked", resp: "HTTP/1.1 304 Not Modified\r\n\r\n", at: week,
-		revisit: &warc.Revisit{TargetURI: site + "chunked", Date: t0.Add(3 * time.Second)}},
+		revisit: &warc.Revisit{TargetURI: site + "chunked", Date: wdate(t0.Add(3 * time.Second))}},
 	// An identical payload, under new validators.
 	{url: site + "same", resp: ok200("ETag: \"s2\"\r\n", "same body"), at: week,
-		revisit: &warc.Revisit{TargetURI: site + "same", Date: t0.Add(3 * time.Second), PayloadDigest: digest("same body")}},
+		revisit: &warc.Revisit{TargetURI: site + "same", Date: wdate(t0.Add(3 * time.Second)), PayloadDigest: digest("same body")}},
 	// A revisit of a response that is in no file given.
 	{url: site + "elsewhere", resp: "HTTP/1.1 304 Not Modified\r\n\r\n", at: week,
-		revisit: &warc.Revisit{TargetURI: site + "elsewhere", Date: t0}},
+		revisit: &warc.Revisit{TargetURI: site + "elsewhere", Date: wdate(t0)}},
 	{url: site + "gone", resp: "HTTP/1.1 404 Not Found\r\nContent-Length: 0\r\n\r\n", at: week},
 	{url: site + "back", resp: ok200("ETag: \"b\"\r\n", "back again"), at: week},
 }
@@ -538,11 +538,11 @@ func TestRevisitChain(t *testing.T) {
 	gz2 := writeWARC(t, filepath.Join(dir, "week2.warc.gz"), week2)
 	gz3 := writeWARC(t, filepath.Join(dir, "week3.warc.gz"), []exchange{
 		{url: site, resp: "HTTP/1.1 304 Not Modified\r\n\r\n", at: 2 * week,
-			revisit: &warc.Revisit{TargetURI: site, Date: t0, RecordID: home.RecordID}},
+			revisit: &warc.Revisit{TargetURI: site, Date: wdate(t0), RecordID: home.RecordID}},
 		{url: site + "same", resp: ok200("ETag: \"s3\"\r\n", "same body"), at: 2 * week,
-			revisit: &warc.Revisit{TargetURI: site + "same", Date: t0.Add(3 * time.Second), RecordID: same.RecordID, PayloadDigest: digest("same body")}},
+			revisit: &warc.Revisit{TargetURI: site + "same", Date: wdate(t0.Add(3 * time.Second)), RecordID: same.RecordID, PayloadDigest: digest("same body")}},
 		{url: site + "chunked", resp: "HTTP/1.1 304 Not Modified\r\n\r\n", at: 2 * week,
-			revisit: &warc.Revisit{TargetURI: site + "chunked", Date: t0.Add(3 * time.Second), RecordID: home.RecordID}},
+			revisit: &warc.Revisit{TargetURI: site + "chunked", Date: wdate(t0.Add(3 * time.Second)), RecordID: home.RecordID}},
 	})
 	for _, tc := range []struct {
 		name  string
@@ -572,3 +572,7 @@ func TestRevisitChain(t *testing.T) {
 		})
 	}
 }
+
+// wdate is a WARC-Date as this crawler writes it, for a revisit's
+// WARC-Refers-To-Date.
+func wdate(t time.Time) string { return t.UTC().Format("2006-01-02T15:04:05.000000Z") }
