@@ -356,12 +356,9 @@ var flags = []flagDef{
 	{
 		name: "check-cache", arg: "FILE", rule: mayChange,
 		short: "with -check, keep in *FILE* what came of links outside the scope; the next check skips those found fine lately",
-		text: "with `-check`, keep in *FILE*, as JSON, what came of each link outside the scope (its URL, status and when it was asked), " +
-			"written as each is known, so that a check stopped by Ctrl-C or kill -9 keeps what it learned. " +
-			"The next check with *FILE* takes a link found fine (a `2xx`) less than `-check-cache-age` ago as fine, without a request; " +
-			"a link that failed is always asked again, and so is every link inside the scope. " +
-			"The report's last line says how many links the cache answered. " +
-			"*FILE* is replaced whole, under a temporary name then renamed, never written through a symbolic link; " +
+		text: "with `-check`, keep in *FILE*, as JSON, what came of each link outside the scope (its URL, status and when it was asked), written as each is known, so that a check stopped by Ctrl-C or kill -9 keeps what it learned. " +
+			"The next check with *FILE* takes a link found fine (a `2xx`) less than `-check-cache-age` ago as fine, without a request; a link that failed is always asked again, and so is every link inside the scope. " +
+			"The report's last line says how many links the cache answered. *FILE* is replaced whole, under a temporary name then renamed, never written through a symbolic link; " +
 			"checks may share it, at once or one after another, each keeping the newer outcome of a link, under the lock of *FILE*`.lock`, which stays. " +
 			"A *FILE* that is torn or not such a cache is renamed *FILE*`.bad`, never trusted nor removed, with a warning, and the check asks every link.",
 		value: func(cfg *config) flag.Value { return job.StringValue{S: &cfg.CheckCache} },
