@@ -355,7 +355,7 @@ var flags = []flagDef{
 	},
 	{
 		name: "check-cache", arg: "FILE", rule: mayChange,
-		short: "with -check, keep in *FILE* what came of links outside the scope; the next check skips those found fine lately",
+		short: "with -check, remember in *FILE* which links outside the scope were fine",
 		text: "with `-check`, keep in *FILE*, as JSON, what came of each link outside the scope (its URL, status and when it was asked), written as each is known, so that a check stopped by Ctrl-C or kill -9 keeps what it learned. " +
 			"The next check with *FILE* takes a link found fine (a `2xx`) less than `-check-cache-age` ago as fine, without a request; a link that failed is always asked again, and so is every link inside the scope. " +
 			"The report's last line says how many links the cache answered. *FILE* is replaced whole, under a temporary name then renamed, never written through a symbolic link; " +
@@ -365,7 +365,7 @@ var flags = []flagDef{
 	},
 	{
 		name: "check-cache-age", arg: "D", def: "24h", rule: mayChange,
-		short: "with -check-cache, how long a link found fine is not asked again",
+		short: "with -check-cache, how long a fine link is trusted",
 		text:  "with `-check-cache`, how long a link found fine is taken as fine without a request, such as `1h` or `168h`; `0` asks every link, and still keeps what came of it.",
 		value: func(cfg *config) flag.Value { return job.DurationValue{D: &cfg.CheckCacheAge} },
 	},
