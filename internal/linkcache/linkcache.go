@@ -100,11 +100,22 @@ type Cache struct {
 	mu      sync.Mutex
 	read    map[string]Entry // as Load found them
 	learned map[string]Entry // by Put
-	// dirty is whether Put learned what the file does not hold yet, and
-	// writing whether a Put is writing it, which writes again, once done,
-	// what others learned meanwhile.
-	dirty, writing bool
-	err            error // the first error of writing, told once
+	// fresh are the entries Put learned that the file does not hold yet;
+	// writing says one Put, or Flush, is writing the file, which writes
+	// it again, once done, with what others put meanwhile; idle is told
+	// when it is done.
+	fresh   []Entry
+	writing bool
+	idle    *sync.Cond
+	err     error // the first error of writing, told once
+
+	// What the file holds as this cache last wrote it, which the next
+	// write takes up with what is fresh, unless another crawler wrote the
+	// file meanwhile. Only the one writing uses them.
+	disk  map[string]Entry
+	lines map[string][]byte // each entry of disk as JSON
+	keys  []string          // of disk, sorted
+	wrote fs.FileInfo       // the file written, or nil
 }
 
 // New returns the cache of the file at path, which Load reads: entries
@@ -131,7 +142,9 @@ func New(path string, maxAge time.Duration, now func() time.Time, warn func(msg 
 		return nil, err
 	}
 	lock.Close()
-	return &Cache{path: path, maxAge: maxAge, now: now, warn: warn, read: map[string]Entry{}, learned: map[string]Entry{}}, nil
+	c := &Cache{path: path, maxAge: maxAge, now: now, warn: warn, read: map[string]Entry{}, learned: map[string]Entry{}}
+	c.idle = sync.NewCond(&c.mu)
+	return c, nil
 }
 
 // checkRegular refuses anything at path but a regular file, and says what
@@ -226,85 +239,138 @@ func (c *Cache) Put(ctx context.Context, e Entry) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.learned[e.URL] = e
-	c.dirty = true
+	c.fresh = append(c.fresh, e)
 	if c.writing {
 		return
 	}
-	c.writing = true
-	defer func() { c.writing = false }()
-	for c.dirty && ctx.Err() == nil {
-		c.dirty = false
-		c.mu.Unlock()
-		err := c.save(ctx)
-		c.mu.Lock()
-		if err != nil {
-			c.dirty = true
-			if c.err == nil && ctx.Err() == nil {
-				c.err = err
-				c.warn(fmt.Sprintf("-check-cache: cannot write %s: %v; the check goes on, and what it learns is written at its end if it can be", c.path, err))
-			}
-			return
-		}
+	if err := c.drain(ctx, false); err != nil && c.err == nil && ctx.Err() == nil {
+		c.err = err
+		c.warn(fmt.Sprintf("-check-cache: cannot write %s: %v; the check goes on, and what it learns is written at its end if it can be", c.path, err))
 	}
 }
 
-// Flush writes the file, if Put learned what it does not hold yet, and
+// Flush writes the file once more, synced, if Put learned anything, and
 // returns the error of writing it. A check calls it once done, or
 // stopped, with a ctx of its own, since Put gives up once the check's is
 // done.
 func (c *Cache) Flush(ctx context.Context) error {
 	c.mu.Lock()
-	dirty := c.dirty && !c.writing
-	c.dirty = c.dirty && !dirty
-	c.mu.Unlock()
-	if !dirty {
+	defer c.mu.Unlock()
+	for c.writing {
+		c.idle.Wait()
+	}
+	if len(c.learned) == 0 {
 		return nil
 	}
-	if err := c.save(ctx); err != nil {
-		c.mu.Lock()
-		c.dirty = true
-		c.mu.Unlock()
+	if err := c.drain(ctx, true); err != nil {
 		return fmt.Errorf("-check-cache: cannot write %s: %w: what this check learned is lost, and the next check asks it again", c.path, err)
 	}
 	return nil
 }
 
+// drain writes the file, c.mu held, as the one writer, until it holds
+// every entry Put learned, and then, if sync, syncs it.
+func (c *Cache) drain(ctx context.Context, sync bool) error {
+	c.writing = true
+	defer func() {
+		c.writing = false
+		c.idle.Broadcast()
+	}()
+	for len(c.fresh) > 0 || sync {
+		fresh := c.fresh
+		c.fresh = nil
+		c.mu.Unlock()
+		err := c.save(ctx, fresh, sync)
+		c.mu.Lock()
+		if err != nil {
+			c.fresh = append(fresh, c.fresh...)
+			c.wrote = nil // read again, and everything merged, next time
+			return err
+		}
+		if len(c.fresh) == 0 {
+			return nil
+		}
+	}
+	return nil
+}
+
 // save writes the file, holding its lock, which it waits for while ctx
-// lets it: the entries the file holds now, which another crawler may
-// have written since Load, those Load read and those Put learned, the
-// newer of two for a URL, less those older than the cache keeps.
-func (c *Cache) save(ctx context.Context) error {
+// lets it, and syncs it if sync: what it held as this cache last wrote
+// it, with fresh; or if another crawler wrote it meanwhile, or this
+// cache never did, the entries it holds now, those Load read and those
+// Put learned, the newer of two for a URL, less those older than the
+// cache keeps.
+func (c *Cache) save(ctx context.Context, fresh []Entry, sync bool) error {
 	unlock, err := c.lock(ctx)
 	if err != nil {
 		return err
 	}
 	defer unlock()
-	entries, err := c.readFile("what this check learned replaces it")
-	if err != nil {
-		return err
-	}
-	c.mu.Lock()
-	for _, from := range []map[string]Entry{c.read, c.learned} {
-		for u, e := range from {
-			if old, ok := entries[u]; !ok || !old.Checked.After(e.Checked) {
-				entries[u] = e
+	if fi, err := os.Lstat(c.path); err != nil || c.wrote == nil || !os.SameFile(fi, c.wrote) ||
+		fi.Size() != c.wrote.Size() || !fi.ModTime().Equal(c.wrote.ModTime()) {
+		entries, err := c.readFile("what this check learned replaces it")
+		if err != nil {
+			return err
+		}
+		c.mu.Lock()
+		for _, from := range []map[string]Entry{c.read, c.learned} {
+			for u, e := range from {
+				if old, ok := entries[u]; !ok || !old.Checked.After(e.Checked) {
+					entries[u] = e
+				}
+			}
+		}
+		c.mu.Unlock()
+		horizon := c.now().Add(-max(keep, c.maxAge))
+		c.disk, c.lines, c.keys = make(map[string]Entry), make(map[string][]byte), nil
+		for _, e := range entries {
+			if !e.Checked.Before(horizon) {
+				c.set(e)
+			}
+		}
+	} else {
+		for _, e := range fresh {
+			if old, ok := c.disk[e.URL]; !ok || !old.Checked.After(e.Checked) {
+				c.set(e)
 			}
 		}
 	}
-	c.mu.Unlock()
-	horizon := c.now().Add(-max(keep, c.maxAge))
-	f := file{Format: Format, Version: Version, Links: []Entry{}}
-	for _, e := range entries {
-		if !e.Checked.Before(horizon) {
-			f.Links = append(f.Links, e)
-		}
-	}
-	slices.SortFunc(f.Links, func(a, b Entry) int { return strings.Compare(a.URL, b.URL) })
-	b, err := json.MarshalIndent(f, "", "  ")
+	fi, err := c.replace(c.encode(), sync)
+	c.wrote = fi
+	return err
+}
+
+// set puts e in what the file holds.
+func (c *Cache) set(e Entry) {
+	line, err := json.Marshal(e)
 	if err != nil {
-		return err
+		return // a time out of JSON's range: not kept
 	}
-	return c.replace(append(b, '\n'))
+	if _, ok := c.disk[e.URL]; !ok {
+		i, _ := slices.BinarySearch(c.keys, e.URL)
+		c.keys = slices.Insert(c.keys, i, e.URL)
+	}
+	c.disk[e.URL] = e
+	c.lines[e.URL] = line
+}
+
+// encode returns the file: JSON, with a line for each link, sorted, so
+// that a person can read it and grep it.
+func (c *Cache) encode() []byte {
+	n := 100
+	for _, l := range c.lines {
+		n += len(l) + 2
+	}
+	b := make([]byte, 0, n)
+	b = fmt.Appendf(b, "{\"format\": %q, \"version\": %d, \"links\": [", Format, Version)
+	for i, u := range c.keys {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = append(b, '\n')
+		b = append(b, c.lines[u]...)
+	}
+	return append(b, "\n]}\n"...)
 }
 
 // lock takes the file's lock, waiting while another crawler holds it and
@@ -424,9 +490,11 @@ const tempInfix = ".tmp-"
 
 // replace replaces the file with one that holds data, under the lock:
 // written under a temporary name beside it, with the file's mode, synced
-// and renamed over it. The exclusive create fails on any name that
-// exists, a link included, so it never writes through one.
-func (c *Cache) replace(data []byte) error {
+// if sync, and renamed over it; it returns what was written, or nil. The
+// exclusive create fails on any name that exists, a link included, so it
+// never writes through one. A file not synced is whole all the same
+// unless the machine itself stops, and one torn then is set aside.
+func (c *Cache) replace(data []byte, sync bool) (fs.FileInfo, error) {
 	dir, base := filepath.Split(c.path)
 	var tmp *os.File
 	var err error
@@ -437,7 +505,7 @@ func (c *Cache) replace(data []byte) error {
 		}
 	}
 	if err != nil {
-		return err
+		return nil, err
 	}
 	_, err = tmp.Write(data)
 	if fi, serr := os.Lstat(c.path); serr == nil && err == nil {
@@ -445,8 +513,12 @@ func (c *Cache) replace(data []byte) error {
 			err = tmp.Chmod(fi.Mode().Perm()) // the user's, if they changed it
 		}
 	}
-	if err == nil {
+	if err == nil && sync {
 		err = tmp.Sync()
+	}
+	var fi fs.FileInfo
+	if err == nil {
+		fi, err = tmp.Stat()
 	}
 	if cerr := tmp.Close(); err == nil {
 		err = cerr
@@ -456,8 +528,9 @@ func (c *Cache) replace(data []byte) error {
 	}
 	if err != nil {
 		os.Remove(tmp.Name()) // made above
+		return nil, err
 	}
-	return err
+	return fi, nil
 }
 
 // removeLeft removes, under the lock, the regular files beside the file

@@ -506,7 +506,7 @@ func TestLocked(t *testing.T) {
 }
 
 // TestWritten: the file is JSON that names its format and version, with
-// the links sorted, as a person or a script reads it.
+// a line for each link, sorted, as a person, grep or a script reads it.
 func TestWritten(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "links.json")
 	clk, w := newClock(), new(warnings)
@@ -517,22 +517,10 @@ func TestWritten(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := `{
-  "format": "tse-crawler link cache",
-  "version": 1,
-  "links": [
-    {
-      "url": "http://a/",
-      "status": "200",
-      "checked": "2025-03-01T12:00:00Z"
-    },
-    {
-      "url": "http://b/",
-      "status": "404",
-      "checked": "2025-03-01T12:00:00Z"
-    }
-  ]
-}
+	want := `{"format": "tse-crawler link cache", "version": 1, "links": [
+{"url":"http://a/","status":"200","checked":"2025-03-01T12:00:00Z"},
+{"url":"http://b/","status":"404","checked":"2025-03-01T12:00:00Z"}
+]}
 `
 	if string(data) != want {
 		t.Errorf("the file:\n%s\nwant:\n%s", data, want)
