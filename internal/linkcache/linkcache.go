@@ -9,9 +9,11 @@
 //
 // The file is written as outcomes become known, so that a check stopped
 // half way, by Ctrl-C or kill -9, keeps what it learned; it is only ever
-// replaced whole: written under a temporary name beside it, synced and
-// renamed over it, so that a crawler killed at any moment leaves a whole
-// file. A file that does not parse, or is not one of ours, is renamed
+// replaced whole: written under a temporary name beside it and renamed
+// over it, so that a crawler killed at any moment leaves a whole file.
+// Each write takes up the last, unless another crawler wrote the file
+// meanwhile, and only the last is synced: one torn by the machine's own
+// stop is set aside like any other. A file that does not parse, or is not one of ours, is renamed
 // aside, never overwritten nor removed, with a warning, and the check
 // goes on as if there were none. Nothing is written through a symbolic
 // link: one at the file's name is refused. Several crawlers may share the
