@@ -116,7 +116,9 @@ system: build
 # and openjdk-17-doc are installed), the PostgreSQL docs link checked with
 # -check against wget --spider (when postgresql-doc-15 is; crawlbench
 # -postgres '' skips them), a polite crawl of a synthetic site on four
-# hosts, one page at a time and four hosts at once, and the crawler's
+# hosts, one page at a time and four hosts at once, a link check of a site
+# with links to ten other hosts without -check-cache and twice with one
+# (crawlbench -checkcache=false skips it), and the crawler's
 # peak memory on a page of 50 MiB, a gzip bomb of a GiB and a million links
 # that robots.txt disallows (crawlbench -memory=false skips it). BENCHDIR
 # is where the crawls write (a tmpfs if there is one, to leave the disk's

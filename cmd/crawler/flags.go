@@ -366,6 +366,22 @@ var flags = []flagDef{
 		value: func(cfg *config) flag.Value { return job.BoolValue{B: &cfg.CheckExternal} },
 	},
 	{
+		name: "check-cache", arg: "FILE", rule: mayChange,
+		short: "with -check, remember in *FILE* which links outside the scope were fine",
+		text: "with `-check`, keep in *FILE*, as JSON, what came of each link outside the scope (its URL, status and when it was asked), written as each is known, so that a check stopped by Ctrl-C or kill -9 keeps what it learned. " +
+			"The next check with *FILE* takes a link found fine (a `2xx`) less than `-check-cache-age` ago as fine, without a request; a link that failed is always asked again, and so is every link inside the scope. " +
+			"The report's last line says how many links the cache answered. *FILE* is replaced whole, under a temporary name then renamed, never written through a symbolic link; " +
+			"checks may share it, at once or one after another, each keeping the newer outcome of a link, under the lock of *FILE*`.lock`, which stays. " +
+			"A *FILE* that is torn or not such a cache is renamed *FILE*`.bad`, never trusted nor removed, with a warning, and the check asks every link.",
+		value: func(cfg *config) flag.Value { return job.StringValue{S: &cfg.CheckCache} },
+	},
+	{
+		name: "check-cache-age", arg: "D", def: "24h", rule: mayChange,
+		short: "with -check-cache, how long a fine link is trusted",
+		text:  "with `-check-cache`, how long a link found fine is taken as fine without a request, such as `1h` or `168h`; `0` asks every link, and still keeps what came of it.",
+		value: func(cfg *config) flag.Value { return job.DurationValue{D: &cfg.CheckCacheAge} },
+	},
+	{
 		name: "resume", def: "false", rule: notCarried,
 		short: "finish an interrupted crawl, given the *seedURL*, *maxDepth* and crawl-shaping flags it began with",
 		text: "finish an interrupted crawl in the same *pageDirectory*, with the same *seedURL*, *maxDepth*, " +

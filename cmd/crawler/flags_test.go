@@ -17,12 +17,13 @@ var otherValues = map[string]string{
 	"stats": "true", "stats-json": "out.json", "graph": "links.csv", "parallel": "9", "ahead-memory": "1MiB",
 	"warc": "crawl.warc.gz", "since": "week1.wacz", "requisites": "none", "exclude": `/eel\.html$`,
 	"max-pages": "7", "check": "true", "check-external": "false", "max-requisites": "5",
+	"check-cache": "links.json", "check-cache-age": "1h",
 }
 
 // alongside are the flags a flag matters only with, given with it by
 // TestResumeRules: -requisites and -max-requisites shape only a crawl with
 // -warc.
-var alongside = map[string][]string{"requisites": {"-warc=crawl.warc"}, "max-requisites": {"-warc=crawl.warc"}, "check-external": {"-check"}}
+var alongside = map[string][]string{"requisites": {"-warc=crawl.warc"}, "max-requisites": {"-warc=crawl.warc"}, "check-external": {"-check"}, "check-cache": {"-check"}, "check-cache-age": {"-check", "-check-cache=links.json"}}
 
 // TestResumeRules checks each flag's rule against the journal's
 // parameters, which decide whether a crawl resumes: another value of a

@@ -122,6 +122,7 @@ var files = []manual.Entry{
 		"the page's normalized URL, a newline, its depth, a newline, the HTML exactly as the server sent it, and a newline. " +
 		"A page file appears whole or not at all, and an existing file is never overwritten."},
 	{Term: "pageDirectory/.page-*", Text: "a page being written. The next run removes one that a crash left behind."},
+	{Term: "FILE, FILE.lock, FILE.bad", Text: "the cache of `-check-cache FILE`; the file whose lock checks that share it take in turn, which stays; and a *FILE* that was torn or no such cache, set aside for you to look into and remove (then *FILE*`.bad.1`, and so on)."},
 	{Term: "$TMPDIR/crawler-check-*", Text: "the page directory of a `-check` given *seedURL* alone, removed when it ends. " +
 		"The next such check removes one that a check killed before its end left behind, " +
 		"if it holds nothing but what a crawl writes and no crawler holds it."},

@@ -122,6 +122,12 @@ func TestUsageErrors(t *testing.T) {
 		{"memory ahead in MB", []string{"-ahead-memory", "64MB", seed, "DIR", "2"}, exitUsage, "give a size such as 10MiB"},
 		{"stats file in a missing directory", []string{"-stats-json", "/no/such/dir/stats.json", seed, "DIR", "2"}, exitUsage, "-stats-json"},
 		{"stats file that is a directory", []string{"-stats-json", os.TempDir(), seed, "DIR", "2"}, exitUsage, "-stats-json"},
+		{"check cache without -check", []string{"-check-cache", "links.json", seed, "DIR", "2"}, exitUsage, "-check-cache links.json works only with -check, which checks links: add -check, or leave -check-cache out"},
+		{"check cache age without the cache", []string{"-check", "-check-cache-age", "1h", seed}, exitUsage, "-check-cache-age works only with -check-cache FILE, whose links it ages: add -check -check-cache FILE"},
+		{"negative check cache age", []string{"-check", "-check-cache", "links.json", "-check-cache-age", "-1h", seed}, exitUsage, "-check-cache-age -1h is negative: give how long"},
+		{"check cache that is a directory", []string{"-check", "-check-cache", os.TempDir(), seed}, exitUsage, "is not a regular file"},
+		{"check cache in a missing directory", []string{"-check", "-check-cache", "/no/such/dir/links.json", seed}, exitUsage, "-check-cache: open /no/such/dir/links.json.lock: no such file or directory: give a file you can read and write, in a directory you can write to"},
+		{"check cache in pageDirectory", []string{"-check", "-check-cache", "DIR/links.json", seed, "DIR", "2"}, exitUsage, "/links.json is inside pageDirectory "},
 		{"zero timeout", []string{"-timeout", "0s", seed, "DIR", "2"}, exitUsage, "not positive"},
 		{"bad timeout", []string{"-timeout", "forever", seed, "DIR", "2"}, exitUsage, "give a duration"},
 		{"empty user agent", []string{"-user-agent", " ", seed, "DIR", "2"}, exitUsage, "not a usable User-Agent"},
@@ -175,8 +181,8 @@ func TestUsageErrors(t *testing.T) {
 			dir := t.TempDir()
 			args := slices.Clone(tt.args)
 			for i, a := range args {
-				if a == "DIR" {
-					args[i] = dir
+				if a == "DIR" || strings.HasPrefix(a, "DIR/") {
+					args[i] = dir + a[len("DIR"):]
 				}
 			}
 			before := p.requests.Load()
@@ -650,7 +656,7 @@ func TestResumeArgsEveryFlag(t *testing.T) {
 			continue
 		}
 		t.Run(f.name, func(t *testing.T) {
-			cfg, err := parseArgs([]string{"-" + f.name + "=" + v, zooSeed, "DIR", "2"})
+			cfg, err := parseArgs(append(slices.Clone(alongside[f.name]), "-"+f.name+"="+v, zooSeed, "DIR", "2"))
 			if err != nil {
 				t.Fatal(err)
 			}

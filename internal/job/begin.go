@@ -14,6 +14,7 @@ import (
 	"tse-crawler/internal/crawler"
 	"tse-crawler/internal/earlier"
 	"tse-crawler/internal/filelock"
+	"tse-crawler/internal/linkcache"
 	"tse-crawler/internal/linkgraph"
 	"tse-crawler/internal/pagedir"
 	"tse-crawler/internal/wacz"
@@ -90,6 +91,8 @@ type outputs struct {
 	// resumes, opened by begin once the page directory says where
 	// the file is cut back.
 	archive *warc.Writer
+	// cache is -check-cache, or nil.
+	cache *linkcache.Cache
 	// unlockArchive releases the lock of the WARC file, which the crawl
 	// keeps past closing it, through the packing of a .wacz and the
 	// removal of the file it is made from, until the job is closed.
@@ -104,7 +107,7 @@ type outputs struct {
 // in use. Its errors are usage errors.
 func (j *Job) openOutputs() (*outputs, error) {
 	cfg := j.cfg
-	if err := outsideDir(cfg.Dir, map[string]string{"stats-json": cfg.StatsJSON, "graph": cfg.Graph, "warc": cfg.WARC}); err != nil {
+	if err := outsideDir(cfg.Dir, map[string]string{"stats-json": cfg.StatsJSON, "graph": cfg.Graph, "warc": cfg.WARC, "check-cache": cfg.CheckCache}); err != nil {
 		return nil, err
 	}
 	if cfg.WARC != "" && cfg.Resume {
@@ -145,6 +148,18 @@ func (j *Job) openOutputs() (*outputs, error) {
 			return nil, err
 		}
 		out.graph = f
+	}
+	if cfg.CheckCache != "" {
+		c, err := linkcache.New(cfg.CheckCache, cfg.CheckCacheAge, time.Now, j.con.Warn)
+		if err != nil {
+			out.stats.discard()
+			out.graph.discard()
+			if _, ok := errors.AsType[*fs.PathError](err); ok {
+				return nil, fmt.Errorf("-check-cache: %w: give a file you can read and write, in a directory you can write to", err)
+			}
+			return nil, fmt.Errorf("-check-cache: %w", err)
+		}
+		out.cache = c
 	}
 	// A new crawl's WARC file is made before the page directory is
 	// marked, so that a name already taken, or a directory that cannot be

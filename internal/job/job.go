@@ -93,12 +93,12 @@ func (j *Job) Run(ctx context.Context) (Outcome, error) {
 	c.History = j.history()
 	c.Sink = &pagedir.Recorder{Dir: j.dir, Archive: out.archive}
 	if cfg.Check {
-		j.checker = &linkcheck.Checker{Web: fetcher, Scheduler: fetcher.Scheduler, Scope: checkScope{cfg.crawlScope()}, External: cfg.CheckExternal}
+		j.checker = &linkcheck.Checker{Web: fetcher, Scheduler: fetcher.Scheduler, Scope: checkScope{cfg.crawlScope()}, External: cfg.CheckExternal, Cache: out.cache}
 		c.Sink, c.Refs = j.checker.Sink(c.Sink), true
 	}
 	res, err := c.Crawl(ctx, cfg.Seed)
 	if err == nil && j.checker != nil {
-		j.checked, err = j.checker.Run(ctx)
+		j.checked, err = j.check(ctx)
 	}
 	err = out.closeArchive(err)
 	if err == nil {
@@ -147,6 +147,32 @@ func (j *Job) Run(ctx context.Context) (Outcome, error) {
 	j.removeOwnDir()
 	return Outcome{res, err}, ferr
 }
+
+// check runs the link check, once the crawl is done. Its cache is read
+// then, for what other checks learned meanwhile, and written as the check
+// learns, and once more as it ends, stopped or not, for what a write the
+// check's end cut short did not write.
+func (j *Job) check(ctx context.Context) (*linkcheck.Report, error) {
+	cache := j.out.cache
+	if cache == nil {
+		return j.checker.Run(ctx)
+	}
+	if err := cache.Load(ctx); err != nil {
+		return nil, fmt.Errorf("-check-cache: %w", err)
+	}
+	r, err := j.checker.Run(ctx)
+	fctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), cacheFlushWait)
+	defer cancel()
+	if ferr := cache.Flush(fctx); ferr != nil {
+		j.con.Warn(ferr.Error())
+	}
+	return r, err
+}
+
+// cacheFlushWait is how long a check, done or stopped, waits to write its
+// cache while another crawler writes it, which takes an instant: a
+// crawler stopped while it holds the lock is not waited for.
+const cacheFlushWait = 10 * time.Second
 
 // Stats gathers the figures of the crawl, which came to res once Run has
 // run it, and writes them where the settings ask: as text on the console

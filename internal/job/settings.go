@@ -73,12 +73,22 @@ type Settings struct {
 	// the scope are checked too.
 	Check         bool
 	CheckExternal bool
+	// CheckCache is the file a link check keeps the outcomes of links
+	// outside the scope in, between checks, or "", and CheckCacheAge how
+	// long one found fine is taken as fine without a request.
+	CheckCache    string
+	CheckCacheAge time.Duration
 	// Built as the flags are checked, so that the crawl uses the very
 	// values that were checked; mode, order, from and until stay for the
 	// journal and the command that resumes the crawl.
 	scanner  pagescan.Scanner // mode's, within -links-from and -links-until
 	frontier bag.Bag          // -order, empty
 }
+
+// DefaultCheckCacheAge is how long a link check with a cache takes a link
+// found fine as fine, unless -check-cache-age says otherwise: a day, so
+// that a check run every hour asks another site of each link once a day.
+const DefaultCheckCacheAge = 24 * time.Hour
 
 // Mode returns the mode links are read in, once Parse has chosen it:
 // reference or html.
@@ -221,6 +231,12 @@ func (cfg *Settings) checkFlags() error {
 		msg = fmt.Sprintf("-requisites %q: give all (from any host), scope (inside the crawl's scope) or none", cfg.Requisites)
 	case cfg.MaxRequisites < 0:
 		msg = fmt.Sprintf("-max-requisites %d is negative: give 0 for no cap", cfg.MaxRequisites)
+	case cfg.CheckCache != "" && !cfg.Check:
+		msg = fmt.Sprintf("-check-cache %s works only with -check, which checks links: add -check, or leave -check-cache out", cfg.CheckCache)
+	case cfg.CheckCacheAge < 0:
+		msg = fmt.Sprintf("-check-cache-age %v is negative: give how long a link found fine is not asked again, such as 24h, or 0 to ask every link", DurationValue{D: &cfg.CheckCacheAge})
+	case cfg.CheckCacheAge != DefaultCheckCacheAge && cfg.CheckCache == "":
+		msg = "-check-cache-age works only with -check-cache FILE, whose links it ages: add -check -check-cache FILE, or leave -check-cache-age out"
 	case strings.TrimSpace(cfg.UserAgent) == "" || strings.ContainsAny(cfg.UserAgent, "\r\n"):
 		msg = fmt.Sprintf("-user-agent %q is not a usable User-Agent: give one line such as mybot/1.0", cfg.UserAgent)
 	default:

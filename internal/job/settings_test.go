@@ -15,6 +15,7 @@ func checked(t *testing.T, seed string, set func(*Settings)) *Settings {
 	cfg := &Settings{
 		Delay: time.Second, Links: "auto", Order: "lifo", Requisites: "all", Robots: true, Retries: 2,
 		Timeout: 30 * time.Second, MaxSize: 10 << 20, UserAgent: "tse-crawler/test", Parallel: 4, AheadMemory: 64 << 20,
+		CheckCacheAge: DefaultCheckCacheAge,
 	}
 	if set != nil {
 		set(cfg)

@@ -20,7 +20,18 @@ import (
 // A DurationValue is a flag that holds a time.Duration.
 type DurationValue struct{ D *time.Duration }
 
-func (v DurationValue) String() string { return v.D.String() }
+// String writes the duration as a person would, without the zeros
+// time.Duration's String ends in: 24h, not 24h0m0s; 1m, not 1m0s.
+func (v DurationValue) String() string {
+	s := v.D.String()
+	if strings.HasSuffix(s, "m0s") {
+		s = s[:len(s)-2]
+	}
+	if strings.HasSuffix(s, "h0m") {
+		s = s[:len(s)-2]
+	}
+	return s
+}
 
 func (v DurationValue) Set(s string) error {
 	d, err := time.ParseDuration(s)

@@ -1,6 +1,9 @@
 package job
 
-import "testing"
+import (
+	"testing"
+	"time"
+)
 
 func TestParseSize(t *testing.T) {
 	tests := []struct {
@@ -15,6 +18,28 @@ func TestParseSize(t *testing.T) {
 		got, err := parseSize(tt.in)
 		if (err != nil) != (tt.want == 0) || got != tt.want {
 			t.Errorf("parseSize(%q) = %d, %v; want %d", tt.in, got, err, tt.want)
+		}
+	}
+}
+
+// TestDurationString: a duration is written as it is given, without the
+// zeros time.Duration's String ends in, and parses back.
+func TestDurationString(t *testing.T) {
+	for _, tt := range []struct {
+		d    time.Duration
+		want string
+	}{
+		{24 * time.Hour, "24h"}, {time.Hour + 30*time.Minute, "1h30m"}, {time.Minute, "1m"},
+		{90 * time.Second, "1m30s"}, {time.Hour + 5*time.Second, "1h0m5s"}, {500 * time.Millisecond, "500ms"},
+		{time.Second, "1s"}, {0, "0s"}, {-time.Hour, "-1h"},
+	} {
+		d := tt.d
+		got := DurationValue{D: &d}.String()
+		if got != tt.want {
+			t.Errorf("%v is written %q, want %q", tt.d, got, tt.want)
+		}
+		if back, err := time.ParseDuration(got); err != nil || back != tt.d {
+			t.Errorf("%q parses to %v, %v", got, back, err)
 		}
 	}
 }

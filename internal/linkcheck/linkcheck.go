@@ -11,6 +11,14 @@
 // page past maxDepth) is asked once, through the crawl's fetcher, so that
 // its pauses and robots.txt hold. A stylesheet is read for what it
 // imports in turn.
+//
+// With a Cache, a target outside the scope that the cache found fine
+// lately is taken as fine without a request, and what came of each such
+// target asked is put in the cache, as soon as it is known, so that a
+// check stopped half way keeps what it learned. A fragment is checked in
+// the scope alone, so a status is all a target outside it needs; a
+// stylesheet's imports are kept with it. A target whose redirects lead
+// into the scope is never put in the cache: the scope is always checked.
 package linkcheck
 
 import (
@@ -22,6 +30,7 @@ import (
 	"sync"
 	"time"
 
+	"tse-crawler/internal/linkcache"
 	"tse-crawler/internal/pagefetch"
 	"tse-crawler/internal/pagescan"
 )
@@ -80,6 +89,9 @@ type Checker struct {
 	Scheduler *pagefetch.Scheduler
 	// External is whether links outside the scope are checked.
 	External bool
+	// Cache, if not nil, keeps the outcomes of targets outside the scope
+	// between checks.
+	Cache *linkcache.Cache
 
 	pages map[string]*page // by the crawl's key
 	refs  []ref
@@ -159,6 +171,11 @@ type target struct {
 	ids      map[string]bool
 	css      []pagescan.Ref
 	refs     []int // into Checker.refs
+	// For the Cache: cached is a target it answered; local one whose
+	// redirects led into the scope, which it does not keep; stylesheet
+	// one that answered a stylesheet, and read whether that was read for
+	// its imports, css.
+	cached, local, stylesheet, read bool
 }
 
 // A BrokenLink is a target that is broken, and every link to it.
@@ -184,6 +201,10 @@ type Report struct {
 	Pages  int // pages checked: saved, and read for their links
 	Links  int // links checked: those of targets asked, or decided by the crawl
 	Broken []BrokenLink
+	// Cached is how many of Links the Checker's Cache answered, and
+	// WithCache whether it had one.
+	Cached    int
+	WithCache bool
 }
 
 // BrokenLinks is how many links are broken: the referrers of every broken
@@ -274,11 +295,51 @@ func (c *Checker) decide(t *target) {
 		t.skip = true
 		return
 	}
+	if !t.internal && c.fromCache(t) {
+		return
+	}
 	for _, i := range t.refs {
 		if t.internal && !topFragment(c.refs[i].fragment) {
 			t.body = true
 		}
 	}
+}
+
+// fromCache settles t, a target outside the scope, as fine if the Cache
+// says it is, with a stylesheet's imports, for a page that needs it.
+func (c *Checker) fromCache(t *target) bool {
+	if c.Cache == nil {
+		return false
+	}
+	e, ok := c.Cache.Fine(t.url)
+	need := c.isRequisite(t)
+	if !ok || need && e.Stylesheet && e.Imports == nil {
+		return false // asked, so that what a page needs is read
+	}
+	t.status, t.ok, t.cached = e.Status, true, true
+	if need && e.Imports != nil {
+		for _, im := range *e.Imports {
+			t.css = append(t.css, pagescan.Ref{URL: im.URL, Line: im.Line, Column: im.Column})
+		}
+	}
+	return true
+}
+
+// keep puts what came of t, just asked, in the Cache, if it is one the
+// Cache keeps.
+func (c *Checker) keep(ctx context.Context, t *target) {
+	if c.Cache == nil || t.internal || t.local || t.status == "" {
+		return
+	}
+	e := linkcache.Entry{URL: t.url, Status: t.status, Stylesheet: t.stylesheet}
+	if t.read {
+		imports := make([]linkcache.Import, len(t.css))
+		for i, r := range t.css {
+			imports[i] = linkcache.Import{URL: r.URL, Line: r.Line, Column: r.Column}
+		}
+		e.Imports = &imports
+	}
+	c.Cache.Put(ctx, e)
 }
 
 // outcome returns what the crawl made of the page key, following its
@@ -379,6 +440,9 @@ func (q *checks) Run(ctx context.Context, host string, _, _ bool) bool {
 	} else if err := q.c.check(ctx, t); t.status == HostUnreachable {
 		q.c.Scheduler.MarkDown(host, err)
 	}
+	if ctx.Err() == nil { // else the outcome is the stop's, not the target's
+		q.c.keep(ctx, t)
+	}
 	q.mu.Lock()
 	if q.pending--; q.pending == 0 {
 		close(q.done)
@@ -401,6 +465,7 @@ func (c *Checker) check(ctx context.Context, t *target) error {
 			return err
 		}
 		if a.Target != "" && a.Code >= 300 && a.Code < 400 {
+			t.local = t.local || c.Scope.Internal(a.Target)
 			if key, ok := c.Scope.Key(a.Target); ok {
 				if status, ids, ok := c.outcome(key); ok {
 					t.status, t.ids, t.ok = status, ids, fine(status)
@@ -432,7 +497,8 @@ func (c *Checker) answered(ctx context.Context, t *target, u string, a *pagefetc
 			t.ids[id] = true
 		}
 	}
-	if isCSS(a.ContentType()) && c.isRequisite(t) {
+	t.stylesheet = isCSS(a.ContentType())
+	if t.stylesheet && c.isRequisite(t) {
 		if a.Body == nil {
 			var err error
 			if a, err = c.Web.Check(ctx, u, true); err != nil || a.Code != 200 {
@@ -440,6 +506,7 @@ func (c *Checker) answered(ctx context.Context, t *target, u string, a *pagefetc
 			}
 		}
 		pagescan.CSSRefs(u, a.Body, a.HeaderCharset(), func(r pagescan.Ref) { t.css = append(t.css, r) })
+		t.read = true
 	}
 	return nil
 }

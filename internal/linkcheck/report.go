@@ -14,13 +14,16 @@ import (
 // most linked first. A host that could not be reached is one entry, with
 // every link to it.
 func (c *Checker) report(order []*target) *Report {
-	r := &Report{Pages: c.saved, Broken: []BrokenLink{}}
+	r := &Report{Pages: c.saved, Broken: []BrokenLink{}, WithCache: c.Cache != nil}
 	downs := make(map[string]int) // host → index in r.Broken
 	for _, t := range order {
 		if t.skip || t.status == "" {
 			continue
 		}
 		r.Links += len(t.refs)
+		if t.cached {
+			r.Cached += len(t.refs)
+		}
 		if !t.ok {
 			if t.status == HostUnreachable {
 				h := originOf(t.url)
@@ -135,7 +138,11 @@ func (r *Report) writeText(w io.Writer) error {
 	if len(r.Broken) > 0 {
 		fmt.Fprintln(w)
 	}
-	_, err := fmt.Fprintf(w, "%d pages checked, %d links checked: %d broken links to %d targets\n",
-		r.Pages, r.Links, r.BrokenLinks(), len(r.Broken))
+	cached := ""
+	if r.WithCache {
+		cached = fmt.Sprintf(" (%d from the cache)", r.Cached)
+	}
+	_, err := fmt.Fprintf(w, "%d pages checked, %d links checked%s: %d broken links to %d targets\n",
+		r.Pages, r.Links, cached, r.BrokenLinks(), len(r.Broken))
 	return err
 }

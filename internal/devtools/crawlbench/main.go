@@ -8,7 +8,9 @@
 // PostgreSQL docs link checked with -check against wget --spider, served
 // by crawlbench itself with their links to other hosts pointed at loopback
 // (postgres.go), and a polite crawl of a synthetic site spread over four
-// hosts, one page at a time against four hosts at once, and last the
+// hosts, one page at a time against four hosts at once, a link check of a
+// site with links to ten other hosts, without -check-cache and twice with
+// one (checkcache.go), and last the
 // crawler's peak memory on a page of 50 MiB, a gzip bomb of a GiB and a million links that robots.txt
 // disallows, served by crawlbench itself. `make bench` runs it after the
 // micro-benchmarks. With -baseline, another crawler binary, such as an
@@ -16,7 +18,7 @@
 //
 // Usage:
 //
-//	crawlbench [-runs 5] [-shared ../shared/playground] [-dir /tmp] [-synthetic 100000] [-stats-pages 1000000] [-stats-runs 1] [-heavy 4000] [-python DIR] [-javadoc DIR] [-postgres DIR] [-docs-runs 3] [-baseline FILE] [-hosts 4] [-hosts-pages 400] [-hosts-delay 20ms] [-memory=false] [-memory-runs 3] [-since=false]
+//	crawlbench [-runs 5] [-shared ../shared/playground] [-dir /tmp] [-synthetic 100000] [-stats-pages 1000000] [-stats-runs 1] [-heavy 4000] [-python DIR] [-javadoc DIR] [-postgres DIR] [-docs-runs 3] [-baseline FILE] [-hosts 4] [-hosts-pages 400] [-hosts-delay 20ms] [-checkcache=false] [-memory=false] [-memory-runs 3] [-since=false]
 //
 // It needs ./crawler and ./playground (make builds them), tar, and wget
 // for the comparison (without wget, the crawler is timed alone). Each run
@@ -85,6 +87,8 @@ type config struct {
 	hosts      int
 	hostsPages int
 	hostsDelay time.Duration
+	// The link check with -check-cache.
+	checkCache bool
 	// The crawler's peak memory on pages as large as a crawl may meet,
 	// with runs of its own, since each takes seconds.
 	memory     bool
@@ -112,6 +116,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs.IntVar(&cfg.hosts, "hosts", 4, "hosts of the polite crawl of several hosts; 0 to skip it")
 	fs.IntVar(&cfg.hostsPages, "hosts-pages", 400, "pages of the site of several hosts, in all")
 	fs.DurationVar(&cfg.hostsDelay, "hosts-delay", 20*time.Millisecond, "the pause of the crawl of several hosts")
+	fs.BoolVar(&cfg.checkCache, "checkcache", true, "check a site with links to other hosts without -check-cache, then twice with one; -checkcache=false to skip it")
 	fs.BoolVar(&cfg.memory, "memory", true, "measure peak memory on a page of 50 MiB, a gzip bomb and a million links; -memory=false to skip it")
 	fs.IntVar(&cfg.memoryRuns, "memory-runs", 3, "runs of each command of the memory section")
 	fs.BoolVar(&cfg.since, "since", true, "crawl the Python docs again with -since, from nginx, unchanged and changed; -since=false to skip it")
@@ -201,6 +206,11 @@ func bench(ctx context.Context, cfg config, stdout, stderr io.Writer) error {
 	}
 	if cfg.hosts > 0 {
 		if err := benchHosts(ctx, cfg, stdout, stderr); err != nil {
+			return err
+		}
+	}
+	if cfg.checkCache {
+		if err := benchCheckCache(ctx, cfg, stdout, stderr); err != nil {
 			return err
 		}
 	}
