@@ -9,6 +9,7 @@ import (
 
 	"tse-crawler/internal/buildinfo"
 	"tse-crawler/internal/job"
+	"tse-crawler/internal/manual"
 	"tse-crawler/internal/pagedir"
 	"tse-crawler/internal/scope"
 )
@@ -206,12 +207,8 @@ var flags = []flagDef{
 		name: "since", arg: "FILE", rule: mayChange,
 		short: "revalidate what the earlier crawl in *FILE* (`.wacz`, `.warc.gz`, `.warc`) holds",
 		text: "revalidate what an earlier crawl archived in *FILE*, a `.wacz`, `.warc.gz` or `.warc` written by this crawler or by any WARC 1.0 or 1.1 writer, such as wget; give it again for more files. " +
-			"Each page or requisite that *FILE* holds a `200` of is asked for with that answer's `If-None-Match` and `If-Modified-Since`. " +
-			"A `304 Not Modified` is taken as the earlier answer: the page is saved, read and logged as it would be if the server had sent it again, so the page directory and the log are those of a crawl without `-since`, " +
-			"and with `-warc` it is recorded as a `revisit` record of the `server-not-modified` profile that names the earlier record, as a `200` with the earlier payload is of the `identical-payload-digest` one. " +
-			"A page that changed, went or is new is fetched and recorded as usual. " +
-			"*FILE* is read through an index: a package's CDXJ, or one made in a pass over a WARC file. " +
-			"A `.wacz` made with `-since` names the `.wacz` files it revisits in its `datapackage.json`; a replay tool needs them all, as one collection.",
+			"Each page or requisite that *FILE* holds a `200` of is asked for with that answer's `If-None-Match` and `If-Modified-Since`; a `304 Not Modified` is taken as the earlier answer: the page is saved, read and logged as if the server had sent it again, so the page directory and the log are those of a crawl without `-since`. With `-warc`, it is recorded as a `revisit` record of the `server-not-modified` profile that names the earlier record, as a `200` with the earlier payload is of the `identical-payload-digest` one; a page that changed, went or is new is fetched and recorded as usual. " +
+			"*FILE* is read through an index: a package's CDXJ, or one made in a pass over a WARC file. A `.wacz` made with `-since` names the `.wacz` files it revisits in its `datapackage.json`; a replay tool needs them all, as one collection.",
 		value: func(cfg *config) flag.Value { return &job.ListValue{List: &cfg.Since} },
 	},
 	{
@@ -439,33 +436,9 @@ func (f *flagDef) manualText() string {
 	return strings.Replace(f.text, mustMatchFlags, list, 1)
 }
 
-// syntax returns the flag as the manual writes it: "-delay D", "-q", or
-// "-robots=false" for a boolean flag that is on by default.
-func (f *flagDef) syntax() string {
-	switch {
-	case f.arg != "":
-		return "-" + f.name + " " + f.arg
-	case f.def == "true":
-		return "-" + f.name + "=false"
-	}
-	return "-" + f.name
-}
-
-// shownDefault returns the default as the manual shows it: a `literal`
-// value, "on", "off" or "none" in words, or "" for a flag that is no
-// setting (-version, -h, -help-all).
-func (f *flagDef) shownDefault() string {
-	switch {
-	case f.arg == "" && f.def == "":
-		return ""
-	case f.arg == "" && f.def == "true":
-		return "on"
-	case f.arg == "":
-		return "off"
-	case f.def == "":
-		return "none"
-	}
-	return "`" + f.def + "`"
+// entry returns the flag as the manual lists it.
+func (f *flagDef) entry() manual.Flag {
+	return manual.NewFlag(f.name, f.arg, f.def, f.short, f.manualText())
 }
 
 // flagSet returns the command's flags, each bound to its field of cfg and

@@ -167,8 +167,7 @@ func theManual() *manual.Manual {
 		UsageExamples: usageExamples, SeeAlso: seeAlso,
 	}
 	for _, f := range flags {
-		m.Flags = append(m.Flags, manual.Flag{Syntax: f.syntax(), Short: f.short, Text: f.manualText(),
-			Default: f.shownDefault(), Arg: f.arg != "", UsageDefault: f.def})
+		m.Flags = append(m.Flags, f.entry())
 	}
 	return m
 }

@@ -71,12 +71,12 @@ func TestDefaults(t *testing.T) {
 	}
 	h, man := theManual().Text(), manPage()
 	for _, f := range flags {
-		if f.shownDefault() == "" {
+		if f.entry().Default == "" {
 			continue // -version, -h and -help-all are no settings
 		}
 		want := parsedDefault(cfg, f)
 		t.Run(f.name, func(t *testing.T) {
-			if got := readmeDefault(t, string(readme), f.syntax()); got != want {
+			if got := readmeDefault(t, string(readme), f.entry().Syntax); got != want {
 				t.Errorf("README.md gives the default %s, the parser %s", got, want)
 			}
 			// -help-all and the man page give a default only if it is a value.
@@ -85,10 +85,10 @@ func TestDefaults(t *testing.T) {
 				v = strings.TrimSuffix(v, "`")
 				helpWant, manWant = "Default: "+v+".", `Default: \fB`+manual.RoffEscape(v)+`\fR.`
 			}
-			if got := lastDefault(helpEntry(t, h, f.syntax())); got != helpWant {
+			if got := lastDefault(helpEntry(t, h, f.entry().Syntax)); got != helpWant {
 				t.Errorf("-help-all gives %q, want %q", got, helpWant)
 			}
-			if got := lastDefault(manEntry(t, man, f.syntax())); got != manWant {
+			if got := lastDefault(manEntry(t, man, f.entry().Syntax)); got != manWant {
 				t.Errorf("the man page gives %q, want %q", got, manWant)
 			}
 		})

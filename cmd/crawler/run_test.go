@@ -328,10 +328,10 @@ func TestHelp(t *testing.T) {
 		}
 	}
 	for _, f := range flags {
-		line := "\n  " + f.syntax() + " "
+		line := "\n  " + f.entry().Syntax + " "
 		i := strings.Index(stdout, line)
 		if i < 0 {
-			t.Errorf("-h output has no line for %s", f.syntax())
+			t.Errorf("-h output has no line for %s", f.entry().Syntax)
 			continue
 		}
 		got, _, _ := strings.Cut(stdout[i+len(line):], "\n")
@@ -340,7 +340,7 @@ func TestHelp(t *testing.T) {
 			want += " (default " + f.def + ")"
 		}
 		if strings.TrimLeft(got, " ") != want {
-			t.Errorf("-h explains %s as %q, want %q", f.syntax(), strings.TrimLeft(got, " "), want)
+			t.Errorf("-h explains %s as %q, want %q", f.entry().Syntax, strings.TrimLeft(got, " "), want)
 		}
 	}
 }
@@ -376,8 +376,8 @@ func TestHelpAll(t *testing.T) {
 		}
 	}
 	for _, f := range flags {
-		if !strings.Contains(stdout, "\n  "+f.syntax()+"\n") && !strings.Contains(stdout, "\n  "+f.syntax()+" ") {
-			t.Errorf("-help-all output does not explain %s", f.syntax())
+		if !strings.Contains(stdout, "\n  "+f.entry().Syntax+"\n") && !strings.Contains(stdout, "\n  "+f.entry().Syntax+" ") {
+			t.Errorf("-help-all output does not explain %s", f.entry().Syntax)
 		}
 	}
 	for code := range exitOutage + 1 {

@@ -59,6 +59,33 @@ type Flag struct {
 	UsageDefault string
 }
 
+// NewFlag returns the entry of a flag named name, whose argument's syntax
+// is arg ("" for a boolean flag), whose default is def as the flag's value
+// is written ("" for none), and whose meaning is short in a line and text
+// in full.
+func NewFlag(name, arg, def, short, text string) Flag {
+	f := Flag{Syntax: "-" + name, Short: short, Text: text, Arg: arg != "", UsageDefault: def}
+	switch {
+	case arg != "":
+		f.Syntax += " " + arg
+	case def == "true":
+		f.Syntax += "=false" // a boolean flag on by default is given to turn it off
+	}
+	switch {
+	case arg == "" && def == "":
+		// no setting: -version, -h
+	case arg == "" && def == "true":
+		f.Default = "on"
+	case arg == "":
+		f.Default = "off"
+	case def == "":
+		f.Default = "none"
+	default:
+		f.Default = "`" + def + "`"
+	}
+	return f
+}
+
 // A span is a run of manual text: plain words, a `literal`, an *argument*
 // or a [section](#anchor) of README.md.
 type span struct {

@@ -42,3 +42,25 @@ func TestRoffLines(t *testing.T) {
 		}
 	}
 }
+
+// TestNewFlag: a flag's syntax and default as the manual shows them.
+func TestNewFlag(t *testing.T) {
+	tests := []struct {
+		name, arg, def  string
+		syntax, display string
+	}{
+		{"delay", "D", "1s", "-delay D", "`1s`"},
+		{"warc", "FILE", "", "-warc FILE", "none"},
+		{"robots", "", "true", "-robots=false", "on"},
+		{"q", "", "false", "-q", "off"},
+		{"version", "", "", "-version", ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			f := NewFlag(tt.name, tt.arg, tt.def, "short", "text")
+			if f.Syntax != tt.syntax || f.Default != tt.display || f.Arg != (tt.arg != "") || f.UsageDefault != tt.def {
+				t.Errorf("NewFlag = %+v, want syntax %q and default %q", f, tt.syntax, tt.display)
+			}
+		})
+	}
+}
