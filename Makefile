@@ -112,8 +112,9 @@ system: build
 # synthetic site of 100,000 pages, one of a million with and without -stats
 # (ten minutes; crawlbench -stats-pages 0 skips it), html mode against
 # reference mode on a link-heavy site shaped like javadoc's, the Python
-# docs with -warc and the OpenJDK docs against wget (when python3.11-doc
-# and openjdk-17-doc are installed), the PostgreSQL docs link checked with
+# docs with -warc, and again with -since from nginx (apt-get install
+# nginx-light; crawlbench -since=false skips it), the OpenJDK docs against
+# wget (when python3.11-doc and openjdk-17-doc are installed), the PostgreSQL docs link checked with
 # -check against wget --spider (when postgresql-doc-15 is; crawlbench
 # -postgres '' skips them), a polite crawl of a synthetic site on four
 # hosts, one page at a time and four hosts at once, a link check of a site
