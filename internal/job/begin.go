@@ -105,7 +105,7 @@ type outputs struct {
 // outside the page directory and opens them, but for a crawl that resumes,
 // whose WARC file waits for the page directory, once it is found not to be
 // in use. Its errors are usage errors.
-func (j *Job) openOutputs() (*outputs, error) {
+func (j *Job) openOutputs() (_ *outputs, err error) {
 	cfg := j.cfg
 	if err := outsideDir(cfg.Dir, map[string]string{"stats-json": cfg.StatsJSON, "graph": cfg.Graph, "warc": cfg.WARC, "check-cache": cfg.CheckCache}); err != nil {
 		return nil, err
@@ -117,6 +117,11 @@ func (j *Job) openOutputs() (*outputs, error) {
 		}
 	}
 	out := new(outputs)
+	defer func() {
+		if err != nil {
+			out.closeSince()
+		}
+	}()
 	if len(cfg.Since) > 0 {
 		// Read first: indexing an archive is what may fail, or take
 		// a while, and nothing is written until it is done.
@@ -135,7 +140,6 @@ func (j *Job) openOutputs() (*outputs, error) {
 	if cfg.StatsJSON != "" {
 		f, err := createOut(cfg.StatsJSON)
 		if err != nil {
-			out.closeSince()
 			return nil, fmt.Errorf("-stats-json: %w: give a file in a directory you can write to", err)
 		}
 		out.stats = f
@@ -144,7 +148,6 @@ func (j *Job) openOutputs() (*outputs, error) {
 		f, err := openGraph(cfg)
 		if err != nil {
 			out.stats.discard()
-			out.closeSince()
 			return nil, err
 		}
 		out.graph = f
@@ -180,7 +183,6 @@ func (j *Job) openOutputs() (*outputs, error) {
 		if err != nil {
 			out.stats.discard()
 			out.graph.discard()
-			out.closeSince()
 			return nil, warcError(err)
 		}
 	}
