@@ -51,6 +51,16 @@ func (cfg *Settings) schemeHint(raw string) string {
 	if v, in := meant(name); name == "https" && in {
 		u, ok = v, in
 	}
+	if !ok && rest != "" {
+		// Another site, named without a scheme: the URL and the scope
+		// that crawl it.
+		host, _, _ := strings.Cut(rest, "/")
+		scheme := "http"
+		if name == "https" {
+			scheme = name
+		}
+		return fmt.Sprintf("seedURL %q %s: to crawl that site, give -scope %s://%s/ and the seed %s://%s", raw, problem, scheme, host, scheme, rest)
+	}
 	if !ok {
 		return ""
 	}
