@@ -102,6 +102,7 @@ vet: lint
 # testsum counts the test it was in as failed.
 UNITTIMEOUT ?= 20m
 unit:
+	@echo "== go test -race ./...: each package is printed as it ends, ./cmd/crawler after minutes"
 	$(GO) run ./internal/devtools/testsum $(if $(COUNTS),-counts "$(COUNTS)/unit") $(GO) test -race -count=1 -timeout $(UNITTIMEOUT) -json ./...
 
 system: build
