@@ -108,6 +108,7 @@ func TestCheckExternalHosts(t *testing.T) {
 		links []string // paths on the external host, or "SITE/..." for the site's
 		serve func(w http.ResponseWriter, r *http.Request)
 		want  string
+		fine  bool // nothing broken: exit 0, not 9
 		// requests are how many requests the external host must have
 		// got for each "METHOD /path" ("ANY /path": any method).
 		requests map[string]int
@@ -146,8 +147,10 @@ func TestCheckExternalHosts(t *testing.T) {
 					http.NotFound(w, r)
 				}
 			},
-			want: "EXT/private/a.html: robots (external, 1 link)\n  SITE/index.html:3:1\n\n" +
-				"1 pages checked, 2 links checked: 1 broken links to 1 targets\n",
+			// Listed apart, not checked, and no link is broken.
+			want: "Not checked, as robots.txt disallows them:\nEXT/private/a.html: robots (external, 1 link)\n  SITE/index.html:3:1\n\n" +
+				"1 pages checked, 1 links checked: 0 broken links to 0 targets; 1 links not checked (robots.txt)\n",
+			fine:     true,
 			requests: map[string]int{"GET /robots.txt": 1, "ANY /private/a.html": 0, "HEAD /public.html": 1},
 		},
 		{
@@ -188,8 +191,12 @@ func TestCheckExternalHosts(t *testing.T) {
 			site := servePages(t, map[string]string{"/index.html": linkPage(hrefs...)})
 			args := append(append([]string{"-check", "-delay", "0"}, tt.flags...), site.URL+"/index.html")
 			code, stdout, stderr := crawl(t.Context(), noProxy, args...)
-			if code != exitBroken {
-				t.Fatalf("exit %d, want %d: %s", code, exitBroken, stderr)
+			want := exitBroken
+			if tt.fine {
+				want = exitOK
+			}
+			if code != want {
+				t.Fatalf("exit %d, want %d: %s", code, want, stderr)
 			}
 			got := strings.ReplaceAll(strings.ReplaceAll(stdout, ext.URL, "EXT"), site.URL, "SITE")
 			if got != tt.want {

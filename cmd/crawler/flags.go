@@ -165,7 +165,7 @@ var flags = []flagDef{
 			"`hosts` lists each host's `requests`, `pauses` and `mean_pause`, and `ahead_peak_bytes` is the most memory pages fetched ahead took; " +
 			"`max_pages_reached` says whether the crawl ended at `-max-pages`, and `waiting` how many pages it left in the bag then, or when it stopped early; " +
 			"with `-warc`, `requisites` counts the requisites `fetched`, `failed` (and `failed_by`), `redirects`, `disallowed`, `skipped`, their `bytes` and `hosts`; " +
-			"`broken_links` lists each page that failed and that pages link to: its `url`, `status`, the number of `pages` that link to it, and the first three `from`.",
+			"`broken_links` lists each page that failed and that pages link to: its `url`, `status`, the number of `pages` that link to it, and the first three `from`; with `-check`, every `from` as its `page`, `line`, `column` (and `url`, in a host's entry), and `not_checked` the links robots.txt disallows.",
 		value: func(cfg *config) flag.Value { return job.StringValue{S: &cfg.StatsJSON} },
 	},
 	{
@@ -349,8 +349,8 @@ var flags = []flagDef{
 			"Targets that are no pages, outside the scope or past *maxDepth* are asked once each with HEAD (GET if HEAD is refused, fails or times out), paced and allowed by robots.txt as pages are. " +
 			"A host that asks, with `Retry-After`, for a longer wait than a minute is not waited for: that link, and the host's others until the wait has passed, " +
 			"are reported `rate-limited` with the wait asked for, unasked, and stderr says so once. " +
-			"stdout lists the broken links, most linked first, each with every page that holds it, as *page*:*line*:*column*, then a line that sums up; " +
-			"the exit status is 9 if one is broken. With *seedURL* alone, the crawl goes as deep as the site, saves nothing, " +
+			"stdout lists the broken links, most linked first, each with every page that holds it, as *page*:*line*:*column* (a host that cannot be reached is one entry, each link followed by the URL it names), then apart the links robots.txt disallows, not checked, then a line that sums up; " +
+			"the exit status is 9 if one is broken (one not checked is not). With *seedURL* alone, the crawl goes as deep as the site, saves nothing, " +
 			"and its scope is the seed's host, unless a `-scope` says otherwise; stopped, it keeps nothing to resume, and prints the command that runs it again. " +
 			"See [Checking a site's links](#checking-a-sites-links).",
 		value:   func(cfg *config) flag.Value { return job.BoolValue{B: &cfg.Check} },

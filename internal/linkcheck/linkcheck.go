@@ -194,6 +194,9 @@ type BrokenLink struct {
 type Referrer struct {
 	Page         string
 	Line, Column int
+	// URL is the link's target where the entry is a host's, which holds
+	// the links to any of its URLs (HostUnreachable); "" for any other.
+	URL string
 }
 
 // A Report is what a check found.
@@ -201,6 +204,10 @@ type Report struct {
 	Pages  int // pages checked: saved, and read for their links
 	Links  int // links checked: those of targets asked, or decided by the crawl
 	Broken []BrokenLink
+	// NotChecked are the targets robots.txt kept the check from asking,
+	// in the form of Broken: not known to be broken, and nothing a fix
+	// of the pages would mend, so apart. They are not in Links.
+	NotChecked []BrokenLink
 	// Cached is how many of Links the Checker's Cache answered, and
 	// WithCache whether it had one.
 	Cached    int
@@ -209,9 +216,11 @@ type Report struct {
 
 // BrokenLinks is how many links are broken: the referrers of every broken
 // target.
-func (r *Report) BrokenLinks() int {
+func (r *Report) BrokenLinks() int { return links(r.Broken) }
+
+func links(bs []BrokenLink) int {
 	n := 0
-	for _, b := range r.Broken {
+	for _, b := range bs {
 		n += len(b.From)
 	}
 	return n

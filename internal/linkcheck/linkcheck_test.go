@@ -113,9 +113,9 @@ func TestChecker(t *testing.T) {
 	}
 	var got strings.Builder
 	r.WriteText(&got)
-	want := `http://dead/: host-unreachable (external, 2 links)
-  http://site/:6:1
-  http://site/:6:29
+	want := `http://dead: host-unreachable (external, 2 links)
+  http://site/:6:1 -> http://dead/1
+  http://site/:6:29 -> http://dead/2
 http://site/failed.html: 404 (page, 2 links)
   http://site/:7:30
   http://site/a.html:1:19
@@ -129,12 +129,14 @@ http://site/moved: 404 (page, 1 link)
   http://site/:5:1
 http://other/gone: 404 (external, 1 link)
   http://site/:5:51
-http://site/robots.html: robots (page, 1 link)
-  http://site/:7:56
 http://site/gone.png: 404 (requisite, 1 link)
   http://site/s.css:2:15
 
-2 pages checked, 18 links checked: 11 broken links to 9 targets
+Not checked, as robots.txt disallows them:
+http://site/robots.html: robots (page, 1 link)
+  http://site/:7:56
+
+2 pages checked, 17 links checked: 10 broken links to 8 targets; 1 links not checked (robots.txt)
 `
 	if got.String() != want {
 		t.Errorf("report:\n%s\nwant:\n%s", got.String(), want)
