@@ -471,3 +471,45 @@ func TestCheckRateLimited(t *testing.T) {
 		t.Errorf("-stats-json does not give the three links rate-limited, with retry_after 3600:\n%s", got)
 	}
 }
+
+// TestCheckUnreachableHost: a host that cannot be reached is one entry,
+// its origin, with every link to it and the URL each names, whether the
+// check connects to it directly or through a proxy that answers 502 or
+// closes the connection; it is never blamed on its robots.txt.
+func TestCheckUnreachableHost(t *testing.T) {
+	tests := []struct {
+		name  string
+		proxy http.HandlerFunc // nil: no proxy, and HOST is a closed port
+	}{
+		{name: "direct"},
+		{name: "proxy answers 502", proxy: func(w http.ResponseWriter, r *http.Request) {
+			http.Error(w, "cannot reach the host", http.StatusBadGateway)
+		}},
+		{name: "proxy closes the connection", proxy: func(w http.ResponseWriter, r *http.Request) {
+			if c, _, err := w.(http.Hijacker).Hijack(); err == nil {
+				c.Close()
+			}
+		}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			env, host := noProxy, newCheckSite(t).down
+			if tt.proxy != nil {
+				proxy := httptest.NewServer(tt.proxy)
+				t.Cleanup(proxy.Close)
+				env, host = envOf("HTTP_PROXY", proxy.URL), "far.test"
+			}
+			site := servePages(t, map[string]string{"/index.html": linkPage("http://"+host+"/a", "index.html", "http://"+host+"/b")})
+			code, stdout, stderr := crawl(t.Context(), env, "-check", "-delay", "0", "-retries", "0", site.URL+"/index.html")
+			if code != exitBroken {
+				t.Fatalf("exit %d, want %d: %s", code, exitBroken, stderr)
+			}
+			got := strings.ReplaceAll(strings.ReplaceAll(stdout, host, "HOST"), site.URL, "SITE")
+			want := "http://HOST: host-unreachable (external, 2 links)\n  SITE/index.html:3:1 -> http://HOST/a\n  SITE/index.html:5:1 -> http://HOST/b\n\n" +
+				"1 pages checked, 3 links checked: 2 broken links to 1 targets\n"
+			if got != want || strings.Contains(stderr, "robots") {
+				t.Errorf("report:\n%s\nwant:\n%s\nstderr:\n%s", got, want, stderr)
+			}
+		})
+	}
+}
