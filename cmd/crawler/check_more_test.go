@@ -154,6 +154,16 @@ func TestCheckExternalHosts(t *testing.T) {
 			requests: map[string]int{"GET /robots.txt": 1, "ANY /private/a.html": 0, "HEAD /public.html": 1},
 		},
 		{
+			// As lychee's --exclude and linkinator's --skip do.
+			name:  "excluded",
+			flags: []string{"-exclude", "/skip/"},
+			links: []string{"/skip/a.html", "/gone"},
+			serve: http.NotFound,
+			want: "EXT/gone: 404 (external, 1 link)\n  SITE/index.html:4:1\n\n" +
+				"1 pages checked, 1 links checked: 1 broken links to 1 targets\n",
+			requests: map[string]int{"ANY /skip/a.html": 0, "ANY /gone": 2},
+		},
+		{
 			name:  "HEAD refused",
 			links: []string{"/ok", "/gone"},
 			serve: func(w http.ResponseWriter, r *http.Request) {

@@ -133,7 +133,7 @@ var flags = []flagDef{
 		name: "exclude", arg: "REGEX", rule: mustMatch,
 		short: "never request a URL *REGEX* matches; repeat it for several",
 		text: "never request a URL that *REGEX* matches: a link or a redirect's target inside the scope is logged `IgnExcld` each time it is found, " +
-			"and counted as excluded; with `-warc`, such a requisite is not fetched either. " +
+			"and counted as excluded; with `-warc`, such a requisite is not fetched either, and `-check` asks no link it matches, outside the scope too. " +
 			"*REGEX* is in Go's syntax (RE2) and matched against the URL normalized, as the log shows it, " +
 			"anywhere in it, as grep does: `^` and `$` anchor it. " +
 			"Repeat it for several; a URL any of them matches is excluded. " +

@@ -49,8 +49,8 @@ type Scope interface {
 	// Internal says whether a URL, resolved, is in the scope, whatever
 	// it names: a file that is no page too.
 	Internal(link string) bool
-	// Excluded says whether a URL in the scope is never to be asked for
-	// (-exclude).
+	// Excluded says whether a URL, in the scope or not, is never to be
+	// asked for (-exclude).
 	Excluded(link string) bool
 }
 
@@ -281,8 +281,8 @@ func (c *Checker) newTarget(u string) *target {
 		t.key = key
 	}
 	t.internal = c.Scope.Internal(u)
-	if t.internal && c.Scope.Excluded(u) {
-		t.skip = true // -exclude: never requested
+	if c.Scope.Excluded(u) {
+		t.skip = true // -exclude: never requested, in the scope or out
 	}
 	return t
 }

@@ -103,7 +103,8 @@ func TestChecker(t *testing.T) {
 <a href="deep.html#there">d</a> <a href="deep.html#not">d</a>
 <a href=moved>m</a> <a href=http://other/ok>o</a> <a href=http://other/gone>g</a>
 <a href=http://dead/1>1</a> <a href=http://dead/2>2</a> <a href=mailto:x@y>m</a>
-<a href=private/p.html>p</a> <a href=failed.html>f</a> <a href=robots.html>r</a>`, ""))
+<a href=private/p.html>p</a> <a href=failed.html>f</a> <a href=robots.html>r</a>
+<a href=http://other/private/x>x</a>`, ""))
 	c.Saved("http://site/a.html", read("http://site/a.html", `<h1 id=here>A</h1><a href=/failed.html>f</a>`, ""))
 	c.Failed("http://site/failed.html", "404")
 	c.Disallowed("http://site/robots.html")
