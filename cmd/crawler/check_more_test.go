@@ -523,3 +523,26 @@ func TestCheckUnreachableHost(t *testing.T) {
 		})
 	}
 }
+
+// TestCheckWhatNoBrowserLoads: a check checks every candidate of an
+// srcset and of an image-set(), not only those a browser picks at 1× and
+// 2×, and the href of a <link> whatever its rel, as other link checkers
+// do.
+func TestCheckWhatNoBrowserLoads(t *testing.T) {
+	site := servePages(t, map[string]string{
+		"/index.html": "<!DOCTYPE html>\n<link rel=canonical href=gone.html><link rev=made href=made.html>\n" +
+			"<img srcset='index.html 1x, big.png 1.5x, index.html 2x'>\n<p style=\"b: image-set('index.html' 1x, 'set.png' 3x)\">\n",
+	})
+	code, stdout, stderr := crawl(t.Context(), noProxy, "-check", "-delay", "0", site.URL+"/index.html")
+	if code != exitBroken {
+		t.Fatalf("exit %d, want %d: %s", code, exitBroken, stderr)
+	}
+	want := "SITE/gone.html: 404 (page, 1 link)\n  SITE/index.html:2:1\n" +
+		"SITE/made.html: 404 (page, 1 link)\n  SITE/index.html:2:36\n" +
+		"SITE/big.png: 404 (requisite, 1 link)\n  SITE/index.html:3:1\n" +
+		"SITE/set.png: 404 (requisite, 1 link)\n  SITE/index.html:4:1\n\n" +
+		"1 pages checked, 7 links checked: 4 broken links to 4 targets\n"
+	if got := strings.ReplaceAll(stdout, site.URL, "SITE"); got != want {
+		t.Errorf("report:\n%s\nwant:\n%s", got, want)
+	}
+}

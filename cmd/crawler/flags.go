@@ -344,7 +344,7 @@ var flags = []flagDef{
 	{
 		name: "check", def: "false", rule: mustMatch,
 		short: "check every link of the site, and list the broken ones on stdout (exit 9 if any)",
-		text: "check links instead of logging the crawl: every link, frame, image, stylesheet (and what it imports), script and other requisite " +
+		text: "check links instead of logging the crawl: every link (any `<link>`'s `href` too), frame, image (every candidate of an `srcset` or `image-set()`), stylesheet (and what it imports), script and other requisite " +
 			"of every page crawled, and every `#fragment` that names a page in the scope. " +
 			"Targets that are no pages, outside the scope or past *maxDepth* are asked once each with HEAD (GET if HEAD is refused, fails or times out), paced and allowed by robots.txt as pages are. " +
 			"A host that asks, with `Retry-After`, for a longer wait than a minute is not waited for: that link, and the host's others until the wait has passed, " +
