@@ -154,6 +154,26 @@ func TestCheckExternalHosts(t *testing.T) {
 			requests: map[string]int{"GET /robots.txt": 1, "ANY /private/a.html": 0, "HEAD /public.html": 1},
 		},
 		{
+			// A page too large to read is there, its fragments unknown.
+			name:  "fragments",
+			flags: []string{"-max-size", "1KiB"},
+			links: []string{"/doc#there", "/doc#gone", "/big#x"},
+			serve: func(w http.ResponseWriter, r *http.Request) {
+				w.Header().Set("Content-Type", "text/html")
+				switch r.URL.Path {
+				case "/doc":
+					fmt.Fprint(w, `<h2 id=there>There</h2>`)
+				case "/big":
+					fmt.Fprint(w, strings.Repeat("<p>big", 1000))
+				default:
+					http.NotFound(w, r)
+				}
+			},
+			want: "EXT/doc#gone: missing-fragment (fragment, 1 link)\n  SITE/index.html:4:1\n\n" +
+				"1 pages checked, 3 links checked: 1 broken links to 1 targets\n",
+			requests: map[string]int{"GET /doc": 1, "HEAD /doc": 0, "GET /big": 1, "HEAD /big": 1},
+		},
+		{
 			// As lychee's --exclude and linkinator's --skip do.
 			name:  "excluded",
 			flags: []string{"-exclude", "/skip/"},

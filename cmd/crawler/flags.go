@@ -345,7 +345,7 @@ var flags = []flagDef{
 		name: "check", def: "false", rule: mustMatch,
 		short: "check every link of the site, and list the broken ones on stdout (exit 9 if any)",
 		text: "check links instead of logging the crawl: every link (any `<link>`'s `href` too), frame, image (every candidate of an `srcset` or `image-set()`), stylesheet (and what it imports), script and other requisite " +
-			"of every page crawled, and every `#fragment` that names a page in the scope. " +
+			"of every page crawled, and every `#fragment` of a page, in the scope or out (a page over `-max-size` keeps its fragments unchecked). " +
 			"Targets that are no pages, outside the scope or past *maxDepth* are asked once each with HEAD (GET if HEAD is refused, fails or times out), paced and allowed by robots.txt as pages are. " +
 			"A host that asks, with `Retry-After`, for a longer wait than a minute is not waited for: that link, and the host's others until the wait has passed, " +
 			"are reported `rate-limited` with the wait asked for, unasked, and stderr says so once. " +
@@ -366,7 +366,7 @@ var flags = []flagDef{
 		name: "check-cache", arg: "FILE", rule: mayChange,
 		short: "with -check, remember in *FILE* which links outside the scope were fine",
 		text: "with `-check`, keep in *FILE*, as JSON, what came of each link outside the scope (its URL, status and when it was asked), written as each is known, so that a check stopped by Ctrl-C or kill -9 keeps what it learned. " +
-			"The next check with *FILE* takes a link found fine (a `2xx`) less than `-check-cache-age` ago as fine, without a request; a link that failed is always asked again, and so is every link inside the scope. " +
+			"The next check with *FILE* takes a link found fine (a `2xx`) less than `-check-cache-age` ago as fine, without a request, unless a link names a `#fragment` of it; a link that failed is always asked again, and so is every link inside the scope. " +
 			"The report's last line says how many links the cache answered. *FILE* is replaced whole, under a temporary name then renamed, never written through a symbolic link; " +
 			"checks may share it, at once or one after another, each keeping the newer outcome of a link, under the lock of *FILE*`.lock`, which stays. " +
 			"A *FILE* that is torn or not such a cache is renamed *FILE*`.bad`, never trusted nor removed, with a warning, and the check asks every link.",

@@ -256,3 +256,35 @@ func TestCheckerWorkers(t *testing.T) {
 		})
 	}
 }
+
+// TestCheckerExternalFragments: a fragment of a page outside the scope
+// is checked against that page's ids and <a name>s, as inside it, the
+// page read once for all the links to it; a fragment of a file that is no
+// HTML page is taken as it is.
+func TestCheckerExternalFragments(t *testing.T) {
+	web := &fakeWeb{answers: map[string]answer{
+		"http://other/doc": html(`<h2 id=there>T</h2><a name=old>O</a>`),
+		"http://other/pdf": {Code: 200, ContentType: "application/pdf", Body: []byte("%PDF")},
+	}}
+	c := &linkcheck.Checker{Web: web, Scheduler: pagefetch.NewScheduler(0, nil, 1), Scope: scope{}, External: true}
+	c.Saved("http://site/", read("http://site/", `<a href=http://other/doc#there>1</a> <a href=http://other/doc#old>2</a>
+<a href=http://other/doc#gone>3</a> <a href=http://other/doc>4</a> <a href=http://other/doc#top>5</a>
+<a href=http://other/pdf#page=2>6</a>`, ""))
+	r, err := c.Run(t.Context())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got strings.Builder
+	r.WriteText(&got)
+	want := `http://other/doc#gone: missing-fragment (fragment, 1 link)
+  http://site/:2:1
+
+1 pages checked, 6 links checked: 1 broken links to 1 targets
+`
+	if got.String() != want {
+		t.Errorf("report:\n%s\nwant:\n%s", got.String(), want)
+	}
+	if n := web.asked["http://other/doc"]; n != 1 {
+		t.Errorf("asked http://other/doc %d times, want once", n)
+	}
+}

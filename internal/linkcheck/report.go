@@ -55,9 +55,9 @@ func (c *Checker) report(order []*target) *Report {
 }
 
 // missingFragments returns a broken link for each fragment that links to
-// t name, and t, an HTML page in the scope, does not have.
+// t name, and t, an HTML page read, does not have.
 func (c *Checker) missingFragments(t *target) []BrokenLink {
-	if !t.internal || t.ids == nil {
+	if t.ids == nil {
 		return nil
 	}
 	var broken []BrokenLink
