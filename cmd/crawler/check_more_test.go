@@ -108,6 +108,7 @@ func TestCheckExternalHosts(t *testing.T) {
 		links []string // paths on the external host, or "SITE/..." for the site's
 		serve func(w http.ResponseWriter, r *http.Request)
 		want  string
+		fine  bool // nothing broken: exit 0, not 9
 		// requests are how many requests the external host must have
 		// got for each "METHOD /path" ("ANY /path": any method).
 		requests map[string]int
@@ -146,9 +147,41 @@ func TestCheckExternalHosts(t *testing.T) {
 					http.NotFound(w, r)
 				}
 			},
-			want: "EXT/private/a.html: robots (external, 1 link)\n  SITE/index.html:3:1\n\n" +
-				"1 pages checked, 2 links checked: 1 broken links to 1 targets\n",
+			// Listed apart, not checked, and no link is broken.
+			want: "Not checked, as robots.txt disallows them:\nEXT/private/a.html: robots (external, 1 link)\n  SITE/index.html:3:1\n\n" +
+				"1 pages checked, 1 links checked: 0 broken links to 0 targets; 1 links not checked (robots.txt)\n",
+			fine:     true,
 			requests: map[string]int{"GET /robots.txt": 1, "ANY /private/a.html": 0, "HEAD /public.html": 1},
+		},
+		{
+			// A page too large to read is there, its fragments unknown.
+			name:  "fragments",
+			flags: []string{"-max-size", "1KiB"},
+			links: []string{"/doc#there", "/doc#gone", "/big#x"},
+			serve: func(w http.ResponseWriter, r *http.Request) {
+				w.Header().Set("Content-Type", "text/html")
+				switch r.URL.Path {
+				case "/doc":
+					fmt.Fprint(w, `<h2 id=there>There</h2>`)
+				case "/big":
+					fmt.Fprint(w, strings.Repeat("<p>big", 1000))
+				default:
+					http.NotFound(w, r)
+				}
+			},
+			want: "EXT/doc#gone: missing-fragment (fragment, 1 link)\n  SITE/index.html:4:1\n\n" +
+				"1 pages checked, 3 links checked: 1 broken links to 1 targets\n",
+			requests: map[string]int{"GET /doc": 1, "HEAD /doc": 0, "GET /big": 1, "HEAD /big": 1},
+		},
+		{
+			// As lychee's --exclude and linkinator's --skip do.
+			name:  "excluded",
+			flags: []string{"-exclude", "/skip/"},
+			links: []string{"/skip/a.html", "/gone"},
+			serve: http.NotFound,
+			want: "EXT/gone: 404 (external, 1 link)\n  SITE/index.html:4:1\n\n" +
+				"1 pages checked, 1 links checked: 1 broken links to 1 targets\n",
+			requests: map[string]int{"ANY /skip/a.html": 0, "ANY /gone": 2},
 		},
 		{
 			name:  "HEAD refused",
@@ -188,8 +221,12 @@ func TestCheckExternalHosts(t *testing.T) {
 			site := servePages(t, map[string]string{"/index.html": linkPage(hrefs...)})
 			args := append(append([]string{"-check", "-delay", "0"}, tt.flags...), site.URL+"/index.html")
 			code, stdout, stderr := crawl(t.Context(), noProxy, args...)
-			if code != exitBroken {
-				t.Fatalf("exit %d, want %d: %s", code, exitBroken, stderr)
+			want := exitBroken
+			if tt.fine {
+				want = exitOK
+			}
+			if code != want {
+				t.Fatalf("exit %d, want %d: %s", code, want, stderr)
 			}
 			got := strings.ReplaceAll(strings.ReplaceAll(stdout, ext.URL, "EXT"), site.URL, "SITE")
 			if got != tt.want {
@@ -462,5 +499,70 @@ func TestCheckRateLimited(t *testing.T) {
 	}
 	if got := readFile(t, statsFile); strings.Count(got, "\"status\": \"rate-limited\",\n      \"retry_after\": 3600,\n") != 3 {
 		t.Errorf("-stats-json does not give the three links rate-limited, with retry_after 3600:\n%s", got)
+	}
+}
+
+// TestCheckUnreachableHost: a host that cannot be reached is one entry,
+// its origin, with every link to it and the URL each names, whether the
+// check connects to it directly or through a proxy that answers 502 or
+// closes the connection; it is never blamed on its robots.txt.
+func TestCheckUnreachableHost(t *testing.T) {
+	tests := []struct {
+		name  string
+		proxy http.HandlerFunc // nil: no proxy, and HOST is a closed port
+	}{
+		{name: "direct"},
+		{name: "proxy answers 502", proxy: func(w http.ResponseWriter, r *http.Request) {
+			http.Error(w, "cannot reach the host", http.StatusBadGateway)
+		}},
+		{name: "proxy closes the connection", proxy: func(w http.ResponseWriter, r *http.Request) {
+			if c, _, err := w.(http.Hijacker).Hijack(); err == nil {
+				c.Close()
+			}
+		}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			env, host := noProxy, newCheckSite(t).down
+			if tt.proxy != nil {
+				proxy := httptest.NewServer(tt.proxy)
+				t.Cleanup(proxy.Close)
+				env, host = envOf("HTTP_PROXY", proxy.URL), "far.test"
+			}
+			site := servePages(t, map[string]string{"/index.html": linkPage("http://"+host+"/a", "index.html", "http://"+host+"/b")})
+			code, stdout, stderr := crawl(t.Context(), env, "-check", "-delay", "0", "-retries", "0", site.URL+"/index.html")
+			if code != exitBroken {
+				t.Fatalf("exit %d, want %d: %s", code, exitBroken, stderr)
+			}
+			got := strings.ReplaceAll(strings.ReplaceAll(stdout, host, "HOST"), site.URL, "SITE")
+			want := "http://HOST: host-unreachable (external, 2 links)\n  SITE/index.html:3:1 -> http://HOST/a\n  SITE/index.html:5:1 -> http://HOST/b\n\n" +
+				"1 pages checked, 3 links checked: 2 broken links to 1 targets\n"
+			if got != want || strings.Contains(stderr, "robots") {
+				t.Errorf("report:\n%s\nwant:\n%s\nstderr:\n%s", got, want, stderr)
+			}
+		})
+	}
+}
+
+// TestCheckWhatNoBrowserLoads: a check checks every candidate of an
+// srcset and of an image-set(), not only those a browser picks at 1× and
+// 2×, and the href of a <link> whatever its rel, as other link checkers
+// do.
+func TestCheckWhatNoBrowserLoads(t *testing.T) {
+	site := servePages(t, map[string]string{
+		"/index.html": "<!DOCTYPE html>\n<link rel=canonical href=gone.html><link rev=made href=made.html>\n" +
+			"<img srcset='index.html 1x, big.png 1.5x, index.html 2x'>\n<p style=\"b: image-set('index.html' 1x, 'set.png' 3x)\">\n",
+	})
+	code, stdout, stderr := crawl(t.Context(), noProxy, "-check", "-delay", "0", site.URL+"/index.html")
+	if code != exitBroken {
+		t.Fatalf("exit %d, want %d: %s", code, exitBroken, stderr)
+	}
+	want := "SITE/gone.html: 404 (page, 1 link)\n  SITE/index.html:2:1\n" +
+		"SITE/made.html: 404 (page, 1 link)\n  SITE/index.html:2:36\n" +
+		"SITE/big.png: 404 (requisite, 1 link)\n  SITE/index.html:3:1\n" +
+		"SITE/set.png: 404 (requisite, 1 link)\n  SITE/index.html:4:1\n\n" +
+		"1 pages checked, 7 links checked: 4 broken links to 4 targets\n"
+	if got := strings.ReplaceAll(stdout, site.URL, "SITE"); got != want {
+		t.Errorf("report:\n%s\nwant:\n%s", got, want)
 	}
 }

@@ -92,13 +92,19 @@ func TestCheck(t *testing.T) {
 	}
 	checkGolden(t, "town-check", site.anonymous(stdout))
 	var r struct {
-		Broken []json.RawMessage `json:"broken_links"`
+		Broken     []json.RawMessage `json:"broken_links"`
+		NotChecked []json.RawMessage `json:"not_checked"`
 	}
 	if err := json.Unmarshal([]byte(readFile(t, statsFile)), &r); err != nil {
 		t.Fatal(err)
 	}
 	var pretty bytes.Buffer
 	for _, b := range r.Broken {
+		json.Indent(&pretty, b, "", " ")
+		pretty.WriteString("\n")
+	}
+	pretty.WriteString("not_checked:\n")
+	for _, b := range r.NotChecked {
 		json.Indent(&pretty, b, "", " ")
 		pretty.WriteString("\n")
 	}

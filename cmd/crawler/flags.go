@@ -133,7 +133,7 @@ var flags = []flagDef{
 		name: "exclude", arg: "REGEX", rule: mustMatch,
 		short: "never request a URL *REGEX* matches; repeat it for several",
 		text: "never request a URL that *REGEX* matches: a link or a redirect's target inside the scope is logged `IgnExcld` each time it is found, " +
-			"and counted as excluded; with `-warc`, such a requisite is not fetched either. " +
+			"and counted as excluded; with `-warc`, such a requisite is not fetched either, and `-check` asks no link it matches, outside the scope too. " +
 			"*REGEX* is in Go's syntax (RE2) and matched against the URL normalized, as the log shows it, " +
 			"anywhere in it, as grep does: `^` and `$` anchor it. " +
 			"Repeat it for several; a URL any of them matches is excluded. " +
@@ -165,7 +165,7 @@ var flags = []flagDef{
 			"`hosts` lists each host's `requests`, `pauses` and `mean_pause`, and `ahead_peak_bytes` is the most memory pages fetched ahead took; " +
 			"`max_pages_reached` says whether the crawl ended at `-max-pages`, and `waiting` how many pages it left in the bag then, or when it stopped early; " +
 			"with `-warc`, `requisites` counts the requisites `fetched`, `failed` (and `failed_by`), `redirects`, `disallowed`, `skipped`, their `bytes` and `hosts`; " +
-			"`broken_links` lists each page that failed and that pages link to: its `url`, `status`, the number of `pages` that link to it, and the first three `from`.",
+			"`broken_links` lists each page that failed and that pages link to: its `url`, `status`, the number of `pages` that link to it, and the first three `from`; with `-check`, every `from` as its `page`, `line`, `column` (and `url`, in a host's entry), and `not_checked` the links robots.txt disallows.",
 		value: func(cfg *config) flag.Value { return job.StringValue{S: &cfg.StatsJSON} },
 	},
 	{
@@ -344,13 +344,13 @@ var flags = []flagDef{
 	{
 		name: "check", def: "false", rule: mustMatch,
 		short: "check every link of the site, and list the broken ones on stdout (exit 9 if any)",
-		text: "check links instead of logging the crawl: every link, frame, image, stylesheet (and what it imports), script and other requisite " +
-			"of every page crawled, and every `#fragment` that names a page in the scope. " +
+		text: "check links instead of logging the crawl: every link (any `<link>`'s `href` too), frame, image (every candidate of an `srcset` or `image-set()`), stylesheet (and what it imports), script and other requisite " +
+			"of every page crawled, and every `#fragment` of a page, in the scope or out (a page over `-max-size` keeps its fragments unchecked). " +
 			"Targets that are no pages, outside the scope or past *maxDepth* are asked once each with HEAD (GET if HEAD is refused, fails or times out), paced and allowed by robots.txt as pages are. " +
 			"A host that asks, with `Retry-After`, for a longer wait than a minute is not waited for: that link, and the host's others until the wait has passed, " +
 			"are reported `rate-limited` with the wait asked for, unasked, and stderr says so once. " +
-			"stdout lists the broken links, most linked first, each with every page that holds it, as *page*:*line*:*column*, then a line that sums up; " +
-			"the exit status is 9 if one is broken. With *seedURL* alone, the crawl goes as deep as the site, saves nothing, " +
+			"stdout lists the broken links, most linked first, each with every page that holds it, as *page*:*line*:*column* (a host that cannot be reached is one entry, each link followed by the URL it names), then apart the links robots.txt disallows, not checked, then a line that sums up; " +
+			"the exit status is 9 if one is broken (one not checked is not). With *seedURL* alone, the crawl goes as deep as the site, saves nothing, " +
 			"and its scope is the seed's host, unless a `-scope` says otherwise; stopped, it keeps nothing to resume, and prints the command that runs it again. " +
 			"See [Checking a site's links](#checking-a-sites-links).",
 		value:   func(cfg *config) flag.Value { return job.BoolValue{B: &cfg.Check} },
@@ -366,7 +366,7 @@ var flags = []flagDef{
 		name: "check-cache", arg: "FILE", rule: mayChange,
 		short: "with -check, remember in *FILE* which links outside the scope were fine",
 		text: "with `-check`, keep in *FILE*, as JSON, what came of each link outside the scope (its URL, status and when it was asked), written as each is known, so that a check stopped by Ctrl-C or kill -9 keeps what it learned. " +
-			"The next check with *FILE* takes a link found fine (a `2xx`) less than `-check-cache-age` ago as fine, without a request; a link that failed is always asked again, and so is every link inside the scope. " +
+			"The next check with *FILE* takes a link found fine (a `2xx`) less than `-check-cache-age` ago as fine, without a request, unless a link names a `#fragment` of it; a link that failed is always asked again, and so is every link inside the scope. " +
 			"The report's last line says how many links the cache answered. *FILE* is replaced whole, under a temporary name then renamed, never written through a symbolic link; " +
 			"checks may share it, at once or one after another, each keeping the newer outcome of a link, under the lock of *FILE*`.lock`, which stays. " +
 			"A *FILE* that is torn or not such a cache is renamed *FILE*`.bad`, never trusted nor removed, with a warning, and the check asks every link.",

@@ -126,7 +126,8 @@ func (j *Job) Run(ctx context.Context) (Outcome, error) {
 		// where one killed after would leave the file empty for good.
 		j.report = report(res, c, fetcher, cfg.mode, time.Since(j.began))
 		if j.checked != nil {
-			j.report.Broken = brokenLinks(j.checked)
+			j.report.Broken = brokenLinks(j.checked.Broken)
+			j.report.NotChecked = brokenLinks(j.checked.NotChecked)
 		}
 		j.reportErr = writeJSON(j.report, out.stats)
 		if j.checked != nil {
@@ -224,16 +225,16 @@ func (j *Job) OwnDir() (bool, error) { return j.tmpDir != "", j.tmpErr }
 // written its report on stdout, or nil; and the error of writing it.
 func (j *Job) Checked() (*linkcheck.Report, error) { return j.checked, j.checkedErr }
 
-// brokenLinks are the broken links a link check found, as -stats-json
-// gives them.
-func brokenLinks(r *linkcheck.Report) []stats.BrokenLink {
-	broken := make([]stats.BrokenLink, len(r.Broken))
-	for i, b := range r.Broken {
+// brokenLinks are the broken links a link check found, or those it did
+// not check, as -stats-json gives them.
+func brokenLinks(bs []linkcheck.BrokenLink) []stats.BrokenLink {
+	broken := make([]stats.BrokenLink, len(bs))
+	for i, b := range bs {
 		from := make([]stats.Referrer, len(b.From))
 		pages := make(map[string]bool)
 		var first []string // for -stats, which names three pages
 		for k, f := range b.From {
-			from[k] = stats.Referrer{Page: f.Page, Line: f.Line, Column: f.Column}
+			from[k] = stats.Referrer{Page: f.Page, Line: f.Line, Column: f.Column, URL: f.URL}
 			if !pages[f.Page] && len(first) < 3 {
 				first = append(first, f.Page)
 			}

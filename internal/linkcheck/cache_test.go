@@ -82,6 +82,12 @@ func TestCheckerCache(t *testing.T) {
 			asked: map[string]int{"http://cdn/s.css": 0, "http://cdn/i.css": 0, "http://cdn/ok.png": 0, "http://cdn/gone.png": 1}, cached: 3,
 		},
 		{
+			name:  "fine, then a fragment of it linked",
+			first: `<a href=http://other/ok>o</a>`, again: `<a href=http://other/ok#gone>o</a>`,
+			// the cache keeps no ids: it is asked, and read for them
+			asked: map[string]int{"http://other/ok": 1},
+		},
+		{
 			name:  "stylesheet linked, then needed",
 			first: `<a href=http://cdn/s.css>s</a>`, again: `<link rel=stylesheet href=http://cdn/s.css>`,
 			// the cache knows it fine, but not what it imports: each is

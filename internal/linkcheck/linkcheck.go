@@ -10,15 +10,17 @@
 // other target (outside the scope, a requisite, a file that is no page, a
 // page past maxDepth) is asked once, through the crawl's fetcher, so that
 // its pauses and robots.txt hold. A stylesheet is read for what it
-// imports in turn.
+// imports in turn, and a page a link names a fragment of, in the scope or
+// out, for its ids and <a name>s, unless it is larger than the fetcher's
+// MaxSize: then its fragments are not checked.
 //
 // With a Cache, a target outside the scope that the cache found fine
 // lately is taken as fine without a request, and what came of each such
 // target asked is put in the cache, as soon as it is known, so that a
-// check stopped half way keeps what it learned. A fragment is checked in
-// the scope alone, so a status is all a target outside it needs; a
-// stylesheet's imports are kept with it. A target whose redirects lead
-// into the scope is never put in the cache: the scope is always checked.
+// check stopped half way keeps what it learned. It keeps a status, and a
+// stylesheet's imports, but no page's ids: a target a link names a
+// fragment of is asked again. A target whose redirects lead into the
+// scope is never put in the cache: the scope is always checked.
 package linkcheck
 
 import (
@@ -49,8 +51,8 @@ type Scope interface {
 	// Internal says whether a URL, resolved, is in the scope, whatever
 	// it names: a file that is no page too.
 	Internal(link string) bool
-	// Excluded says whether a URL in the scope is never to be asked for
-	// (-exclude).
+	// Excluded says whether a URL, in the scope or not, is never to be
+	// asked for (-exclude).
 	Excluded(link string) bool
 }
 
@@ -194,6 +196,9 @@ type BrokenLink struct {
 type Referrer struct {
 	Page         string
 	Line, Column int
+	// URL is the link's target where the entry is a host's, which holds
+	// the links to any of its URLs (HostUnreachable); "" for any other.
+	URL string
 }
 
 // A Report is what a check found.
@@ -201,6 +206,10 @@ type Report struct {
 	Pages  int // pages checked: saved, and read for their links
 	Links  int // links checked: those of targets asked, or decided by the crawl
 	Broken []BrokenLink
+	// NotChecked are the targets robots.txt kept the check from asking,
+	// in the form of Broken: not known to be broken, and nothing a fix
+	// of the pages would mend, so apart. They are not in Links.
+	NotChecked []BrokenLink
 	// Cached is how many of Links the Checker's Cache answered, and
 	// WithCache whether it had one.
 	Cached    int
@@ -209,9 +218,11 @@ type Report struct {
 
 // BrokenLinks is how many links are broken: the referrers of every broken
 // target.
-func (r *Report) BrokenLinks() int {
+func (r *Report) BrokenLinks() int { return links(r.Broken) }
+
+func links(bs []BrokenLink) int {
 	n := 0
-	for _, b := range r.Broken {
+	for _, b := range bs {
 		n += len(b.From)
 	}
 	return n
@@ -272,8 +283,8 @@ func (c *Checker) newTarget(u string) *target {
 		t.key = key
 	}
 	t.internal = c.Scope.Internal(u)
-	if t.internal && c.Scope.Excluded(u) {
-		t.skip = true // -exclude: never requested
+	if c.Scope.Excluded(u) {
+		t.skip = true // -exclude: never requested, in the scope or out
 	}
 	return t
 }
@@ -295,13 +306,14 @@ func (c *Checker) decide(t *target) {
 		t.skip = true
 		return
 	}
-	if !t.internal && c.fromCache(t) {
-		return
-	}
 	for _, i := range t.refs {
-		if t.internal && !topFragment(c.refs[i].fragment) {
+		if !topFragment(c.refs[i].fragment) {
 			t.body = true
 		}
+	}
+	// The Cache keeps a status, not the ids a fragment needs.
+	if !t.internal && !t.body && c.fromCache(t) {
+		return
 	}
 }
 
@@ -457,6 +469,12 @@ func (c *Checker) check(ctx context.Context, t *target) error {
 	u := t.url
 	for range maxRedirects + 1 {
 		a, err := c.Web.Check(ctx, u, t.body)
+		if err != nil && t.body && pagefetch.Reason(err) == "too large" {
+			// Too large to read for its ids: there all the same, and
+			// its fragments unknown, as a file's that is no page.
+			t.body = false
+			a, err = c.Web.Check(ctx, u, false)
+		}
 		if err != nil {
 			t.status = reason(err)
 			if rl, ok := errors.AsType[*pagefetch.RateLimitedError](err); ok {

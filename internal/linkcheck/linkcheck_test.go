@@ -103,7 +103,8 @@ func TestChecker(t *testing.T) {
 <a href="deep.html#there">d</a> <a href="deep.html#not">d</a>
 <a href=moved>m</a> <a href=http://other/ok>o</a> <a href=http://other/gone>g</a>
 <a href=http://dead/1>1</a> <a href=http://dead/2>2</a> <a href=mailto:x@y>m</a>
-<a href=private/p.html>p</a> <a href=failed.html>f</a> <a href=robots.html>r</a>`, ""))
+<a href=private/p.html>p</a> <a href=failed.html>f</a> <a href=robots.html>r</a>
+<a href=http://other/private/x>x</a>`, ""))
 	c.Saved("http://site/a.html", read("http://site/a.html", `<h1 id=here>A</h1><a href=/failed.html>f</a>`, ""))
 	c.Failed("http://site/failed.html", "404")
 	c.Disallowed("http://site/robots.html")
@@ -113,9 +114,9 @@ func TestChecker(t *testing.T) {
 	}
 	var got strings.Builder
 	r.WriteText(&got)
-	want := `http://dead/: host-unreachable (external, 2 links)
-  http://site/:6:1
-  http://site/:6:29
+	want := `http://dead: host-unreachable (external, 2 links)
+  http://site/:6:1 -> http://dead/1
+  http://site/:6:29 -> http://dead/2
 http://site/failed.html: 404 (page, 2 links)
   http://site/:7:30
   http://site/a.html:1:19
@@ -129,12 +130,14 @@ http://site/moved: 404 (page, 1 link)
   http://site/:5:1
 http://other/gone: 404 (external, 1 link)
   http://site/:5:51
-http://site/robots.html: robots (page, 1 link)
-  http://site/:7:56
 http://site/gone.png: 404 (requisite, 1 link)
   http://site/s.css:2:15
 
-2 pages checked, 18 links checked: 11 broken links to 9 targets
+Not checked, as robots.txt disallows them:
+http://site/robots.html: robots (page, 1 link)
+  http://site/:7:56
+
+2 pages checked, 17 links checked: 10 broken links to 8 targets; 1 links not checked (robots.txt)
 `
 	if got.String() != want {
 		t.Errorf("report:\n%s\nwant:\n%s", got.String(), want)
@@ -251,5 +254,37 @@ func TestCheckerWorkers(t *testing.T) {
 				}
 			})
 		})
+	}
+}
+
+// TestCheckerExternalFragments: a fragment of a page outside the scope
+// is checked against that page's ids and <a name>s, as inside it, the
+// page read once for all the links to it; a fragment of a file that is no
+// HTML page is taken as it is.
+func TestCheckerExternalFragments(t *testing.T) {
+	web := &fakeWeb{answers: map[string]answer{
+		"http://other/doc": html(`<h2 id=there>T</h2><a name=old>O</a>`),
+		"http://other/pdf": {Code: 200, ContentType: "application/pdf", Body: []byte("%PDF")},
+	}}
+	c := &linkcheck.Checker{Web: web, Scheduler: pagefetch.NewScheduler(0, nil, 1), Scope: scope{}, External: true}
+	c.Saved("http://site/", read("http://site/", `<a href=http://other/doc#there>1</a> <a href=http://other/doc#old>2</a>
+<a href=http://other/doc#gone>3</a> <a href=http://other/doc>4</a> <a href=http://other/doc#top>5</a>
+<a href=http://other/pdf#page=2>6</a>`, ""))
+	r, err := c.Run(t.Context())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got strings.Builder
+	r.WriteText(&got)
+	want := `http://other/doc#gone: missing-fragment (fragment, 1 link)
+  http://site/:2:1
+
+1 pages checked, 6 links checked: 1 broken links to 1 targets
+`
+	if got.String() != want {
+		t.Errorf("report:\n%s\nwant:\n%s", got.String(), want)
+	}
+	if n := web.asked["http://other/doc"]; n != 1 {
+		t.Errorf("asked http://other/doc %d times, want once", n)
 	}
 }

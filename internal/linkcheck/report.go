@@ -11,44 +11,53 @@ import (
 )
 
 // report gathers the broken targets, in the order met, then sorts them,
-// most linked first. A host that could not be reached is one entry, with
-// every link to it.
+// most linked first. A host that could not be reached is one entry, its
+// origin, with every link to it and the URL each names. A target that
+// robots.txt disallows is not checked, and listed apart.
 func (c *Checker) report(order []*target) *Report {
-	r := &Report{Pages: c.saved, Broken: []BrokenLink{}, WithCache: c.Cache != nil}
-	downs := make(map[string]int) // host → index in r.Broken
+	r := &Report{Pages: c.saved, Broken: []BrokenLink{}, NotChecked: []BrokenLink{}, WithCache: c.Cache != nil}
+	downs := make(map[string]int) // origin → index in r.Broken
 	for _, t := range order {
-		if t.skip || t.status == "" {
+		switch {
+		case t.skip || t.status == "":
+			continue
+		case t.status == Robots:
+			r.NotChecked = append(r.NotChecked, BrokenLink{URL: t.url, Status: t.status, Kind: c.kind(t), From: c.referrers(t.refs)})
 			continue
 		}
 		r.Links += len(t.refs)
 		if t.cached {
 			r.Cached += len(t.refs)
 		}
-		if !t.ok {
-			if t.status == HostUnreachable {
-				h := originOf(t.url)
-				i, ok := downs[h]
-				if !ok {
-					i = len(r.Broken)
-					downs[h] = i
-					r.Broken = append(r.Broken, BrokenLink{URL: h + "/", Status: HostUnreachable, Kind: c.kind(t)})
-				}
-				r.Broken[i].From = append(r.Broken[i].From, c.referrers(t.refs)...)
-				continue
+		switch {
+		case t.ok:
+			r.Broken = append(r.Broken, c.missingFragments(t)...)
+		case t.status == HostUnreachable:
+			h := originOf(t.url)
+			i, ok := downs[h]
+			if !ok {
+				i = len(r.Broken)
+				downs[h] = i
+				r.Broken = append(r.Broken, BrokenLink{URL: h, Status: HostUnreachable, Kind: c.kind(t)})
 			}
+			for _, f := range c.referrers(t.refs) {
+				f.URL = t.url
+				r.Broken[i].From = append(r.Broken[i].From, f)
+			}
+		default:
 			r.Broken = append(r.Broken, BrokenLink{URL: t.url, Status: t.status, Kind: c.kind(t), From: c.referrers(t.refs), RetryAfter: t.wait})
-			continue
 		}
-		r.Broken = append(r.Broken, c.missingFragments(t)...)
 	}
-	slices.SortStableFunc(r.Broken, func(a, b BrokenLink) int { return cmp.Compare(len(b.From), len(a.From)) })
+	for _, bs := range [][]BrokenLink{r.Broken, r.NotChecked} {
+		slices.SortStableFunc(bs, func(a, b BrokenLink) int { return cmp.Compare(len(b.From), len(a.From)) })
+	}
 	return r
 }
 
 // missingFragments returns a broken link for each fragment that links to
-// t name, and t, an HTML page in the scope, does not have.
+// t name, and t, an HTML page read, does not have.
 func (c *Checker) missingFragments(t *target) []BrokenLink {
-	if !t.internal || t.ids == nil {
+	if t.ids == nil {
 		return nil
 	}
 	var broken []BrokenLink
@@ -106,8 +115,9 @@ func (c *Checker) referrer(i int) Referrer {
 
 // WriteText writes the report for people: each broken target, its
 // status (with the wait asked for, for one rate-limited) and kind, and
-// where every link to it is, as page:line:column; then a line that sums
-// it up.
+// where every link to it is, as page:line:column (followed by the URL it
+// names, for a host's entry); then, apart, the targets not checked; then
+// a line that sums it up.
 //
 // Every byte a terminal would obey is escaped, as package termsafe does,
 // whatever w is: a fragment is reported as its page wrote it, ESC and BEL
@@ -121,7 +131,28 @@ func (r *Report) WriteText(w io.Writer) error {
 }
 
 func (r *Report) writeText(w io.Writer) error {
-	for _, b := range r.Broken {
+	writeEntries(w, r.Broken)
+	if len(r.NotChecked) > 0 {
+		fmt.Fprintln(w, "Not checked, as robots.txt disallows them:")
+		writeEntries(w, r.NotChecked)
+	}
+	cached := ""
+	if r.WithCache {
+		cached = fmt.Sprintf(" (%d from the cache)", r.Cached)
+	}
+	notChecked := ""
+	if n := links(r.NotChecked); n > 0 {
+		notChecked = fmt.Sprintf("; %d links not checked (robots.txt)", n)
+	}
+	_, err := fmt.Fprintf(w, "%d pages checked, %d links checked%s: %d broken links to %d targets%s\n",
+		r.Pages, r.Links, cached, r.BrokenLinks(), len(r.Broken), notChecked)
+	return err
+}
+
+// writeEntries writes the entries bs, each with where every link to it
+// is, then a blank line, if there are any.
+func writeEntries(w io.Writer, bs []BrokenLink) {
+	for _, b := range bs {
 		links := "links"
 		if len(b.From) == 1 {
 			links = "link"
@@ -132,17 +163,14 @@ func (r *Report) writeText(w io.Writer) error {
 		}
 		fmt.Fprintf(w, "%s: %s (%s, %d %s)\n", b.URL, status, b.Kind, len(b.From), links)
 		for _, f := range b.From {
-			fmt.Fprintf(w, "  %s:%d:%d\n", f.Page, f.Line, f.Column)
+			to := ""
+			if f.URL != "" {
+				to = " -> " + f.URL
+			}
+			fmt.Fprintf(w, "  %s:%d:%d%s\n", f.Page, f.Line, f.Column, to)
 		}
 	}
-	if len(r.Broken) > 0 {
+	if len(bs) > 0 {
 		fmt.Fprintln(w)
 	}
-	cached := ""
-	if r.WithCache {
-		cached = fmt.Sprintf(" (%d from the cache)", r.Cached)
-	}
-	_, err := fmt.Fprintf(w, "%d pages checked, %d links checked%s: %d broken links to %d targets\n",
-		r.Pages, r.Links, cached, r.BrokenLinks(), len(r.Broken))
-	return err
 }

@@ -40,6 +40,7 @@ func TestWriteTextEscapes(t *testing.T) {
 		{"status", func(b *linkcheck.BrokenLink, s string) { b.Status = s }},
 		{"kind", func(b *linkcheck.BrokenLink, s string) { b.Kind = s }},
 		{"referrer", func(b *linkcheck.BrokenLink, s string) { b.From[0].Page = "http://site/" + s }},
+		{"referrer's URL", func(b *linkcheck.BrokenLink, s string) { b.From[0].URL = "http://site/" + s }},
 	}
 	for _, f := range fields {
 		for _, h := range hostileTexts {

@@ -9,6 +9,7 @@ import (
 	"net"
 	"net/http"
 	"net/url"
+	"syscall"
 	"time"
 
 	"tse-crawler/internal/browserurl"
@@ -40,7 +41,8 @@ import (
 // It is paced, retried and checked against robots.txt as
 // [Fetcher.FetchRequisite] is, and fails as it does: with [ErrDisallowed]
 // or [ErrRobotsUnavailable] (wrapped) without a request, with an
-// [*UnreachableError] when no connection could be made, with an error
+// [*UnreachableError] when no connection could be made, or a proxy says
+// that it cannot reach the host (see proxyFailed), with an error
 // saying so for a body over MaxSize, and with the context's cause if ctx
 // ends first. A check is not recorded, but a robots.txt it reads is, with
 // [Fetcher.Record], for the pages of its origin.
@@ -63,7 +65,7 @@ func (f *Fetcher) check(ctx context.Context, rawURL string, body bool, t *tape) 
 		return nil, err
 	}
 	if err := f.allowed(ctx, rawURL, true, t); err != nil {
-		return nil, err
+		return nil, f.proxyFailed(ctx, rawURL, err)
 	}
 	method, k := http.MethodGet, requisite
 	if !body {
@@ -82,7 +84,7 @@ func (f *Fetcher) check(ctx context.Context, rawURL string, body bool, t *tape) 
 		resp, err = f.getTried(ctx, method, rawURL, k, t, try)
 	}
 	if err != nil {
-		return nil, err
+		return nil, f.proxyFailed(ctx, rawURL, err)
 	}
 	p := resp.page()
 	p.URL = rawURL
@@ -115,6 +117,42 @@ func getInstead(ctx context.Context, resp *response, err error) bool {
 	}
 	_, untrusted := errors.AsType[*tls.CertificateVerificationError](err)
 	return !untrusted
+}
+
+// proxyFailed returns err, the failure of a check of rawURL, as an
+// [*UnreachableError] if a proxy stands between and said that it could not
+// reach the host: by answering robots.txt with 502 Bad Gateway or 504
+// Gateway Timeout, which a proxy answers for a host it cannot reach, or by
+// closing the connection without an answer. Such a failure is the way's,
+// not the host's robots.txt nor the link's, and one report of the host
+// says so. Any other err is returned as it is. A 502 for the link itself,
+// not an error, is the link's status, which a proxy may pass on.
+func (f *Fetcher) proxyFailed(ctx context.Context, rawURL string, err error) error {
+	if context.Cause(ctx) != nil || errors.Is(err, ErrDisallowed) || errors.Is(err, ErrNotLoopback) {
+		return err
+	}
+	if _, ok := errors.AsType[*UnreachableError](err); ok {
+		return err
+	}
+	req, rerr := f.newRequest(ctx, http.MethodHead, rawURL, false)
+	if rerr != nil || f.directDial(req) != nil {
+		return err
+	}
+	if se, ok := errors.AsType[*StatusError](err); ok {
+		if !errors.Is(err, ErrRobotsUnavailable) || se.Code != http.StatusBadGateway && se.Code != http.StatusGatewayTimeout {
+			return err
+		}
+	} else if !hungUp(err) {
+		return err
+	}
+	return &UnreachableError{Host: req.URL.Host, Err: err}
+}
+
+// hungUp reports whether a request failed because the connection was
+// closed or reset before an answer came.
+func hungUp(err error) bool {
+	return errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) ||
+		errors.Is(err, syscall.ECONNRESET) || errors.Is(err, syscall.ECONNABORTED)
 }
 
 // timedOut reports whether a request failed for want of an answer within

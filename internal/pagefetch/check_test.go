@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
 	"slices"
 	"strings"
 	"sync"
@@ -338,5 +339,53 @@ func TestCheckRateLimited(t *testing.T) {
 	if len(warnings) != 1 || !strings.Contains(warnings[0], "429 Too Many Requests") || !strings.Contains(warnings[0], "1h0m0s") ||
 		!strings.Contains(warnings[0], strings.TrimPrefix(srv.URL, "http://")) {
 		t.Errorf("warnings %q, want one, of the host's 429 asking for 1h0m0s", warnings)
+	}
+}
+
+// TestCheckThroughProxy: through a proxy that cannot reach a host, and
+// says so by answering 502 or 504, or by closing the connection, a check
+// finds the host unreachable, whether robots.txt is read first or not,
+// over http or through a tunnel: it is not the host's robots.txt that is
+// unavailable, nor the link that is broken. A 502 the proxy passes on
+// for the link itself is the link's answer, as any status is.
+func TestCheckThroughProxy(t *testing.T) {
+	tests := []struct {
+		name        string
+		url         string
+		robots      bool
+		answer      func(w http.ResponseWriter, r *http.Request)
+		unreachable bool
+	}{
+		{name: "502 for robots.txt", url: "http://far.test/a", robots: true, answer: status(http.StatusBadGateway), unreachable: true},
+		{name: "504 for robots.txt", url: "http://far.test/a", robots: true, answer: status(http.StatusGatewayTimeout), unreachable: true},
+		{name: "closes for robots.txt", url: "http://far.test/a", robots: true, answer: hangUp, unreachable: true},
+		{name: "closes for the link", url: "http://far.test/a", answer: hangUp, unreachable: true},
+		{name: "closes the tunnel", url: "https://far.test/a", robots: true, answer: hangUp, unreachable: true},
+		{name: "502 for the link", url: "http://far.test/a", answer: status(http.StatusBadGateway)},
+		{name: "503 for robots.txt", url: "http://far.test/a", robots: true, answer: status(http.StatusServiceUnavailable)},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			proxy := httptest.NewServer(http.HandlerFunc(tt.answer))
+			t.Cleanup(proxy.Close)
+			u, _ := url.Parse(proxy.URL)
+			f := checkFetcher(&http.Client{Transport: &http.Transport{Proxy: http.ProxyURL(u)}, Timeout: 5 * time.Second,
+				CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }})
+			f.Robots = tt.robots
+			p, err := f.Check(t.Context(), tt.url, false)
+			ue, got := errors.AsType[*pagefetch.UnreachableError](err)
+			if got != tt.unreachable {
+				t.Fatalf("Check = %v, %v: unreachable %v, want %v", p, err, got, tt.unreachable)
+			}
+			if got && ue.Host != "far.test" && ue.Host != "far.test:443" {
+				t.Errorf("UnreachableError %+v names another host", ue)
+			}
+		})
+	}
+}
+
+func hangUp(w http.ResponseWriter, r *http.Request) {
+	if c, _, err := w.(http.Hijacker).Hijack(); err == nil {
+		c.Close()
 	}
 }

@@ -19,7 +19,9 @@ package pagescan
 // width at DPR 1 and 2 make at most four candidates, and two for a set
 // of densities alone. A viewport between, or a sizes narrower than the
 // viewport, may pick another, which is not fetched: the bound is what a
-// browser loads on a phone and on a desktop, at 1× and 2×.
+// browser loads on a phone and on a desktop, at 1× and 2×. It is a
+// crawl's bound, not a link check's: [HTML.Refs] and [CSSRefs] give every
+// candidate, those not picked Unloaded.
 
 // maxViewport is the widest viewport, in CSS pixels, whose picks count.
 const maxViewport = 1920

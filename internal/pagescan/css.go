@@ -113,10 +113,11 @@ func cssURLs(text string, sheet bool, found func(ref string)) (skipped int) {
 
 // cssURLsAt is cssURLs, and also gives found where each reference's token
 // starts (the url( or the string), as an offset in text preprocessed (see
-// [cssPreprocess]).
-func cssURLsAt(text string, sheet bool, found func(ref string, at int)) (skipped int) {
+// [cssPreprocess]); and unpicked, if not nil, each reference of an
+// image-set() candidate that is skipped.
+func cssURLsAt(text string, sheet bool, found, unpicked func(ref string, at int)) (skipped int) {
 	f := newCSSFinder(text, sheet)
-	f.foundAt = found
+	f.foundAt, f.unpicked = found, unpicked
 	f.run()
 	return f.skipped
 }
@@ -139,7 +140,10 @@ type cssFinder struct {
 	// too. Two fields, not a closure that drops the offset, so that
 	// cssURLs costs no allocation for it.
 	foundAt func(ref string, at int)
-	stack   []cssFrame // the open blocks and functions
+	// unpicked, if not nil, takes the references of the image-set()
+	// candidates skipped, for a link check, which checks them all.
+	unpicked func(ref string, at int)
+	stack    []cssFrame // the open blocks and functions
 	// blocks counts the {} blocks on the stack.
 	blocks    int
 	sheet     bool
@@ -406,9 +410,13 @@ func (f *cssFinder) endSet() {
 	}
 	for i, ok := range picks(cands) {
 		for _, r := range f.cands[i].refs {
-			if ok {
+			switch {
+			case ok:
 				f.emit(r.ref, r.at)
-			} else {
+			case f.unpicked != nil:
+				f.unpicked(r.ref, r.at)
+				f.skipped++
+			default:
 				f.skipped++
 			}
 		}

@@ -19,7 +19,7 @@ func SrcsetURLs(srcset string) []string {
 // SrcsetPicks returns the URLs of the image candidates in srcset that a
 // browser could pick, and how many others there are.
 func SrcsetPicks(srcset string) (urls []string, skipped int) {
-	skipped = srcsetURLs([]byte(srcset), func(url []byte) { urls = append(urls, string(url)) })
+	skipped = srcsetURLs([]byte(srcset), func(url []byte) { urls = append(urls, string(url)) }, nil)
 	return urls, skipped
 }
 

@@ -464,6 +464,9 @@ type link struct {
 	// frame says that the requisite is an <iframe>'s or a <frame>'s
 	// document, which is a link too.
 	frame bool
+	// checked says that it is no requisite, but found for a link check
+	// (see addChecked): a link if asLink, else an image candidate.
+	checked, asLink bool
 }
 
 // A tag is the start tag being read.
@@ -535,7 +538,9 @@ func (t *tree) report(found, requisite func(url string)) {
 		found(t.linkURL(base, &t.links[i]))
 	}
 	for _, r := range t.reqs {
-		requisite(r.ref)
+		if !r.checked {
+			requisite(r.ref)
+		}
 	}
 }
 

@@ -105,10 +105,12 @@ func (h *HTML) readRange(pageURL string, d document, start, end int, what What) 
 		}
 	}
 	if what.Requisites {
-		rd.Requisites = make([]string, len(t.reqs))
-		rd.Frames = make([]bool, len(t.reqs))
-		for i, r := range t.reqs {
-			rd.Requisites[i], rd.Frames[i] = r.ref, r.frame
+		rd.Requisites = make([]string, 0, len(t.reqs))
+		rd.Frames = make([]bool, 0, len(t.reqs))
+		for _, r := range t.reqs {
+			if !r.checked { // found for the refs alone
+				rd.Requisites, rd.Frames = append(rd.Requisites, r.ref), append(rd.Frames, r.frame)
+			}
 		}
 	}
 	if what.Refs {
@@ -130,7 +132,7 @@ func (t *tree) refsAndIDs(text []byte, links []string) ([]Ref, []string) {
 	for i := range t.reqs {
 		r := &t.reqs[i]
 		line, col := p.position(r.at)
-		refs = append(refs, Ref{URL: r.ref, Fragment: r.frag, Requisite: true, Frame: r.frame, Line: line, Column: col})
+		refs = append(refs, Ref{URL: r.ref, Fragment: r.frag, Requisite: !r.asLink, Frame: r.frame, Unloaded: r.checked, Line: line, Column: col})
 	}
 	var ids []string
 	if t.htmlID != "" {

@@ -20,6 +20,12 @@ type Ref struct {
 	// Frame says that a requisite is an <iframe>'s or a <frame>'s
 	// document, which is a link of the page too.
 	Frame bool
+	// Unloaded says that no browser loads the URL, nor does the crawl,
+	// and that a link check checks it all the same: the href of a <link>
+	// whose rel loads nothing, a link, and an srcset's or an
+	// image-set()'s candidate a browser does not pick at 1× or 2×, a
+	// requisite.
+	Unloaded bool
 	// Line and Column, both from 1, are where the '<' of the tag that
 	// holds the URL is, or, in the sheet of an HTML <style>, its url(
 	// or string. Column counts characters (runes) of the decoded text.
@@ -28,7 +34,8 @@ type Ref struct {
 
 // Refs calls ref with each link of page (as ScanCharset finds them, in the
 // same order), then each requisite (as [Requisites] finds them), each
-// with its position, and id with each fragment a link to this page can
+// with its position, the requisites among the URLs that a link check
+// checks and no browser loads (Unloaded), and id with each fragment a link to this page can
 // name: the id of every element in the document (not inside a
 // <template>'s contents), and the name of every HTML <a> element. charset
 // is as for ScanCharset. Either function may be nil: the ids cost an
@@ -54,7 +61,7 @@ func (h *HTML) Refs(pageURL string, page []byte, charset string, ref func(Ref), 
 		for i := range t.reqs {
 			r := &t.reqs[i]
 			line, col := p.position(r.at)
-			ref(Ref{URL: r.ref, Fragment: r.frag, Requisite: true, Frame: r.frame, Line: line, Column: col})
+			ref(Ref{URL: r.ref, Fragment: r.frag, Requisite: !r.asLink, Frame: r.frame, Unloaded: r.checked, Line: line, Column: col})
 		}
 	}
 	if id != nil {
@@ -79,12 +86,14 @@ func CSSRefs(sheetURL string, sheet []byte, charset string, ref func(Ref)) {
 	d := decodeAs(sheet[bom:], name)
 	m := textMap{src: d.text}
 	p := newPositioner(d.text)
-	cssURLsAt(string(d.text), true, func(r string, at int) {
+	add := func(r string, at int, unloaded bool) {
 		if u, ok := requisiteURL(sheetURL, r, d.query); ok {
 			line, col := p.position(m.offset(at))
-			ref(Ref{URL: u, Fragment: fragment(r), Requisite: true, Line: line, Column: col})
+			ref(Ref{URL: u, Fragment: fragment(r), Requisite: true, Unloaded: unloaded, Line: line, Column: col})
 		}
-	})
+	}
+	// Every image-set() candidate: the bound is a crawl's, not a check's.
+	cssURLsAt(string(d.text), true, func(r string, at int) { add(r, at, false) }, func(r string, at int) { add(r, at, true) })
 }
 
 // fragment returns ref's fragment if the tree notes fragments, and ""

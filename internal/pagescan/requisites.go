@@ -72,6 +72,9 @@ type urlAttrs struct {
 	local bool
 	// frame says that the URL is a frame's document.
 	frame bool
+	// checkLink says that the URL is no requisite but a link, which a
+	// link check checks: the href of a <link> whose rel loads nothing.
+	checkLink bool
 }
 
 // htmlRequisites is htmlTag for a tag in the document when the tree
@@ -89,7 +92,13 @@ func (t *tree) htmlRequisites(g *tag) {
 		// Their attributes go to the one element, where they are not yet.
 		t.tagRequisites(g, t.mergedAttrs(g))
 	case opened || g.atom == atom.Svg || g.atom == atom.Math:
-		t.tagRequisites(g, htmlURLAttrs(g, &parent))
+		u := htmlURLAttrs(g, &parent)
+		if t.refs && g.atom == atom.Link && u.url == "" {
+			// rel=canonical, alternate, license, rev=made…: no browser
+			// loads it, and it is a link all the same.
+			u.url, u.checkLink = "href", true
+		}
+		t.tagRequisites(g, u)
 	}
 	if !opened {
 		return
@@ -251,9 +260,17 @@ func (t *tree) tagRequisites(g *tag, u urlAttrs) {
 			if u.local && bytes.HasPrefix(bytes.TrimLeft(a.val, " \t\n\f\r"), []byte("#")) {
 				continue // a place in this document, which loads nothing
 			}
+			if u.checkLink {
+				t.addChecked(a.val, true)
+				continue
+			}
 			t.addRequisite(a.val)
 		case k == u.srcset:
-			t.skipped += srcsetURLs(a.val, t.addRequisite)
+			var unpicked func([]byte)
+			if t.refs {
+				unpicked = func(v []byte) { t.addChecked(v, false) }
+			}
+			t.skipped += srcsetURLs(a.val, t.addRequisite, unpicked)
 		}
 	}
 	t.onHTML, t.frame = false, false
@@ -303,6 +320,17 @@ func (t *tree) addRequisite(v []byte) {
 	}
 }
 
+// addChecked notes the URL in an attribute's value as one a link check
+// checks, which is no requisite: a link if asLink, else an srcset's
+// candidate that no browser picks at 1× or 2×.
+func (t *tree) addChecked(v []byte, asLink bool) {
+	n := len(t.reqs)
+	t.addRequisite(v)
+	if len(t.reqs) > n {
+		t.reqs[n].checked, t.reqs[n].asLink = true, asLink
+	}
+}
+
 // cssRequisites notes what the CSS text loads: the sheet of style, a
 // <style> element, or a style attribute's declarations if style is nil.
 func (t *tree) cssRequisites(text []byte, style *element) {
@@ -317,15 +345,20 @@ func (t *tree) cssRequisites(text []byte, style *element) {
 	default:
 		t.cssAt = t.at
 	}
-	t.skipped += cssURLsAt(string(text), style != nil, func(ref string, offset int) {
+	add := func(ref string, offset int, checked bool) {
 		if u, ok := t.resolve(base, ref); ok && fetchable(u) {
-			l := link{ref: u, resolved: true, onHTML: t.onHTML, at: t.cssAt, frag: t.fragment(ref)}
+			l := link{ref: u, resolved: true, onHTML: t.onHTML, at: t.cssAt, frag: t.fragment(ref), checked: checked}
 			if l.at < 0 {
 				l.at = t.sheetMap.offset(offset)
 			}
 			t.reqs = append(t.reqs, l)
 		}
-	})
+	}
+	var unpicked func(string, int)
+	if t.refs {
+		unpicked = func(ref string, offset int) { add(ref, offset, true) }
+	}
+	t.skipped += cssURLsAt(string(text), style != nil, func(ref string, offset int) { add(ref, offset, false) }, unpicked)
 }
 
 // inStyle reports whether the current node is a <style> whose text is a
@@ -408,9 +441,9 @@ func (g *tag) all() []attr {
 }
 
 // srcsetURLs calls found with the URL of each image candidate in the
-// srcset s that a browser could pick (see [picks]), in order, and returns
-// how many others it holds.
-func srcsetURLs(s []byte, found func(url []byte)) (skipped int) {
+// srcset s that a browser could pick (see [picks]), in order, and unpicked,
+// if not nil, with each other, and returns how many others it holds.
+func srcsetURLs(s []byte, found, unpicked func(url []byte)) (skipped int) {
 	var urls [][]byte
 	var cands []candidate
 	srcsetCandidates(s, func(url []byte, c candidate) {
@@ -418,9 +451,13 @@ func srcsetURLs(s []byte, found func(url []byte)) (skipped int) {
 		cands = append(cands, c)
 	})
 	for i, ok := range picks(cands) {
-		if ok {
+		switch {
+		case ok:
 			found(urls[i])
-		} else {
+		case unpicked != nil:
+			unpicked(urls[i])
+			skipped++
+		default:
 			skipped++
 		}
 	}

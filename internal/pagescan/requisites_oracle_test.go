@@ -103,7 +103,7 @@ func (w *requisiteWalk) element(n *html.Node) {
 			// The candidates a browser could pick, as Requisites finds
 			// them, not every one: the walk checks where srcsets are,
 			// and TestSrcsetPicks which of their candidates count.
-			srcsetURLs([]byte(a.Val), func(u []byte) { w.add(string(u)) })
+			srcsetURLs([]byte(a.Val), func(u []byte) { w.add(string(u)) }, nil)
 		}
 	}
 }

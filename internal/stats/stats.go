@@ -56,6 +56,10 @@ type Report struct {
 	// the order the crawl met them. Unlike the counts, they are the whole
 	// crawl's, an earlier run's pages included.
 	Broken []BrokenLink `json:"broken_links"`
+	// NotChecked are, for a link check, the links robots.txt kept it
+	// from asking, in the form of Broken; none, or a crawl's, are left
+	// out.
+	NotChecked []BrokenLink `json:"not_checked,omitempty"`
 }
 
 // A BrokenLink is a page the crawl could not fetch, and the pages that
@@ -81,6 +85,9 @@ type Referrer struct {
 	Page   string `json:"page"`
 	Line   int    `json:"line"`
 	Column int    `json:"column"`
+	// URL is the link's target in the entry of a host that could not be
+	// reached, which holds the links to any of its URLs.
+	URL string `json:"url,omitempty"`
 }
 
 // MarshalJSON writes a link check's broken link with its referrers as
