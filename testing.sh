@@ -516,7 +516,9 @@ else
 			grep -qxF "$site/forms/brochure.pdf: 404 (page, 1 link)" "$tmp/links1.out" &&
 			grep -qxF "$site/news.html#snow: missing-fragment (fragment, 1 link)" "$tmp/links1.out" &&
 			grep -qxF "http://localhost:8765/tse/state/hanover.html: 404 (external, 2 links)" "$tmp/links1.out" &&
-			grep -qxF "http://127.0.0.1:9/: host-unreachable (external, 1 link)" "$tmp/links1.out" &&
+			grep -qxF "http://127.0.0.1:9: host-unreachable (external, 1 link)" "$tmp/links1.out" &&
+			grep -qxF "  $site/services.html:17:5 -> http://127.0.0.1:9/library/" "$tmp/links1.out" &&
+			grep -qxF "http://127.0.0.1:8765/tse/zoo/office.html: robots (page, 1 link)" "$tmp/links1.out" &&
 			! grep -q "permit.pdf: \|#hours: \|#weather: \|town.css: " "$tmp/links1.out"; then
 			ok "README's link check: every kind of broken link, where each is, exit 9, the same report twice"
 		else
