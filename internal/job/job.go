@@ -98,7 +98,16 @@ func (j *Job) Run(ctx context.Context) (Outcome, error) {
 		c.Sink, c.Refs = j.checker.Sink(c.Sink), true
 	}
 	var res crawler.Result
-	c.Seeds, err = j.moreSeeds()
+	var from []string
+	c.Seeds, from, err = j.moreSeeds(ctx, fetcher)
+	if j.checker != nil {
+		// A seed found in a sitemap is a link from it.
+		for i, f := range from {
+			if sm, line, col, ok := splitFrom(f); ok {
+				j.checker.Listed(sm, line, col, c.Seeds[i])
+			}
+		}
+	}
 	if err == nil {
 		res, err = c.Crawl(ctx, cfg.Seed)
 	}

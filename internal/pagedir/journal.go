@@ -119,11 +119,14 @@ func kindOf(letter byte) pagefetch.Kind {
 // deep below its page it was found, from 1, which the line leaves out,
 // and which a journal written before nesting was bounded lacks.
 //
-// The line of a crawl's more seeds has no Page, and Seeds, never nil.
+// The line of a crawl's more seeds has no Page, and Seeds, never nil,
+// and, if they were found somewhere, SeedsFrom, where each was, such as a
+// sitemap's line ("" for one found nowhere), for a link check to name.
 type Line struct {
 	*pagefetch.Page
-	WARC  int64
-	Seeds []string
+	WARC      int64
+	Seeds     []string
+	SeedsFrom []string
 }
 
 // JournalHeader returns the journal's first lines, for p.
@@ -147,6 +150,13 @@ func JournalLine(e Line) []byte {
 		for _, u := range e.Seeds {
 			b = append(b, ' ')
 			b = strconv.AppendQuote(b, u)
+		}
+		if e.SeedsFrom != nil {
+			b = append(b, " from"...)
+			for _, u := range e.SeedsFrom {
+				b = append(b, ' ')
+				b = strconv.AppendQuote(b, u)
+			}
 		}
 		return append(b, '\n')
 	}
@@ -279,17 +289,26 @@ func (p *Params) parse(line string) error {
 func parseEntry(line string) (Line, error) {
 	bad := fmt.Errorf("bad entry %q", line)
 	if line != "" && line[0] == seedsLetter {
-		seeds := []string{}
+		e := Line{Seeds: []string{}}
+		list := &e.Seeds
 		for rest := line[1:]; rest != ""; {
+			if after, ok := strings.CutPrefix(rest, " from"); ok && e.SeedsFrom == nil {
+				e.SeedsFrom = []string{}
+				list, rest = &e.SeedsFrom, after
+				continue
+			}
 			q, err := strconv.QuotedPrefix(strings.TrimPrefix(rest, " "))
 			if err != nil || rest[0] != ' ' {
 				return Line{}, bad
 			}
 			u, _ := strconv.Unquote(q)
-			seeds = append(seeds, u)
+			*list = append(*list, u)
 			rest = rest[1+len(q):]
 		}
-		return Line{Seeds: seeds}, nil
+		if e.SeedsFrom != nil && len(e.SeedsFrom) != len(e.Seeds) {
+			return Line{}, bad
+		}
+		return e, nil
 	}
 	if len(line) < 3 || line[1] != ' ' {
 		return Line{}, bad

@@ -21,6 +21,7 @@ var entries = []Line{
 	// there, empty.
 	{Seeds: []string{"http://h/a.html", "http://h/b \"c\" d.html"}},
 	{Seeds: []string{}},
+	{Seeds: []string{"http://h/a.html", "http://h/c"}, SeedsFrom: []string{"http://h/sitemap.xml:3:12", ""}},
 	{Page: &pagefetch.Page{Kind: pagefetch.Saved, URL: "http://cs50tse.cs.dartmouth.edu/tse/letters/index.html", DocID: 1}},
 	{Page: &pagefetch.Page{Kind: pagefetch.Failed, URL: "http://cs50tse.cs.dartmouth.edu/tse/letters/Z.html"}},
 	{Page: &pagefetch.Page{Kind: pagefetch.Redirected, URL: "http://h/tse/dir", Target: "http://h/tse/dir/"}},

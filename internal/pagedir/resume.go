@@ -25,8 +25,9 @@ type Replay struct {
 	// Seeds are the crawl's more seeds, as its journal lists them, and
 	// HasSeeds whether it does: a crawl stopped before it had journaled
 	// them, having taken no page, reads them again.
-	Seeds    []string
-	HasSeeds bool
+	Seeds     []string
+	SeedsFrom []string
+	HasSeeds  bool
 }
 
 // Begin begins crawl p in the directory, and decides, for a directory
@@ -77,7 +78,7 @@ func (d *Dir) Begin(p Params) (*Replay, error) {
 			if r.HasSeeds || len(r.Entries) > 0 || len(r.Requisites) > 0 {
 				return nil, &NotJournalError{Dir: d.path, Err: errors.New("its line of seeds is not the first after the header")}
 			}
-			r.Seeds, r.HasSeeds = e.Seeds, true
+			r.Seeds, r.SeedsFrom, r.HasSeeds = e.Seeds, e.SeedsFrom, true
 			continue
 		}
 		switch e.Kind {
