@@ -127,6 +127,9 @@ func (w sitemapWeb) do(ctx context.Context, u string, fn func(context.Context)) 
 
 // shortError drops from err the URL that the message names already.
 func shortError(err error) error {
+	if errors.Is(err, pagefetch.ErrDisallowed) {
+		return pagefetch.ErrDisallowed
+	}
 	if ue, ok := errors.AsType[*url.Error](err); ok {
 		return ue.Err
 	}
