@@ -75,7 +75,11 @@ var errTooBig = errors.New("over 50 MB")
 // MaxBytes of it, uncompressed, and keeps at most MaxURLs entries; what
 // it skips, Skipped says. Its error is for a file that gives nothing:
 // one that wraps ErrNotSitemap, or a gzip stream broken at its start.
-func Read(r io.Reader) (*Sitemap, error) {
+func Read(r io.Reader) (*Sitemap, error) { return read(r, MaxBytes) }
+
+// read is Read, reading at most most bytes, uncompressed: a test's limit
+// can be smaller.
+func read(r io.Reader, most int64) (*Sitemap, error) {
 	br := bufio.NewReader(r)
 	if magic, _ := br.Peek(2); len(magic) == 2 && magic[0] == 0x1f && magic[1] == 0x8b {
 		zr, err := gzip.NewReader(br)
@@ -85,7 +89,7 @@ func Read(r io.Reader) (*Sitemap, error) {
 		zr.Multistream(false)
 		br = bufio.NewReader(zr)
 	}
-	lr := &limited{r: br, left: MaxBytes}
+	lr := &limited{r: br, left: most}
 	in := bufio.NewReader(lr)
 	// A byte order mark, then space, before the first character.
 	if bom, _ := in.Peek(3); bytes.Equal(bom, []byte("\xef\xbb\xbf")) {
