@@ -15,7 +15,7 @@ var otherValues = map[string]string{
 	"order": "priority", "robots": "false", "retries": "7", "user-agent": "x/2",
 	"scope": "http://cs50tse.cs.dartmouth.edu/tse/zoo/", "links-from": "<b>", "links-until": "</b>",
 	"stats": "true", "stats-json": "out.json", "graph": "links.csv", "parallel": "9", "ahead-memory": "1MiB",
-	"warc": "crawl.warc.gz", "since": "week1.wacz", "requisites": "none", "exclude": `/eel\.html$`,
+	"warc": "crawl.warc.gz", "since": "week1.wacz", "requisites": "none", "exclude": `/eel\.html$`, "sitemap": "auto",
 	"max-pages": "7", "check": "true", "check-external": "false", "max-requisites": "5",
 	"check-cache": "links.json", "check-cache-age": "1h",
 }

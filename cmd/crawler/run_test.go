@@ -133,6 +133,7 @@ func TestUsageErrors(t *testing.T) {
 		{"empty user agent", []string{"-user-agent", " ", seed, "DIR", "2"}, exitUsage, "not a usable User-Agent"},
 		{"user agent with a newline", []string{"-user-agent", "a\nb", seed, "DIR", "2"}, exitUsage, "not a usable User-Agent"},
 		{"bad robots", []string{"-robots=maybe", seed, "DIR", "2"}, exitUsage, "-robots"},
+		{"sitemap not a URL", []string{"-sitemap", "sitemap.xml", seed, "DIR", "2"}, exitUsage, `-sitemap "sitemap.xml" is neither auto nor an http or https URL: give auto, or the URL of a sitemap`},
 		{"bad scope", []string{"-scope", "example.edu", seed, "DIR", "2"}, exitUsage, "-scope example.edu needs a scheme: give http://example.edu/\n"},
 		{"scope with a port, no scheme", []string{"-scope", "127.0.0.1:8766", seed, "DIR", "2"}, exitUsage, "-scope 127.0.0.1:8766 needs a scheme: give http://127.0.0.1:8766/\n"},
 		{"scope of a bare host", []string{"-scope", "localhost", seed, "DIR", "2"}, exitUsage, "-scope localhost needs a scheme: give http://localhost/\n"},

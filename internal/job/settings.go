@@ -78,6 +78,12 @@ type Settings struct {
 	// long one found fine is taken as fine without a request.
 	CheckCache    string
 	CheckCacheAge time.Duration
+	// MoreSeeds are more seeds, normalized and in scope, crawled after
+	// the seed (crawler.Crawler.Seeds); a crawl that resumes goes on with
+	// the list its journal holds instead.
+	MoreSeeds []string
+	// Sitemaps are -sitemap's: "auto" or the URL of a sitemap, each.
+	Sitemaps []string
 	// Built as the flags are checked, so that the crawl uses the very
 	// values that were checked; mode, order, from and until stay for the
 	// journal and the command that resumes the crawl.
@@ -239,10 +245,24 @@ func (cfg *Settings) checkFlags() error {
 		msg = "-check-cache-age works only with -check-cache FILE, whose links it ages: add -check -check-cache FILE, or leave -check-cache-age out"
 	case strings.TrimSpace(cfg.UserAgent) == "" || strings.ContainsAny(cfg.UserAgent, "\r\n"):
 		msg = fmt.Sprintf("-user-agent %q is not a usable User-Agent: give one line such as mybot/1.0", cfg.UserAgent)
+	case badSitemap(cfg.Sitemaps) != "":
+		msg = fmt.Sprintf("-sitemap %q is neither auto nor an http or https URL: give auto, or the URL of a sitemap", badSitemap(cfg.Sitemaps))
 	default:
 		return nil
 	}
 	return refuse(Flags, msg)
+}
+
+// badSitemap returns the first of -sitemap's values that is neither auto
+// nor an http or https URL with a host, or "".
+func badSitemap(list []string) string {
+	for _, s := range list {
+		u, err := url.Parse(s)
+		if s != "auto" && (err != nil || u.Scheme != "http" && u.Scheme != "https" || u.Host == "") {
+			return s
+		}
+	}
+	return ""
 }
 
 // build makes the scanner, the bag and the scope that the flags name, or

@@ -147,6 +147,13 @@ func (c *Checker) Saved(key string, rd *pagescan.Reading) {
 	}
 }
 
+// Listed notes a link to url, a page in the scope, from outside any page:
+// from, such as a sitemap, at line and column, which the report names as
+// the link's referrer.
+func (c *Checker) Listed(from string, line, column int, url string) {
+	c.refs = append(c.refs, ref{from: from, line: line, column: column, url: url})
+}
+
 // Failed notes a page that could not be fetched, with the status the
 // link graph gives it: its HTTP status, or a word such as "timeout".
 func (c *Checker) Failed(key, status string) { c.page(key).status = status }

@@ -22,6 +22,10 @@ import (
 // robots.txt. A crawl that writes a WARC file also journals each
 // requisite it records, a resource a page needs to render, with what it
 // needs in turn: a stylesheet's imports and images, a redirect's target.
+// A crawl with more seeds than one (crawler.Crawler.Seeds) lists them, as
+// they were read, on one line before the first page's, so that a resumed
+// crawl goes on with the same list even if where they were read from has
+// changed meanwhile; the line is written whole or, torn, not at all.
 //
 // [ReadJournal] ignores a torn last line, the one a crawl killed in the
 // middle of a write leaves. A writer that goes on with such a journal must
@@ -114,9 +118,15 @@ func kindOf(letter byte) pagefetch.Kind {
 // needs in turn, which a resumed crawl fetches if it has not; Nest, how
 // deep below its page it was found, from 1, which the line leaves out,
 // and which a journal written before nesting was bounded lacks.
+//
+// The line of a crawl's more seeds has no Page, and Seeds, never nil,
+// and, if they were found somewhere, SeedsFrom, where each was, such as a
+// sitemap's line ("" for one found nowhere), for a link check to name.
 type Line struct {
 	*pagefetch.Page
-	WARC int64
+	WARC      int64
+	Seeds     []string
+	SeedsFrom []string
 }
 
 // JournalHeader returns the journal's first lines, for p.
@@ -130,8 +140,26 @@ func JournalHeader(p Params) []byte {
 	return b.Bytes()
 }
 
+// seedsLetter starts the line of a crawl's more seeds.
+const seedsLetter = 'E'
+
 // JournalLine returns the journal line for e.
 func JournalLine(e Line) []byte {
+	if e.Page == nil {
+		b := []byte{seedsLetter}
+		for _, u := range e.Seeds {
+			b = append(b, ' ')
+			b = strconv.AppendQuote(b, u)
+		}
+		if e.SeedsFrom != nil {
+			b = append(b, " from"...)
+			for _, u := range e.SeedsFrom {
+				b = append(b, ' ')
+				b = strconv.AppendQuote(b, u)
+			}
+		}
+		return append(b, '\n')
+	}
 	b := []byte{letters[e.Kind], ' '}
 	if e.Kind == pagefetch.Saved {
 		b = strconv.AppendInt(b, int64(e.DocID), 10)
@@ -260,6 +288,28 @@ func (p *Params) parse(line string) error {
 
 func parseEntry(line string) (Line, error) {
 	bad := fmt.Errorf("bad entry %q", line)
+	if line != "" && line[0] == seedsLetter {
+		e := Line{Seeds: []string{}}
+		list := &e.Seeds
+		for rest := line[1:]; rest != ""; {
+			if after, ok := strings.CutPrefix(rest, " from"); ok && e.SeedsFrom == nil {
+				e.SeedsFrom = []string{}
+				list, rest = &e.SeedsFrom, after
+				continue
+			}
+			q, err := strconv.QuotedPrefix(strings.TrimPrefix(rest, " "))
+			if err != nil || rest[0] != ' ' {
+				return Line{}, bad
+			}
+			u, _ := strconv.Unquote(q)
+			*list = append(*list, u)
+			rest = rest[1+len(q):]
+		}
+		if e.SeedsFrom != nil && len(e.SeedsFrom) != len(e.Seeds) {
+			return Line{}, bad
+		}
+		return e, nil
+	}
 	if len(line) < 3 || line[1] != ' ' {
 		return Line{}, bad
 	}

@@ -445,6 +445,13 @@ func (d *Dir) Record(e Line) error {
 	return d.write(JournalLine(e))
 }
 
+// RecordSeeds appends to the journal the crawl's more seeds, and where
+// each was found, if from is not nil, in one write, before the first
+// page's line: a crawl that resumes goes on with them ([Replay.Seeds]).
+func (d *Dir) RecordSeeds(seeds, from []string) error {
+	return d.write(JournalLine(Line{Seeds: seeds, SeedsFrom: from}))
+}
+
 // write appends to the journal.
 func (d *Dir) write(line []byte) error {
 	if d.tornTail {

@@ -31,7 +31,12 @@ const (
 	robotsTxt             // anything, cut after its last whole line within robotsMax
 	requisite             // anything, whatever the status, within MaxSize
 	checked               // a link check: the status and the type; of the body, at most drainMax bytes, dropped
+	sitemap               // of a 200, anything, cut one byte past SitemapMax
 )
+
+// SitemapMax is how much of a sitemap is read: sitemaps.org's limit, 50
+// MB once uncompressed, which a file gzipped takes at most too.
+const SitemapMax = 50 << 20
 
 // robotsMax is how much of a robots.txt is parsed. RFC 9309 §2.5 asks
 // crawlers to parse at least 500 KiB; anything after that may be ignored.
@@ -189,7 +194,7 @@ func (f *Fetcher) once(ctx context.Context, method, rawURL string, k kind, t *ta
 	switch k {
 	case page:
 		req.Header.Set("Accept", "text/html, application/xhtml+xml;q=0.9, */*;q=0.1")
-	case requisite, checked:
+	case requisite, checked, sitemap:
 		req.Header.Set("Accept", "*/*")
 	}
 	var rv *revalidation
@@ -213,6 +218,8 @@ func (f *Fetcher) once(ctx context.Context, method, rawURL string, k kind, t *ta
 	switch k {
 	case robotsTxt:
 		limit = robotsMax + 1
+	case sitemap:
+		limit = SitemapMax + 1
 	case checked:
 		limit = drainMax
 	}
@@ -297,6 +304,8 @@ func (f *Fetcher) read(ctx, reqCtx context.Context, res *http.Response, method s
 		// Read whole, whatever the status, so that its record is: a
 		// browser reads an error page's body too.
 		resp.body, err = f.readBody(res, f.MaxSize, true)
+	case sitemap:
+		resp.body, err = f.readBody(res, SitemapMax, false)
 	}
 	if err != nil {
 		var bad *bodyError

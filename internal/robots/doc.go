@@ -7,8 +7,9 @@
 // A line is "key: value"; '#' starts a comment, keys ignore case, and lines
 // end in CR, LF or CRLF. The keys are User-agent, Allow, Disallow and the
 // non-standard Crawl-delay and Request-rate, with the misspellings Google's
-// parser accepts ("useragent", "dissallow" and the like); every other key,
-// Sitemap included, is ignored. A line that cannot be read is skipped,
+// parser accepts ("useragent", "dissallow" and the like), and Sitemap, whose
+// URLs are kept apart, for whoever reads sitemaps; every other key is
+// ignored. A line that cannot be read is skipped,
 // never voiding the rest of the file (RFC 9309 §2.3.1.5), and a last line
 // without a line end is read. A leading byte order mark is ignored.
 // [Truncate] cuts a file over RFC 9309's 500 KiB limit after its last

@@ -17,8 +17,9 @@ type Rules struct {
 	// rules are the Allow and Disallow lines of the groups that apply,
 	// longest first and, among equally long ones, Allow first, so that the
 	// first one that matches a path decides.
-	rules []rule
-	delay time.Duration
+	rules    []rule
+	delay    time.Duration
+	sitemaps []string
 }
 
 // A rule is one Allow or Disallow line. Its pattern's size is its
@@ -71,7 +72,7 @@ func Parse(body []byte, token string) *Rules {
 		}
 		return 1
 	})
-	return &Rules{rules: acc.rules, delay: acc.delay}
+	return &Rules{rules: acc.rules, delay: acc.delay, sitemaps: p.sitemaps}
 }
 
 // trimBOM removes a UTF-8 byte order mark from the start of body, or the
@@ -147,6 +148,15 @@ func (r *Rules) Allowed(pathAndQuery string) bool {
 	return true
 }
 
+// Sitemaps returns the URLs of the file's Sitemap lines, as given, in
+// order, the first maxSitemaps of them.
+func (r *Rules) Sitemaps() []string {
+	if r == nil {
+		return nil
+	}
+	return r.sitemaps
+}
+
 // Delay returns the pause the file asks of the crawler: the larger of its
 // Crawl-delay and its Request-rate (n/m: one request every m/n seconds) in
 // the groups that apply, the largest of each if there are several; 0 if it
@@ -192,6 +202,7 @@ type parser struct {
 
 	named            bool // some group names the crawler
 	specific, global accumulator
+	sitemaps         []string
 }
 
 // An accumulator collects the rules and delay of the groups of one kind.
@@ -238,9 +249,19 @@ func (p *parser) line(line []byte) {
 		}
 		p.afterRule = true
 		p.addDelay(d)
+	case "sitemap":
+		// Any group's, or none's: it is no rule, and has no effect on
+		// groups.
+		if value != "" && len(p.sitemaps) < maxSitemaps {
+			p.sitemaps = append(p.sitemaps, value)
+		}
 	}
-	// Sitemap and unknown keys: nothing to do, and no effect on groups.
+	// Unknown keys: nothing to do, and no effect on groups.
 }
+
+// maxSitemaps is the most Sitemap lines kept: a file of 500 KiB could
+// hold thousands, each a fetch.
+const maxSitemaps = 100
 
 // userAgent reads the value of a User-agent line.
 func (p *parser) userAgent(value string) {

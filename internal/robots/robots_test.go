@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"reflect"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -1312,5 +1313,30 @@ func BenchmarkParse(b *testing.B) {
 	b.SetBytes(int64(body.Len()))
 	for b.Loop() {
 		Parse(body.Bytes(), token)
+	}
+}
+
+// TestSitemaps: the Sitemap lines are kept in order, in a group or not,
+// whoever the groups name, and change no rule.
+func TestSitemaps(t *testing.T) {
+	tests := []struct {
+		name, body string
+		want       []string
+	}{
+		{"none", "User-agent: *\nDisallow: /a\n", nil},
+		{"in and out of groups", "Sitemap: http://h/1.xml\nUser-agent: other\nSITEMAP:http://h/2.xml # two\nsitemap:\nUser-agent: *\nDisallow: /a\nSitemap: http://h/3.xml.gz\n",
+			[]string{"http://h/1.xml", "http://h/2.xml", "http://h/3.xml.gz"}},
+		{"capped", strings.Repeat("Sitemap: http://h/s.xml\n", maxSitemaps+5), slices.Repeat([]string{"http://h/s.xml"}, maxSitemaps)},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r := Parse([]byte(tt.body), "tse-crawler")
+			if got := r.Sitemaps(); !slices.Equal(got, tt.want) {
+				t.Errorf("Sitemaps() = %q, want %q", got, tt.want)
+			}
+			if strings.Contains(tt.body, "Disallow: /a") && r.Allowed("/a") {
+				t.Errorf("/a allowed: a Sitemap line broke the group")
+			}
+		})
 	}
 }

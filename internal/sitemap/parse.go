@@ -1,0 +1,306 @@
+// Package sitemap reads sitemaps, as sitemaps.org defines them, for a
+// crawl that takes the pages they list as more seeds (-sitemap): XML
+// urlsets and sitemap indexes, gzipped or not, and text sitemaps, one URL
+// a line.
+//
+// A sitemap comes from anyone, so it is read under sitemaps.org's limits,
+// which a crawler need not go past: 50,000 URLs and 50 MB once
+// uncompressed, and a <loc> of fewer than 2,048 bytes; what goes past one
+// is skipped, and said to be, never read whole first. XML is read as a
+// stream of tokens, so that a huge sitemap costs only the URLs it lists;
+// encoding/xml expands no entity a document declares, so a sitemap
+// cannot grow inside the parser either. A sitemap index lists sitemaps,
+// which are read in turn, one level deep, as sitemaps.org allows: an
+// index listed in an index, itself included, is skipped.
+//
+// Each URL keeps where it is in its sitemap, line and column, so that a
+// link check names it as a link's referrer.
+package sitemap
+
+import (
+	"bufio"
+	"bytes"
+	"compress/gzip"
+	"encoding/xml"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+	"unicode/utf8"
+)
+
+// sitemaps.org's limits.
+const (
+	MaxURLs  = 50_000   // URLs in one sitemap, or sitemaps in one index
+	MaxBytes = 50 << 20 // bytes of one sitemap, uncompressed
+	MaxLoc   = 2048     // a URL is shorter
+)
+
+// A Kind is what a sitemap is.
+type Kind int
+
+const (
+	URLSet Kind = iota + 1 // XML, listing pages
+	Index                  // XML, listing sitemaps
+	Text                   // one URL a line
+)
+
+// An Entry is one URL a sitemap lists, as written, with surrounding
+// space trimmed, and where it starts: line and column, from 1, the column
+// counted in bytes.
+type Entry struct {
+	URL          string
+	Line, Column int
+}
+
+// A Sitemap is what Read found in one sitemap.
+type Sitemap struct {
+	Kind    Kind
+	Entries []Entry
+	// Skipped says what was skipped and why, a phrase each, for the
+	// user: URLs past a limit, or the rest of a sitemap broken half way.
+	Skipped []string
+}
+
+// ErrNotSitemap is returned, wrapped, by Read for a file that is no
+// sitemap: XML whose root is not <urlset> or <sitemapindex> (an HTML page,
+// say), or that cannot be read as XML before its root.
+var ErrNotSitemap = errors.New("not a sitemap")
+
+// errTooBig ends the reading of a sitemap at MaxBytes.
+var errTooBig = errors.New("over 50 MB")
+
+// Read reads a sitemap from r: gzipped if it starts as gzip does, XML if
+// its first character but space is '<', else text. It reads no more than
+// MaxBytes of it, uncompressed, and keeps at most MaxURLs entries; what
+// it skips, Skipped says. Its error is for a file that gives nothing:
+// one that wraps ErrNotSitemap, or a gzip stream broken at its start.
+func Read(r io.Reader) (*Sitemap, error) { return read(r, MaxBytes) }
+
+// read is Read, reading at most most bytes, uncompressed: a test's limit
+// can be smaller.
+func read(r io.Reader, most int64) (*Sitemap, error) {
+	br := bufio.NewReader(r)
+	if magic, _ := br.Peek(2); len(magic) == 2 && magic[0] == 0x1f && magic[1] == 0x8b {
+		zr, err := gzip.NewReader(br)
+		if err != nil {
+			return nil, fmt.Errorf("%w: a broken gzip stream: %w", ErrNotSitemap, err)
+		}
+		zr.Multistream(false)
+		br = bufio.NewReader(zr)
+	}
+	lr := &limited{r: br, left: most}
+	in := bufio.NewReader(lr)
+	// A byte order mark, then space, before the first character.
+	if bom, _ := in.Peek(3); bytes.Equal(bom, []byte("\xef\xbb\xbf")) {
+		in.Discard(3)
+	}
+	// XML if the first character but space is '<'; the space stays, so
+	// that the decoder counts lines from the start.
+	for i := 1; i <= 4096; i++ {
+		b, err := in.Peek(i)
+		if err != nil || len(b) < i {
+			break
+		}
+		if c := b[i-1]; c == '<' {
+			return readXML(in, lr)
+		} else if c != ' ' && c != '\t' && c != '\r' && c != '\n' {
+			break
+		}
+	}
+	return readText(in, lr), nil
+}
+
+// A limited reader gives at most left bytes, then errTooBig.
+type limited struct {
+	r    io.Reader
+	left int64
+	hit  bool
+}
+
+func (l *limited) Read(p []byte) (int, error) {
+	if l.left <= 0 {
+		// One byte more says whether there was more.
+		var one [1]byte
+		if n, _ := l.r.Read(one[:]); n > 0 {
+			l.hit = true
+			return 0, errTooBig
+		}
+		return 0, io.EOF
+	}
+	if int64(len(p)) > l.left {
+		p = p[:l.left]
+	}
+	n, err := l.r.Read(p)
+	l.left -= int64(n)
+	return n, err
+}
+
+// tooMany is the phrase for the entries past MaxURLs.
+func tooMany(what string) string {
+	return fmt.Sprintf("the %s after the first %d, sitemaps.org's limit", what, MaxURLs)
+}
+
+// tooBig is the phrase for the rest past MaxBytes.
+const tooBig = "the rest after the first 50 MB, sitemaps.org's limit"
+
+// readXML reads an XML sitemap.
+func readXML(r io.Reader, lr *limited) (*Sitemap, error) {
+	d := xml.NewDecoder(r)
+	sm := new(Sitemap)
+	var (
+		depth     int
+		inLoc     bool
+		loc       []byte
+		locLong   bool
+		line, col int
+		long      int // <loc>s too long
+		longAt    int
+		over      bool
+	)
+	for {
+		tok, err := d.Token()
+		if err != nil {
+			if err == io.EOF {
+				break
+			}
+			if sm.Kind == 0 {
+				return nil, fmt.Errorf("%w: %s", ErrNotSitemap, xmlError(err, lr))
+			}
+			if lr.hit {
+				sm.Skipped = append(sm.Skipped, tooBig)
+			} else {
+				l, _ := d.InputPos()
+				sm.Skipped = append(sm.Skipped, fmt.Sprintf("the rest from line %d, which is not XML: %s", l, xmlError(err, lr)))
+			}
+			break
+		}
+		switch t := tok.(type) {
+		case xml.StartElement:
+			depth++
+			switch {
+			case depth == 1 && t.Name.Local == "urlset":
+				sm.Kind = URLSet
+			case depth == 1 && t.Name.Local == "sitemapindex":
+				sm.Kind = Index
+			case depth == 1:
+				return nil, fmt.Errorf("%w: its root is <%s>, where a sitemap's is <urlset> or <sitemapindex>", ErrNotSitemap, t.Name.Local)
+			case depth == 3 && t.Name.Local == "loc":
+				inLoc, loc, locLong = true, loc[:0], false
+				line, col = d.InputPos()
+			}
+		case xml.CharData:
+			if !inLoc {
+				break
+			}
+			if len(loc) == 0 {
+				// Where the URL starts: past the space before it.
+				trimmed := bytes.TrimLeft(t, " \t\r\n")
+				for _, c := range t[:len(t)-len(trimmed)] {
+					if c == '\n' {
+						line, col = line+1, 1
+					} else {
+						col++
+					}
+				}
+				t = trimmed
+			}
+			if len(loc)+len(t) > MaxLoc+64 { // room for the space trimmed after
+				locLong = true
+				t = t[:max(0, min(len(t), MaxLoc+64-len(loc)))]
+			}
+			loc = append(loc, t...)
+		case xml.EndElement:
+			if depth == 3 && inLoc {
+				inLoc = false
+				u := strings.TrimSpace(string(loc))
+				switch {
+				case locLong || len(u) >= MaxLoc:
+					if long == 0 {
+						longAt = line
+					}
+					long++
+				case u == "":
+				case len(sm.Entries) == MaxURLs:
+					over = true
+				default:
+					sm.Entries = append(sm.Entries, Entry{URL: u, Line: line, Column: col})
+				}
+			}
+			depth--
+		}
+		if over {
+			what := "URLs"
+			if sm.Kind == Index {
+				what = "sitemaps"
+			}
+			sm.Skipped = append(sm.Skipped, tooMany(what))
+			break
+		}
+	}
+	if long > 0 {
+		sm.Skipped = append(sm.Skipped, fmt.Sprintf("%d <loc> of %d bytes or more, sitemaps.org's limit (the first at line %d)", long, MaxLoc, longAt))
+	}
+	return sm, nil
+}
+
+// xmlError says what err, the decoder's, means: a sitemap cut at its
+// limit, or in an encoding other than UTF-8, is told so.
+func xmlError(err error, lr *limited) string {
+	switch {
+	case lr.hit:
+		return tooBig
+	case strings.Contains(err.Error(), "CharsetReader"):
+		return "it declares an encoding other than UTF-8, which sitemaps.org requires"
+	case strings.Contains(err.Error(), "invalid UTF-8"):
+		return "it is not UTF-8, which sitemaps.org requires"
+	}
+	return err.Error()
+}
+
+// readText reads a text sitemap: a URL a line, blank lines ignored.
+func readText(in *bufio.Reader, lr *limited) *Sitemap {
+	sm := &Sitemap{Kind: Text}
+	long, notUTF8 := 0, 0
+	for line := 1; ; line++ {
+		text, err := in.ReadSlice('\n')
+		tooLong := false
+		for errors.Is(err, bufio.ErrBufferFull) {
+			tooLong = true
+			_, err = in.ReadSlice('\n')
+		}
+		if errors.Is(err, errTooBig) {
+			// The last line, cut short by the limit, is no URL.
+			sm.Skipped = append(sm.Skipped, tooBig)
+			return sm.with(long, notUTF8)
+		}
+		u := strings.TrimSpace(string(text))
+		switch {
+		case tooLong || len(u) >= MaxLoc:
+			long++
+		case !utf8.ValidString(u):
+			notUTF8++
+		case u == "":
+		case len(sm.Entries) == MaxURLs:
+			sm.Skipped = append(sm.Skipped, tooMany("URLs"))
+			return sm.with(long, notUTF8)
+		default:
+			col := 1 + strings.Index(string(text), u)
+			sm.Entries = append(sm.Entries, Entry{URL: u, Line: line, Column: col})
+		}
+		if err != nil {
+			return sm.with(long, notUTF8)
+		}
+	}
+}
+
+// with adds to what sm skipped its lines too long, and those not UTF-8.
+func (sm *Sitemap) with(long, notUTF8 int) *Sitemap {
+	if long > 0 {
+		sm.Skipped = append(sm.Skipped, fmt.Sprintf("%d lines of %d bytes or more, sitemaps.org's limit for a URL", long, MaxLoc))
+	}
+	if notUTF8 > 0 {
+		sm.Skipped = append(sm.Skipped, fmt.Sprintf("%d lines that are not UTF-8, which sitemaps.org requires", notUTF8))
+	}
+	return sm
+}

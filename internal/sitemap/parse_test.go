@@ -1,0 +1,203 @@
+package sitemap
+
+import (
+	"bytes"
+	"compress/gzip"
+	"errors"
+	"fmt"
+	"io"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+func gz(s string) string {
+	var b bytes.Buffer
+	w := gzip.NewWriter(&b)
+	io.WriteString(w, s)
+	w.Close()
+	return b.String()
+}
+
+const urlset = `<?xml version="1.0" encoding="UTF-8"?>
+<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">
+  <url><loc>http://h/a.html</loc><lastmod>2024-01-01</lastmod></url>
+  <url>
+    <loc>
+      http://h/b.html?x=1&amp;y=2
+    </loc>
+  </url>
+  <url><loc></loc></url>
+  <url><loc><![CDATA[http://h/c.html]]></loc></url>
+</urlset>
+`
+
+var urlsetEntries = []Entry{{"http://h/a.html", 3, 13}, {"http://h/b.html?x=1&y=2", 6, 7}, {"http://h/c.html", 10, 13}}
+
+func TestRead(t *testing.T) {
+	long := "http://h/" + strings.Repeat("x", 10000)
+	tests := []struct {
+		name    string
+		in      string
+		kind    Kind
+		entries []Entry
+		skipped []string
+		err     error
+	}{
+		{"urlset", urlset, URLSet, urlsetEntries, nil, nil},
+		{"gzipped", gz(urlset), URLSet, urlsetEntries, nil, nil},
+		{"with a byte order mark", "\ufeff" + urlset, URLSet, urlsetEntries, nil, nil},
+		{"index", "<sitemapindex><sitemap><loc>http://h/s1.xml</loc></sitemap><sitemap><loc>http://h/s2.xml.gz</loc></sitemap></sitemapindex>",
+			Index, []Entry{{"http://h/s1.xml", 1, 29}, {"http://h/s2.xml.gz", 1, 74}}, nil, nil},
+		{"text", "http://h/a.html\n\n  http://h/b.html  \r\nhttp://h/c.html", Text,
+			[]Entry{{"http://h/a.html", 1, 1}, {"http://h/b.html", 3, 3}, {"http://h/c.html", 4, 1}}, nil, nil},
+		{"empty", "", Text, nil, nil, nil},
+		{"a javascript: URL is an entry like any", "<urlset><url><loc>javascript:alert(1)</loc></url></urlset>", URLSet,
+			[]Entry{{"javascript:alert(1)", 1, 19}}, nil, nil},
+		{"a <loc> of 10,000 bytes", "<urlset><url><loc>" + long + "</loc></url><url><loc>http://h/ok</loc></url></urlset>", URLSet,
+			[]Entry{{"http://h/ok", 1, 10050}}, []string{"1 <loc> of 2048 bytes or more, sitemaps.org's limit (the first at line 1)"}, nil},
+		{"a text line of 10,000 bytes", long + "\nhttp://h/ok\n", Text,
+			[]Entry{{"http://h/ok", 2, 1}}, []string{"1 lines of 2048 bytes or more, sitemaps.org's limit for a URL"}, nil},
+		{"HTML", "<!DOCTYPE html>\n<html><body>Not found</body></html>", 0, nil, nil, ErrNotSitemap},
+		{"not XML", "<urlset", 0, nil, nil, ErrNotSitemap},
+		{"broken half way", "<urlset><url><loc>http://h/a</loc></url>\n<url><loc>http://h/b</loc></url>\n<url><loc>x</lo></url></urlset>", URLSet,
+			[]Entry{{"http://h/a", 1, 19}, {"http://h/b", 2, 11}}, []string{"the rest from line 3, which is not XML: XML syntax error on line 3: element <loc> closed by </lo>"}, nil},
+		{"Latin-1 declared", `<?xml version="1.0" encoding="ISO-8859-1"?><urlset><url><loc>http://h/caf` + "\xe9" + `</loc></url></urlset>`, 0, nil, nil, ErrNotSitemap},
+		{"not UTF-8", "<urlset><url><loc>http://h/a</loc></url><url><loc>http://h/caf\xe9</loc></url></urlset>", URLSet,
+			[]Entry{{"http://h/a", 1, 19}}, []string{"the rest from line 1, which is not XML: it is not UTF-8, which sitemaps.org requires"}, nil},
+		{"a text line not UTF-8", "http://h/caf\xe9\nhttp://h/a\n", Text,
+			[]Entry{{"http://h/a", 2, 1}}, []string{"1 lines that are not UTF-8, which sitemaps.org requires"}, nil},
+		{"a broken gzip stream", "\x1f\x8bxx", 0, nil, nil, ErrNotSitemap},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			sm, err := Read(strings.NewReader(tt.in))
+			if tt.err != nil {
+				if !errors.Is(err, tt.err) {
+					t.Fatalf("Read = %+v, %v; want %v", sm, err, tt.err)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if sm.Kind != tt.kind || !reflect.DeepEqual(sm.Entries, tt.entries) || !reflect.DeepEqual(sm.Skipped, tt.skipped) {
+				t.Errorf("Read =\n%d %v\n%q\nwant\n%d %v\n%q", sm.Kind, sm.Entries, sm.Skipped, tt.kind, tt.entries, tt.skipped)
+			}
+		})
+	}
+}
+
+// endless is a sitemap of as many URLs as asked, made as it is read,
+// never held whole.
+type endless struct {
+	n, i int
+	buf  []byte
+	text bool
+}
+
+func (e *endless) Read(p []byte) (int, error) {
+	for len(e.buf) < len(p) && e.i < e.n {
+		if e.i == 0 && !e.text {
+			e.buf = append(e.buf, "<urlset>\n"...)
+		}
+		if e.text {
+			e.buf = fmt.Appendf(e.buf, "http://h/%d.html\n", e.i)
+		} else {
+			e.buf = fmt.Appendf(e.buf, "<url><loc>http://h/%d.html</loc></url>\n", e.i)
+		}
+		e.i++
+		if e.i == e.n && !e.text {
+			e.buf = append(e.buf, "</urlset>\n"...)
+		}
+	}
+	if len(e.buf) == 0 {
+		return 0, io.EOF
+	}
+	n := copy(p, e.buf)
+	e.buf = e.buf[n:]
+	return n, nil
+}
+
+// TestReadLimits: past 50,000 URLs, or 50 MB, the rest is skipped, and
+// said to be; a gigabyte is never read whole.
+func TestReadLimits(t *testing.T) {
+	tests := []struct {
+		name    string
+		in      io.Reader
+		most    int64 // the limit in bytes, if not MaxBytes
+		entries int
+		skipped string
+	}{
+		{"50,000 URLs", &endless{n: MaxURLs}, 0, MaxURLs, ""},
+		{"50,001 URLs", &endless{n: MaxURLs + 1}, 0, MaxURLs, "the URLs after the first 50000, sitemaps.org's limit"},
+		{"50,001 text URLs", &endless{n: MaxURLs + 1, text: true}, 0, MaxURLs, "the URLs after the first 50000, sitemaps.org's limit"},
+		// Space takes the room, URLs being limited first. The decoder
+		// reads a byte at a time, which takes long under the race
+		// detector: the XML is cut at a smaller limit, the same way.
+		{"a gigabyte", io.MultiReader(strings.NewReader("<urlset><url><loc>http://h/a</loc></url>"), &spaces{n: 1 << 30}), 1 << 20, 1, tooBig},
+		{"a gigabyte of text", io.MultiReader(strings.NewReader("http://h/a\n"), &spaces{n: 1 << 30}), 0, 1, tooBig},
+		{"a URL cut by the limit", strings.NewReader("http://h/a\nhttp://h/bbbbbbbbbbbbbbbbbbbbbbbbbbbbbb\n"), 20, 1, tooBig},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			most := tt.most
+			if most == 0 {
+				most = MaxBytes
+			}
+			sm, err := read(tt.in, most)
+			if err != nil {
+				t.Fatal(err)
+			}
+			skipped := strings.Join(sm.Skipped, "; ")
+			if len(sm.Entries) != tt.entries || skipped != tt.skipped {
+				t.Errorf("Read: %d entries, skipped %q; want %d, %q", len(sm.Entries), skipped, tt.entries, tt.skipped)
+			}
+			if s, ok := tt.in.(*spaces); ok && s.read > MaxBytes+1<<20 {
+				t.Errorf("read %d bytes", s.read)
+			}
+		})
+	}
+}
+
+// spaces is n bytes of space and newlines, made as they are read.
+type spaces struct{ n, read int }
+
+func (s *spaces) Read(p []byte) (int, error) {
+	if s.read >= s.n {
+		return 0, io.EOF
+	}
+	n := min(len(p), s.n-s.read)
+	for i := range p[:n] {
+		p[i] = ' '
+		if (s.read+i)%4096 == 4095 {
+			p[i] = '\n'
+		}
+	}
+	s.read += n
+	return n, nil
+}
+
+// FuzzRead: whatever it is given, Read keeps to its limits, and each
+// entry is as written, trimmed, within the limit for a URL.
+func FuzzRead(f *testing.F) {
+	f.Add([]byte(urlset))
+	f.Add([]byte(gz(urlset)))
+	f.Add([]byte("http://h/a\nhttp://h/b\n"))
+	f.Add([]byte("<sitemapindex><sitemap><loc>http://h/s.xml</loc></sitemap></sitemapindex>"))
+	f.Add([]byte("<html><body>x</body></html>"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		sm, err := Read(bytes.NewReader(data))
+		if err != nil {
+			return
+		}
+		if len(sm.Entries) > MaxURLs {
+			t.Fatalf("%d entries", len(sm.Entries))
+		}
+		for _, e := range sm.Entries {
+			if e.URL == "" || len(e.URL) >= MaxLoc || strings.TrimSpace(e.URL) != e.URL || e.Line < 1 || e.Column < 1 {
+				t.Fatalf("entry %+v", e)
+			}
+		}
+	})
+}
