@@ -186,6 +186,14 @@ func (s *Scheduler) SetDelay(name string, d time.Duration) {
 	s.mu.Unlock()
 }
 
+// Unpaced makes the named host one asked without a pause: a folder
+// answered in-process, which no request can overload.
+func (s *Scheduler) Unpaced(name string) {
+	s.mu.Lock()
+	s.host(name).pace.SetDelay(0, 0)
+	s.mu.Unlock()
+}
+
 // Delay returns the pause for the named host.
 func (s *Scheduler) Delay(name string) time.Duration {
 	s.mu.Lock()
