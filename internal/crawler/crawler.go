@@ -12,6 +12,16 @@
 //
 // Its progress log is the reference crawler's, line for line, so that a
 // grader can compare the two.
+//
+// A crawl may have more seeds than one (Crawler.Seeds, such as the pages
+// a sitemap lists): each is crawled at depth 0, after the seed, in the
+// order given, and only once the bag is empty, so that the crawl from the
+// seed is the crawl without them, in any bag order and under
+// Crawler.MaxPages, and each later seed's crawl follows the one before.
+// A seed the crawl has met by then, as a link or listed before, is
+// skipped. The crawl takes them in the same order on every run, so a
+// resumed crawl rebuilds its bag exactly, provided it is given the same
+// list: the caller journals it (package pagedir keeps it with the journal).
 package crawler
 
 import (
@@ -82,6 +92,10 @@ type Crawler struct {
 	Scope    Scope
 	Bag      bag.Bag
 	MaxDepth int
+	// Seeds are more seeds, normalized and internal, crawled at depth 0
+	// after the seed (see the package doc): once the bag is empty, the
+	// first of them the crawl has not met goes in it.
+	Seeds []string
 	// MaxPages, if above 0, ends the crawl once it has saved that many
 	// pages, the pages an earlier run saved included: the first MaxPages
 	// pages of the crawl without it, however many workers there are.
@@ -150,7 +164,7 @@ type Result struct {
 	Deepest int    // the greatest depth of a page saved
 	Last    string // the URL of the last page saved
 	Current string // the page being crawled when the crawl stopped early
-	Pending int    // pages left in the bag when the crawl stopped early or at MaxPages, Current's included
+	Pending int    // pages left in the bag when the crawl stopped early or at MaxPages, Current's and Crawler.Seeds not met included
 	// MaxPagesReached is whether the crawl ended at Crawler.MaxPages,
 	// with Pending pages left in the bag.
 	MaxPagesReached bool
@@ -222,8 +236,9 @@ type run struct {
 	urls urlSet
 	hops map[string]int // for each page in the bag that a redirect put there, the redirects that led to it
 
-	history History // nil once it has nothing more to say
-	onDisk  int     // the pages that earlier runs saved and told
+	history History  // nil once it has nothing more to say
+	seeds   []string // Crawler.Seeds not yet put in the bag
+	onDisk  int      // the pages that earlier runs saved and told
 	// seedFailure says why the last page that failed did; if no page is
 	// ever saved, it says why the seed (or the page it redirects to) gave
 	// nothing.
@@ -246,6 +261,7 @@ func (c *Crawler) crawl(ctx context.Context, seed string, log *logWriter) (Resul
 		urls:    make(seen),
 		hosts:   new(witnesses),
 		history: c.History,
+		seeds:   c.Seeds,
 	}
 	if c.Graph != nil {
 		r.urls = graphSet{c.Graph}
@@ -280,29 +296,63 @@ func (c *Crawler) what() pagescan.What {
 	return pagescan.What{Requisites: c.Requisites || graphRows, Refs: c.Refs}
 }
 
-// loop takes pages from the bag, from the seed on, until the bag is empty,
-// MaxPages pages are saved, or a page cannot be crawled past.
+// loop takes pages from the bag, from the seed on, until the bag is empty
+// and no seed is left, MaxPages pages are saved, or a page cannot be
+// crawled past.
 func (r *run) loop(ctx context.Context, seed string) error {
 	r.urls.add(seed)
 	r.front.push(bag.Item{URL: seed, Depth: 0})
 	for {
-		if r.c.MaxPages > 0 && r.res.Saved >= r.c.MaxPages && r.front.len() > 0 {
-			r.res.MaxPagesReached, r.res.Pending = true, r.front.len()
+		if r.c.MaxPages > 0 && r.res.Saved >= r.c.MaxPages && (r.front.len() > 0 || r.nextSeed(false)) {
+			r.res.MaxPagesReached, r.res.Pending = true, r.front.len()+r.seedsLeft()
 			return r.end()
+		}
+		if r.front.len() == 0 {
+			r.nextSeed(true)
 		}
 		page, ok := r.front.pop(r.res.Saved)
 		if !ok {
 			return r.end()
 		}
 		if err := r.take(ctx, page); err != nil {
-			r.res.Current, r.res.Pending = page.URL, r.front.len()+1
+			r.res.Current, r.res.Pending = page.URL, r.front.len()+1+r.seedsLeft()
 			return err
 		}
 		if err := r.reqs.settle(ctx); err != nil {
-			r.res.Pending = r.front.len()
+			r.res.Pending = r.front.len() + r.seedsLeft()
 			return err
 		}
 	}
+}
+
+// nextSeed drops the seeds of Crawler.Seeds the crawl has met, and
+// reports whether one is left; with push, it puts that one in the bag.
+func (r *run) nextSeed(push bool) bool {
+	for len(r.seeds) > 0 && r.urls.has(r.seeds[0]) {
+		r.seeds = r.seeds[1:]
+	}
+	if len(r.seeds) == 0 {
+		return false
+	}
+	if push {
+		r.urls.add(r.seeds[0])
+		r.front.push(bag.Item{URL: r.seeds[0], Depth: 0})
+		r.seeds = r.seeds[1:]
+	}
+	return true
+}
+
+// seedsLeft counts the seeds of Crawler.Seeds the crawl has not met.
+func (r *run) seedsLeft() int {
+	n := 0
+	met := make(map[string]bool)
+	for _, s := range r.seeds {
+		if !r.urls.has(s) && !met[s] {
+			met[s] = true
+			n++
+		}
+	}
+	return n
 }
 
 // take crawls one page taken from the bag: it gets what came of the page,
@@ -407,7 +457,9 @@ func (r *run) tellFailure(item bag.Item, err error, quiet bool) error {
 		r.res.FailedBy = make(map[string]int)
 	}
 	r.res.FailedBy[reason(err)]++
-	if r.res.Saved == 0 || quiet || r.c.QuietFailures {
+	// With more seeds, a later one may save a page: the crawl's error
+	// would then never tell it.
+	if r.res.Saved == 0 && len(r.c.Seeds) == 0 || quiet || r.c.QuietFailures {
 		return nil
 	}
 	if err := r.log.flush(); err != nil {

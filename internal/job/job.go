@@ -82,6 +82,7 @@ type Outcome struct {
 // failed, empties its marker; any other keeps it, to be resumed. Its error is that of emptying the marker, for a crawl that
 // did not stop short.
 func (j *Job) Run(ctx context.Context) (Outcome, error) {
+	var err error
 	cfg, con, out := j.cfg, j.con, j.out
 	j.began = time.Now()
 	// A link check's report is what stdout is for: the log is not.
@@ -96,7 +97,11 @@ func (j *Job) Run(ctx context.Context) (Outcome, error) {
 		j.checker = &linkcheck.Checker{Web: fetcher, Scheduler: fetcher.Scheduler, Scope: checkScope{cfg.crawlScope()}, External: cfg.CheckExternal, Cache: out.cache}
 		c.Sink, c.Refs = j.checker.Sink(c.Sink), true
 	}
-	res, err := c.Crawl(ctx, cfg.Seed)
+	var res crawler.Result
+	c.Seeds, err = j.moreSeeds()
+	if err == nil {
+		res, err = c.Crawl(ctx, cfg.Seed)
+	}
 	if err == nil && j.checker != nil {
 		j.checked, err = j.check(ctx)
 	}

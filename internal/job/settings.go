@@ -78,6 +78,10 @@ type Settings struct {
 	// long one found fine is taken as fine without a request.
 	CheckCache    string
 	CheckCacheAge time.Duration
+	// MoreSeeds are more seeds, normalized and in scope, crawled after
+	// the seed (crawler.Crawler.Seeds); a crawl that resumes goes on with
+	// the list its journal holds instead.
+	MoreSeeds []string
 	// Built as the flags are checked, so that the crawl uses the very
 	// values that were checked; mode, order, from and until stay for the
 	// journal and the command that resumes the crawl.

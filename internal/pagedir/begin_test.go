@@ -24,6 +24,7 @@ func TestBegin(t *testing.T) {
 	failed := pagedir.Line{Page: &pagefetch.Page{Kind: pagefetch.Failed, URL: "http://x/404.html"}}
 	requisite := pagedir.Line{Page: &pagefetch.Page{Kind: pagefetch.Requisite, URL: "http://x/a.png"}, WARC: 700}
 	sheet := pagedir.Line{Page: &pagefetch.Page{Kind: pagefetch.Requisite, URL: "http://x/s.css", Needs: []string{"http://x/b.png"}}, WARC: 900}
+	seeds := pagedir.Line{Seeds: []string{"http://x/2.html", "http://x/3.html"}}
 	header := string(pagedir.JournalHeader(params))
 	page1 := "http://x/1.html\n0\n<html>\n"
 	other := params
@@ -86,6 +87,36 @@ func TestBegin(t *testing.T) {
 				if err != nil || replay == nil || !reflect.DeepEqual(replay.Entries, []pagedir.Line{saved, failed}) || replay.Saved != 1 ||
 					!reflect.DeepEqual(replay.Requisites, []pagedir.Line{requisite, sheet}) {
 					t.Errorf("Begin = %+v, %v; want the 2 pages' entries, 1 saved, and the 2 requisites apart", replay, err)
+				}
+			},
+		},
+		{
+			name:   "resume a crawl with more seeds",
+			resume: true,
+			files:  map[string]string{pagedir.Marker: header + string(pagedir.JournalLine(seeds)) + string(pagedir.JournalLine(saved)), "1": page1},
+			check: func(t *testing.T, replay *pagedir.Replay, err error) {
+				if err != nil || replay == nil || !reflect.DeepEqual(replay.Entries, []pagedir.Line{saved}) || !replay.HasSeeds || !slices.Equal(replay.Seeds, seeds.Seeds) {
+					t.Errorf("Begin = %+v, %v; want the seeds, and 1 entry", replay, err)
+				}
+			},
+		},
+		{
+			name:   "resume a crawl stopped as it listed its more seeds",
+			resume: true,
+			files:  map[string]string{pagedir.Marker: header + strings.TrimSuffix(string(pagedir.JournalLine(seeds)), "\n")},
+			check: func(t *testing.T, replay *pagedir.Replay, err error) {
+				if err != nil || replay == nil || replay.HasSeeds || len(replay.Entries) != 0 {
+					t.Errorf("Begin = %+v, %v; want an empty replay, without seeds", replay, err)
+				}
+			},
+		},
+		{
+			name:   "resume a journal whose seeds come after a page",
+			resume: true,
+			files:  map[string]string{pagedir.Marker: header + string(pagedir.JournalLine(saved)) + string(pagedir.JournalLine(seeds)), "1": page1},
+			check: func(t *testing.T, replay *pagedir.Replay, err error) {
+				if !isType[*pagedir.NotJournalError](err) {
+					t.Errorf("Begin = %+v, %v; want a *NotJournalError", replay, err)
 				}
 			},
 		},

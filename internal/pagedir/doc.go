@@ -13,7 +13,8 @@
 // A page is a file named by its docID, from 1, holding the page's URL, its
 // depth and its HTML, each followed by a newline. The [Marker] is a regular
 // file. While a crawl runs it holds the journal: a header
-// naming the crawl, then one line for each page taken from the bag. When
+// naming the crawl, then, for a crawl with more seeds than one, the line
+// that lists them, then one line for each page taken from the bag. When
 // the crawl ends it is emptied, leaving the reference's layout. On Linux,
 // where the file system allows, the header is also the label, an extended
 // attribute of the marker that diff -r does not see, so that a finished

@@ -22,6 +22,10 @@ import (
 // robots.txt. A crawl that writes a WARC file also journals each
 // requisite it records, a resource a page needs to render, with what it
 // needs in turn: a stylesheet's imports and images, a redirect's target.
+// A crawl with more seeds than one (crawler.Crawler.Seeds) lists them, as
+// they were read, on one line before the first page's, so that a resumed
+// crawl goes on with the same list even if where they were read from has
+// changed meanwhile; the line is written whole or, torn, not at all.
 //
 // [ReadJournal] ignores a torn last line, the one a crawl killed in the
 // middle of a write leaves. A writer that goes on with such a journal must
@@ -114,9 +118,12 @@ func kindOf(letter byte) pagefetch.Kind {
 // needs in turn, which a resumed crawl fetches if it has not; Nest, how
 // deep below its page it was found, from 1, which the line leaves out,
 // and which a journal written before nesting was bounded lacks.
+//
+// The line of a crawl's more seeds has no Page, and Seeds, never nil.
 type Line struct {
 	*pagefetch.Page
-	WARC int64
+	WARC  int64
+	Seeds []string
 }
 
 // JournalHeader returns the journal's first lines, for p.
@@ -130,8 +137,19 @@ func JournalHeader(p Params) []byte {
 	return b.Bytes()
 }
 
+// seedsLetter starts the line of a crawl's more seeds.
+const seedsLetter = 'E'
+
 // JournalLine returns the journal line for e.
 func JournalLine(e Line) []byte {
+	if e.Page == nil {
+		b := []byte{seedsLetter}
+		for _, u := range e.Seeds {
+			b = append(b, ' ')
+			b = strconv.AppendQuote(b, u)
+		}
+		return append(b, '\n')
+	}
 	b := []byte{letters[e.Kind], ' '}
 	if e.Kind == pagefetch.Saved {
 		b = strconv.AppendInt(b, int64(e.DocID), 10)
@@ -260,6 +278,19 @@ func (p *Params) parse(line string) error {
 
 func parseEntry(line string) (Line, error) {
 	bad := fmt.Errorf("bad entry %q", line)
+	if line != "" && line[0] == seedsLetter {
+		seeds := []string{}
+		for rest := line[1:]; rest != ""; {
+			q, err := strconv.QuotedPrefix(strings.TrimPrefix(rest, " "))
+			if err != nil || rest[0] != ' ' {
+				return Line{}, bad
+			}
+			u, _ := strconv.Unquote(q)
+			seeds = append(seeds, u)
+			rest = rest[1+len(q):]
+		}
+		return Line{Seeds: seeds}, nil
+	}
 	if len(line) < 3 || line[1] != ' ' {
 		return Line{}, bad
 	}

@@ -17,6 +17,10 @@ var params = Params{
 }
 
 var entries = []Line{
+	// A crawl with more seeds lists them first; with none, the line is
+	// there, empty.
+	{Seeds: []string{"http://h/a.html", "http://h/b \"c\" d.html"}},
+	{Seeds: []string{}},
 	{Page: &pagefetch.Page{Kind: pagefetch.Saved, URL: "http://cs50tse.cs.dartmouth.edu/tse/letters/index.html", DocID: 1}},
 	{Page: &pagefetch.Page{Kind: pagefetch.Failed, URL: "http://cs50tse.cs.dartmouth.edu/tse/letters/Z.html"}},
 	{Page: &pagefetch.Page{Kind: pagefetch.Redirected, URL: "http://h/tse/dir", Target: "http://h/tse/dir/"}},
@@ -188,6 +192,7 @@ func TestDiff(t *testing.T) {
 func FuzzReadJournal(f *testing.F) {
 	f.Add(journalBytes(params, entries))
 	f.Add([]byte("tse-crawler journal 1\nbegin\nR \"a\" \"b\"\n"))
+	f.Add([]byte("tse-crawler journal 1\nbegin\nE \"a\" \"b\"\nE\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		p, es, err := ReadJournal(bytes.NewReader(data))
 		if err != nil {

@@ -445,6 +445,13 @@ func (d *Dir) Record(e Line) error {
 	return d.write(JournalLine(e))
 }
 
+// RecordSeeds appends to the journal the crawl's more seeds, in one
+// write, before the first page's line: a crawl that resumes goes on with
+// them ([Replay.Seeds]).
+func (d *Dir) RecordSeeds(seeds []string) error {
+	return d.write(JournalLine(Line{Seeds: seeds}))
+}
+
 // write appends to the journal.
 func (d *Dir) write(line []byte) error {
 	if d.tornTail {

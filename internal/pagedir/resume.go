@@ -22,6 +22,11 @@ type Replay struct {
 	// Requisites are the requisites the stopped crawl recorded in its
 	// WARC file, in order: they are no pages, and not in Entries.
 	Requisites []Line
+	// Seeds are the crawl's more seeds, as its journal lists them, and
+	// HasSeeds whether it does: a crawl stopped before it had journaled
+	// them, having taken no page, reads them again.
+	Seeds    []string
+	HasSeeds bool
 }
 
 // Begin begins crawl p in the directory, and decides, for a directory
@@ -68,6 +73,13 @@ func (d *Dir) Begin(p Params) (*Replay, error) {
 	}
 	r := &Replay{Pages: pages}
 	for _, e := range entries {
+		if e.Page == nil {
+			if r.HasSeeds || len(r.Entries) > 0 || len(r.Requisites) > 0 {
+				return nil, &NotJournalError{Dir: d.path, Err: errors.New("its line of seeds is not the first after the header")}
+			}
+			r.Seeds, r.HasSeeds = e.Seeds, true
+			continue
+		}
 		switch e.Kind {
 		case pagefetch.Requisite:
 			r.Requisites = append(r.Requisites, e)
