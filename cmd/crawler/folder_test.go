@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -276,5 +277,30 @@ func TestCheckFolderNoNetwork(t *testing.T) {
 	}
 	if !strings.HasSuffix(stdout.String(), "7 pages checked, 16 links checked: 7 broken links to 6 targets\n") {
 		t.Errorf("report:\n%s", stdout.String())
+	}
+}
+
+// TestCheckFolderHostDown: a link on the -base host but out of the folder
+// that cannot be reached is reported alone; the folder, on the same host,
+// is not given up with it.
+func TestCheckFolderHostDown(t *testing.T) {
+	dir := makeFolder(t, map[string]string{
+		"index.html": `<a href="/out.html">out of the folder</a><img src="b.png">`,
+		"b.png":      "png",
+	})
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	down := "http://" + ln.Addr().String()
+	ln.Close()
+	code, stdout, stderr := crawl(t.Context(), proxyEnv(down), "-check", "-delay", "0", "-retries", "0", "-base", "http://example.org/docs/", dir)
+	want := `http://example.org/: host-unreachable (external, 1 link)
+  index.html:1:1
+
+1 pages checked, 2 links checked: 1 broken links to 1 targets
+`
+	if code != exitBroken || stdout != want {
+		t.Errorf("exit %d, report:\n%s\nwant exit %d and:\n%s\nstderr:\n%s", code, stdout, exitBroken, want, stderr)
 	}
 }

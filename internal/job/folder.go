@@ -100,7 +100,7 @@ func (j *Job) serveFolder(fetcher *pagefetch.Fetcher) {
 	}
 	fetcher.Client.Transport = j.folder.Transport(fetcher.Client.Transport)
 	fetcher.InProcess = j.folder.Host()
-	fetcher.Scheduler.Unpaced(j.folder.Host())
+	fetcher.Scheduler.InProcess(j.folder.Host())
 }
 
 // nameFiles has the report name the folder's URLs by the paths of their

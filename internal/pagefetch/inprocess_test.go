@@ -1,6 +1,7 @@
 package pagefetch_test
 
 import (
+	"errors"
 	"io"
 	"net/http"
 	"slices"
@@ -57,12 +58,12 @@ func TestInProcessReadsNoRobots(t *testing.T) {
 	}
 }
 
-// TestUnpaced: a host answered in-process is asked without a pause,
+// TestInProcessUnpaced: a host answered in-process is asked without a pause,
 // whatever the Scheduler's.
-func TestUnpaced(t *testing.T) {
+func TestInProcess(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		p := pagefetch.NewScheduler(time.Second, nil, 1)
-		p.Unpaced("folder.invalid")
+		p.InProcess("folder.invalid")
 		for _, tt := range []struct {
 			host string
 			want time.Duration
@@ -74,4 +75,20 @@ func TestUnpaced(t *testing.T) {
 			}
 		}
 	})
+}
+
+// TestInProcessNeverDown: a host answered in-process is never given up,
+// whatever a request on its name sent to the network found.
+func TestInProcessNeverDown(t *testing.T) {
+	p := pagefetch.NewScheduler(0, nil, 1)
+	p.InProcess("folder.invalid")
+	for _, host := range []string{"folder.invalid", "example.org"} {
+		p.MarkDown(host, errors.New("connection refused"))
+	}
+	if err := p.Down("folder.invalid"); err != nil {
+		t.Errorf("the in-process host is down: %v", err)
+	}
+	if p.Down("example.org") == nil {
+		t.Error("example.org is not down")
+	}
 }
