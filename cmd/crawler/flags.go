@@ -25,7 +25,7 @@ type resumeRule int
 
 const (
 	// notCarried flags are no part of a crawl: -resume, which the resume
-	// command adds itself, -version, -h and -help-all.
+	// command adds itself, -version, -h, -help-all, and -base (a folder's check is run again, not resumed).
 	notCarried resumeRule = iota
 	// mayChange flags change how pages are fetched or reported, never
 	// which are saved or in what order: a crawl may resume with another
@@ -365,7 +365,7 @@ var flags = []flagDef{
 		value: func(cfg *config) flag.Value { return job.BoolValue{B: &cfg.CheckExternal} },
 	},
 	{
-		name: "base", arg: "URL", rule: mayChange,
+		name: "base", arg: "URL", rule: notCarried,
 		short: "with -check *DIR*, the URL the folder is published at",
 		text:  "with `-check` *DIR*, the URL *DIR* is published at, such as `https://example.org/docs/`: links to it and below it are checked in *DIR*, and `/x.html` is on its host. Without it, `/x.html` is *DIR*`/x.html`.",
 		value: func(cfg *config) flag.Value { return job.StringValue{S: &cfg.Base} },
