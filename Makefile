@@ -115,7 +115,9 @@ system: build
 # reference mode on a link-heavy site shaped like javadoc's, the Python
 # docs with -warc, and again with -since from nginx (apt-get install
 # nginx-light; crawlbench -since=false skips it), the OpenJDK docs against
-# wget (when python3.11-doc and openjdk-17-doc are installed), the PostgreSQL docs link checked with
+# wget (when python3.11-doc and openjdk-17-doc are installed), the Python
+# docs link checked as a folder (-check DIR) against linkinator (with npx;
+# crawlbench -folder=false skips it), the PostgreSQL docs link checked with
 # -check against wget --spider (when postgresql-doc-15 is; crawlbench
 # -postgres '' skips them), a polite crawl of a synthetic site on four
 # hosts, one page at a time and four hosts at once, a link check of a site

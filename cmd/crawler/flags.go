@@ -25,7 +25,7 @@ type resumeRule int
 
 const (
 	// notCarried flags are no part of a crawl: -resume, which the resume
-	// command adds itself, -version, -h and -help-all.
+	// command adds itself, -version, -h, -help-all, and -base (a folder's check is run again, not resumed).
 	notCarried resumeRule = iota
 	// mayChange flags change how pages are fetched or reported, never
 	// which are saved or in what order: a crawl may resume with another
@@ -360,6 +360,8 @@ var flags = []flagDef{
 			"stdout lists the broken links, most linked first, each with every page that holds it, as *page*:*line*:*column* (a host that cannot be reached is one entry, each link followed by the URL it names), then apart the links robots.txt disallows, not checked, then a line that sums up; " +
 			"the exit status is 9 if one is broken (one not checked is not). With *seedURL* alone, the crawl goes as deep as the site, saves nothing, " +
 			"and its scope is the seed's host, unless a `-scope` says otherwise; stopped, it keeps nothing to resume, and prints the command that runs it again. " +
+			"Given a folder, *DIR*, it checks every `.html` and `.htm` file in it, served from disk as by a web server whose root is *DIR* (or `-base`), with no network but for links outside it, " +
+			"naming files by their paths in *DIR*. Nothing outside *DIR* is read: `/../x.html` is *DIR*`/x.html`, and a symbolic link out of *DIR*, or in a loop, is reported `403`, never followed. " +
 			"See [Checking a site's links](#checking-a-sites-links).",
 		value:   func(cfg *config) flag.Value { return job.BoolValue{B: &cfg.Check} },
 		journal: func(cfg *config) (string, bool) { return "true", cfg.Check },
@@ -369,6 +371,12 @@ var flags = []flagDef{
 		short: "with -check, skip links outside the scope",
 		text:  "with `-check`, leave out links outside the scope, which by default are checked too, each once.",
 		value: func(cfg *config) flag.Value { return job.BoolValue{B: &cfg.CheckExternal} },
+	},
+	{
+		name: "base", arg: "URL", rule: notCarried,
+		short: "with -check *DIR*, the URL the folder is published at",
+		text:  "with `-check` *DIR*, the URL *DIR* is published at, such as `https://example.org/docs/`: links to it and below it are checked in *DIR*, and `/x.html` is on its host. Without it, `/x.html` is *DIR*`/x.html`.",
+		value: func(cfg *config) flag.Value { return job.StringValue{S: &cfg.Base} },
 	},
 	{
 		name: "check-cache", arg: "FILE", rule: mayChange,

@@ -21,7 +21,7 @@ const checkSynopsis = "crawler -check [flags] seedURL [pageDirectory maxDepth]"
 
 // usageLines are the synopses the -h and -help-all texts begin with.
 const usageLines = "Usage: " + synopsis + "\n" +
-	"       " + checkSynopsis + "\n" +
+	"       " + checkSynopsis + "\n       crawler -check [flags] DIR\n" +
 	"       crawler -h | -help-all | -version\n"
 
 const summary = "fetch a web site's pages, within a number of links, into a directory"
@@ -82,7 +82,7 @@ var exitStatus = []manual.Entry{
 	{Term: "0", Short: "the crawl finished", Text: "the crawl finished (pages that could not be fetched are logged as `FAILED`, with the reason on stderr, or under `-q` summed up in one line at the end, and do not stop it)"},
 	{Term: "1", Short: "the crawl stopped: a page could not be saved, or a rule was broken", Text: "the crawl stopped: a page could not be saved, or `-delay` under 1s met an address that is not loopback"},
 	{Term: "2", Short: "a bad command line, flag, output file or proxy variable", Text: "wrong number of arguments, a bad flag, a `-stats-json` or `-graph` file that cannot be written, a `-graph` or `-warc` file that exists (without `-resume`) or cannot be made, any of the three inside *pageDirectory*, a proxy variable that is not a proxy URL, or, with `-warc`, an https proxy that is not an `http://` one"},
-	{Term: "3", Short: "*seedURL* cannot be crawled", Text: "*seedURL* cannot be normalized, is not internal, or is excluded"},
+	{Term: "3", Short: "*seedURL* cannot be crawled", Text: "*seedURL* cannot be normalized, is not internal, or is excluded; or `-check`'s *DIR* is no folder, or holds no page"},
 	{Term: "4", Short: "*pageDirectory* cannot be used", Text: "*pageDirectory* does not exist, is not a writable directory, or already holds pages (without `-resume`)"},
 	{Term: "5", Short: "*maxDepth* is not 0 to 10", Text: "*maxDepth* is not an integer from 0 to 10"},
 	{Term: "6", Short: "no page was saved", Text: "no page was saved: the seed page could not be fetched, robots.txt forbids it, " +
@@ -123,7 +123,7 @@ var files = []manual.Entry{
 		"A page file appears whole or not at all, and an existing file is never overwritten."},
 	{Term: "pageDirectory/.page-*", Text: "a page being written. The next run removes one that a crash left behind."},
 	{Term: "FILE, FILE.lock, FILE.bad", Text: "the cache of `-check-cache FILE`; the file whose lock checks that share it take in turn, which stays; and a *FILE* that was torn or no such cache, set aside for you to look into and remove (then *FILE*`.bad.1`, and so on)."},
-	{Term: "$TMPDIR/crawler-check-*", Text: "the page directory of a `-check` given *seedURL* alone, removed when it ends. " +
+	{Term: "$TMPDIR/crawler-check-*", Text: "the page directory of a `-check` given *seedURL* or *DIR* alone, removed when it ends. " +
 		"The next such check removes one that a check killed before its end left behind, " +
 		"if it holds nothing but what a crawl writes and no crawler holds it."},
 }
@@ -155,7 +155,7 @@ const seeAlso = "README.md, DESIGN.md and REQUIREMENTS.md in the tse-crawler sou
 
 // manSynopsis is the man page's synopsis, in man(7) macros.
 const manSynopsis = ".B crawler\n[\\fIflags\\fR]\n.I seedURL pageDirectory maxDepth\n.br\n" +
-	".B crawler \\-check\n[\\fIflags\\fR]\n.I seedURL\n[\\fIpageDirectory maxDepth\\fR]\n.br\n" +
+	".B crawler \\-check\n[\\fIflags\\fR]\n.I seedURL\n[\\fIpageDirectory maxDepth\\fR]\n.br\n.B crawler \\-check\n[\\fIflags\\fR]\n.I DIR\n.br\n" +
 	".B crawler\n\\fB\\-h\\fR | \\fB\\-help\\-all\\fR | \\fB\\-version\\fR\n"
 
 // theManual returns the crawler's manual, the table of flags included.

@@ -35,7 +35,7 @@ import (
 // another crawler is using, and otherwise the page directory's error
 // (package pagedir), a *pagedir.FinishedError for a crawl with nothing
 // left to do.
-func Begin(cfg *Settings, params func() pagedir.Params, getenv func(string) string, con *Console) (*Job, error) {
+func Begin(cfg *Settings, params func() pagedir.Params, getenv func(string) string, con *Console) (_ *Job, err error) {
 	proxy, err := proxyFunc(getenv, cfg.WARC != "")
 	if err != nil {
 		return nil, &SettingError{Setting: Flags, Err: err}
@@ -44,6 +44,16 @@ func Begin(cfg *Settings, params func() pagedir.Params, getenv func(string) stri
 		con.Warn(msg)
 	}
 	j := &Job{cfg: cfg, params: params, con: con, proxy: proxy, fetchProxy: pauselessProxy(proxy, cfg.Delay, getenv, con.Warn)}
+	if cfg.Folder != "" {
+		if err := j.openFolder(); err != nil {
+			return nil, err
+		}
+		defer func() {
+			if err != nil {
+				j.closeFolder()
+			}
+		}()
+	}
 	if cfg.Check && cfg.Dir == "" {
 		// A link check given no directory keeps its pages in one of its
 		// own, which it removes when it ends; one killed before its end

@@ -24,6 +24,7 @@ import (
 	"tse-crawler/internal/linkgraph"
 	"tse-crawler/internal/pagedir"
 	"tse-crawler/internal/pagefetch"
+	"tse-crawler/internal/sitefolder"
 	"tse-crawler/internal/stats"
 )
 
@@ -61,6 +62,8 @@ type Job struct {
 	tmpDir     string
 	tmpRemoved bool
 	tmpErr     error
+	// folder is the folder a check of one reads, or nil.
+	folder *sitefolder.Folder
 }
 
 // An Outcome is what came of a crawl that Run ran.
@@ -90,6 +93,7 @@ func (j *Job) Run(ctx context.Context) (Outcome, error) {
 	con.startLine(quiet)
 	c, fetcher := newCrawler(cfg, j.dir, j.fetchProxy, con)
 	fetcher.Since = out.since
+	j.serveFolder(fetcher)
 	con.show(c, fetcher.Scheduler, quiet)
 	c.History = j.history()
 	c.Sink = &pagedir.Recorder{Dir: j.dir, Archive: out.archive}
@@ -113,6 +117,7 @@ func (j *Job) Run(ctx context.Context) (Outcome, error) {
 	}
 	if err == nil && j.checker != nil {
 		j.checked, err = j.check(ctx)
+		j.nameFiles(j.checked)
 	}
 	err = out.closeArchive(err)
 	if err == nil {
@@ -218,6 +223,7 @@ func (j *Job) Close() {
 	j.out.graph.discard()
 	j.out.unlock()
 	j.out.closeSince()
+	j.closeFolder()
 	j.removeOwnDir()
 }
 

@@ -84,6 +84,12 @@ type Settings struct {
 	MoreSeeds []string
 	// Sitemaps are -sitemap's: "auto" or the URL of a sitemap, each.
 	Sitemaps []string
+	// Folder is the folder a link check reads its pages from (-check
+	// DIR), served in-process, or ""; Base is where it is published
+	// (-base), or "" for sitefolder.Reserved. With a folder, Begin sets
+	// Seed and MoreSeeds: the folder's pages.
+	Folder string
+	Base   string
 	// Built as the flags are checked, so that the crawl uses the very
 	// values that were checked; mode, order, from and until stay for the
 	// journal and the command that resumes the crawl.
@@ -163,6 +169,12 @@ func (cfg *Settings) Parse(fs *flag.FlagSet, args []string) error {
 func (cfg *Settings) check(rest []string) error {
 	if err := cfg.checkFlags(); err != nil {
 		return err
+	}
+	if cfg.Check && len(rest) == 1 && folderArg(rest[0]) {
+		return cfg.checkFolder(rest[0])
+	}
+	if cfg.Base != "" {
+		return refuse(Flags, "-base works only with -check DIR, a folder to check: give a folder, or leave -base out")
 	}
 	// Before the -scope is read: a scope on the same port would be
 	// refused in html mode, which cannot parse it, and the seed is what

@@ -147,6 +147,10 @@ type Fetcher struct {
 
 	// Robots makes the fetcher obey each host's robots.txt.
 	Robots bool
+	// InProcess, if set, is a host, as requests name it, that the
+	// Client's transport answers itself, from a folder (package
+	// sitefolder): it is no server, and has no robots.txt to read.
+	InProcess string
 	// Retries is how many more times a transient failure is tried.
 	Retries int
 	// MaxSize is the largest body accepted, after decoding; 0 means no
@@ -279,7 +283,7 @@ func recorded(rec Recording) *Recording {
 // is recorded on t.
 func (f *Fetcher) allowed(ctx context.Context, rawURL string, whatwg bool, t *tape) error {
 	u, path, query, err := f.target(rawURL, whatwg)
-	if err != nil || !f.Robots {
+	if err != nil || !f.Robots || u.Host == f.InProcess {
 		return err
 	}
 	rules, err := f.robotsFor(ctx, u, t)
@@ -335,8 +339,8 @@ func (f *Fetcher) Refused(rawURL string) *Page {
 		return nil
 	}
 	u, path, query, err := f.target(rawURL, f.WHATWG)
-	if err != nil {
-		return nil // FetchPage says why
+	if err != nil || u.Host == f.InProcess {
+		return nil // FetchPage says why, or needs no robots.txt
 	}
 	origin := u.Scheme + "://" + u.Host
 	e := f.Scheduler.knownRobots(u.Host, origin)

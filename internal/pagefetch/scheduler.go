@@ -73,6 +73,8 @@ type host struct {
 	limited *RateLimitedError
 	sent    int64
 	robots  map[string]*robotsEntry // by origin, scheme://host[:port]
+	// inProcess is a host the client answers itself (InProcess).
+	inProcess bool
 }
 
 // NewScheduler returns a Scheduler that leaves at least delay between the
@@ -186,6 +188,19 @@ func (s *Scheduler) SetDelay(name string, d time.Duration) {
 	s.mu.Unlock()
 }
 
+// InProcess marks the named host as one the client answers itself, a
+// folder (package sitefolder): it is asked without a pause, which no
+// request to it needs, and never given up, since no network stands in
+// the way: a link on its host that the client sends to the network, and
+// finds unreachable, must not take the folder down with it.
+func (s *Scheduler) InProcess(name string) {
+	s.mu.Lock()
+	h := s.host(name)
+	h.pace.SetDelay(0, 0)
+	h.inProcess = true
+	s.mu.Unlock()
+}
+
 // Delay returns the pause for the named host.
 func (s *Scheduler) Delay(name string) time.Duration {
 	s.mu.Lock()
@@ -262,9 +277,12 @@ func (s *Scheduler) HostRequests() map[string]int64 {
 // from it fails at once, with err and [ErrHostDown], and no request, and
 // no queue's job for it is run but the one the crawl waits for. A crawler
 // gives up a host that takes no connection while another still answers.
+// A host InProcess is never given up.
 func (s *Scheduler) MarkDown(name string, err error) {
 	s.mu.Lock()
-	s.host(name).down = downError{err}
+	if h := s.host(name); !h.inProcess {
+		h.down = downError{err}
+	}
 	s.mu.Unlock()
 	s.Signal()
 }

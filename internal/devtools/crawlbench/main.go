@@ -4,7 +4,9 @@
 // thousand pages, and one of a million with and without -stats, for the
 // memory the statistics take, html mode against reference mode on a
 // link-heavy site shaped like javadoc's, the Python docs archived with
-// -warc, and again with -since from nginx (since.go), the OpenJDK API docs in either mode against wget (docs.go), the
+// -warc, and again with -since from nginx (since.go), the Python docs
+// link checked as a folder, crawler -check DIR, against linkinator
+// (folder.go), the OpenJDK API docs in either mode against wget (docs.go), the
 // PostgreSQL docs link checked with -check against wget --spider, served
 // by crawlbench itself with their links to other hosts pointed at loopback
 // (postgres.go), and a polite crawl of a synthetic site spread over four
@@ -18,7 +20,7 @@
 //
 // Usage:
 //
-//	crawlbench [-runs 5] [-shared ../shared/playground] [-dir /tmp] [-synthetic 100000] [-stats-pages 1000000] [-stats-runs 1] [-heavy 4000] [-python DIR] [-javadoc DIR] [-postgres DIR] [-docs-runs 3] [-baseline FILE] [-hosts 4] [-hosts-pages 400] [-hosts-delay 20ms] [-checkcache=false] [-memory=false] [-memory-runs 3] [-since=false]
+//	crawlbench [-runs 5] [-shared ../shared/playground] [-dir /tmp] [-synthetic 100000] [-stats-pages 1000000] [-stats-runs 1] [-heavy 4000] [-python DIR] [-javadoc DIR] [-postgres DIR] [-docs-runs 3] [-baseline FILE] [-hosts 4] [-hosts-pages 400] [-hosts-delay 20ms] [-checkcache=false] [-memory=false] [-memory-runs 3] [-since=false] [-folder=false]
 //
 // It needs ./crawler and ./playground (make builds them), tar, and wget
 // for the comparison (without wget, the crawler is timed alone). Each run
@@ -95,6 +97,8 @@ type config struct {
 	memoryRuns int
 	// The Python docs crawled again with -since, from nginx.
 	since bool
+	// The Python docs link checked as a folder, against linkinator.
+	folder bool
 }
 
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
@@ -120,6 +124,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs.BoolVar(&cfg.memory, "memory", true, "measure peak memory on a page of 50 MiB, a gzip bomb and a million links; -memory=false to skip it")
 	fs.IntVar(&cfg.memoryRuns, "memory-runs", 3, "runs of each command of the memory section")
 	fs.BoolVar(&cfg.since, "since", true, "crawl the Python docs again with -since, from nginx, unchanged and changed; -since=false to skip it")
+	fs.BoolVar(&cfg.folder, "folder", true, "link check the Python docs as a folder, against linkinator (with npx); -folder=false to skip it")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
@@ -191,6 +196,11 @@ func bench(ctx context.Context, cfg config, stdout, stderr io.Writer) error {
 	}
 	if cfg.pythonDocs != "" && cfg.since {
 		if err := benchSince(ctx, cfg, stdout, stderr); err != nil {
+			return err
+		}
+	}
+	if cfg.pythonDocs != "" && cfg.folder && cfg.docsRuns > 0 {
+		if err := benchFolder(ctx, cfg, stdout, stderr); err != nil {
 			return err
 		}
 	}
@@ -471,7 +481,11 @@ func measure(cmd *exec.Cmd, ok ...int) (sample, error) {
 	syscall.Sync()
 	lowerPeak()
 	var stderr strings.Builder
-	cmd.Stderr = &stderr
+	if cmd.Stderr != nil {
+		cmd.Stderr = io.MultiWriter(cmd.Stderr, &stderr)
+	} else {
+		cmd.Stderr = &stderr
+	}
 	start := time.Now()
 	err := cmd.Run()
 	wall := time.Since(start)
