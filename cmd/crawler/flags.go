@@ -145,7 +145,7 @@ var flags = []flagDef{
 	},
 	{
 		name: "sitemap", arg: "auto|URL", rule: mustMatch,
-		short: "also crawl the pages a sitemap lists, after the seed's crawl; repeat it for several",
+		short: "also crawl the pages sitemaps list; repeat it for several",
 		text: "also crawl, after the seed's crawl, each page in the scope that the sitemap at *URL* lists (XML, gzipped or not, an index one level deep, or text), at depth 0, in order, unless met; `auto` reads those the robots.txt of each host of the scope names, or its `/sitemap.xml`. " +
 			"Sitemaps are fetched as pages are; past 50,000 URLs or 50 MB the rest is skipped, and stderr says so. `-resume` keeps the list the crawl began with. With `-check`, a listed page that fails is a broken link from *URL*`:`*line*`:`*column*.",
 		value:   func(cfg *config) flag.Value { return &job.ListValue{List: &cfg.Sitemaps} },
@@ -178,7 +178,7 @@ var flags = []flagDef{
 	},
 	{
 		name: "graph", arg: "FILE", rule: mustMatch,
-		short: "write the link graph to *FILE* as CSV: every link, and what came of the page it names",
+		short: "write every link, and what came of its target, to *FILE* as CSV",
 		text: "write the crawl's link graph to *FILE* as CSV (RFC 4180, lines ending in CRLF), under the header `from,to,status,from_docid,to_docid`: " +
 			"a row for every link found on every saved page, in the order found, duplicates included, " +
 			"pages at *maxDepth* included (scanned for the graph alone, with nothing logged), then, in html mode, for each of its requisites, and a row for every redirect followed. " +
@@ -196,7 +196,7 @@ var flags = []flagDef{
 	},
 	{
 		name: "warc", arg: "FILE", rule: mustMatch,
-		short: "also archive the site as it looked in *FILE*, a WARC 1.1 file or a `.wacz` package",
+		short: "also archive the site in *FILE*, a WARC file or a `.wacz` package",
 		text: "also write the crawl to *FILE* as a WARC 1.1 web archive, which pywb, ReplayWeb.page and warcio replay: " +
 			"a `warcinfo` record, then a `request` and a `response` record for every HTTP exchange, robots.txt, redirects, failures and retries included, " +
 			"of the pages and of their requisites (see `-requisites`), " +
@@ -213,7 +213,7 @@ var flags = []flagDef{
 	},
 	{
 		name: "since", arg: "FILE", rule: mayChange,
-		short: "revalidate what the earlier crawl in *FILE* (`.wacz`, `.warc.gz`, `.warc`) holds",
+		short: "revalidate what an earlier crawl archived in *FILE*",
 		text: "revalidate what an earlier crawl archived in *FILE*, a `.wacz`, `.warc.gz` or `.warc` written by this crawler or by any WARC 1.0 or 1.1 writer, such as wget; give it again for more files. " +
 			"Each page or requisite that *FILE* holds a `200` of is asked for with that answer's `If-None-Match` and `If-Modified-Since`; a `304 Not Modified` is taken as the earlier answer: the page is saved, read and logged as if the server had sent it again, so the page directory and the log are those of a crawl without `-since`. With `-warc`, it is recorded as a `revisit` record of the `server-not-modified` profile that names the earlier record, as a `200` with the earlier payload is of the `identical-payload-digest` one; a page that changed, went or is new is fetched and recorded as usual. " +
 			"*FILE* is read through an index: a package's CDXJ, or one made in a pass over a WARC file. A `.wacz` made with `-since` names the `.wacz` files it revisits in its `datapackage.json`; a replay tool needs them all, as one collection.",
@@ -275,7 +275,7 @@ var flags = []flagDef{
 	},
 	{
 		name: "retries", arg: "N", def: "2", rule: mayChange,
-		short: "how many times to retry a connection error, a timeout, 408, 429 or 5xx, at most 10",
+		short: "retries of a failed connection, a timeout, 408, 429 or 5xx, at most 10",
 		text: "how many times, at most 10, to retry a connection error, a timeout, 408, 429 or 5xx. " +
 			"Backoff starts at the pause (at least 100 ms) and doubles, or follows the server's `Retry-After` " +
 			"(seconds or a date), at most 60 s (`-check` waits for none longer); the pause still applies. Other 4xx are never retried.",
@@ -343,7 +343,7 @@ var flags = []flagDef{
 	},
 	{
 		name: "ahead-memory", arg: "SIZE", def: "64MiB", rule: mayChange,
-		short: "how much of the pages fetched ahead of their turn may wait in memory",
+		short: "how much may wait in memory, fetched ahead",
 		text: "how much of the pages fetched ahead may wait in memory for their turn, " +
 			"in bytes or with `KiB`, `MiB` or `GiB`. Past it, only the page the crawl is waiting for is fetched, " +
 			"though a fetch already under way on each other host may still add a page.",
@@ -396,7 +396,7 @@ var flags = []flagDef{
 	},
 	{
 		name: "resume", def: "false", rule: notCarried,
-		short: "finish an interrupted crawl, given the *seedURL*, *maxDepth* and crawl-shaping flags it began with",
+		short: "finish an interrupted crawl, given its arguments and flags",
 		text: "finish an interrupted crawl in the same *pageDirectory*, with the same *seedURL*, *maxDepth*, " +
 			mustMatchFlags + " (anything else is refused with exit 7); other flags may change. " +
 			"The result is the same as if the crawl had never stopped, and no page already saved is fetched again. " +
