@@ -437,6 +437,7 @@ readme_block() {
 # Its first block starts the server, and its second crawls.
 mapfile -t own < <(readme_block "## Crawling a site of your own" 1; readme_block "## Crawling a site of your own" 2)
 mapfile -t check < <(readme_block "## Checking a site's links")
+mapfile -t folder < <(readme_block "## Checking a site's links" 2)
 mapfile -t archive < <(readme_block "## Keeping a crawl as a web archive")
 mapfile -t rearchive < <(readme_block "## Keeping a crawl as a web archive" 2)
 # They run in a directory of their own, which holds what a fresh clone
@@ -523,6 +524,17 @@ else
 			ok "README's link check: every kind of broken link, where each is, exit 9, the same report twice"
 		else
 			bad "README's link check: exit ${codes[1]} and ${codes[2]}: $(cat "$tmp/links1.out" "$tmp/links1.err")"
+		fi
+		# The folder check, with no server: the town's files by their
+		# paths in the folder.
+		echo "+ ${folder[0]}"
+		eval "${folder[0]}" >"$tmp/folder.out" 2>"$tmp/folder.err"
+		code=$?
+		if [ ${#folder[@]} -eq 1 ] && [ $code -eq 9 ] && grep -qxF "parking.html: 404 (page, 2 links)" "$tmp/folder.out" &&
+			grep -qxF "  index.html:14:5" "$tmp/folder.out" && grep -qxF "news.html#snow: missing-fragment (fragment, 1 link)" "$tmp/folder.out"; then
+			ok "README's folder check: the town's broken links by their paths in the folder, exit 9"
+		else
+			bad "README's folder check: exit $code: $(cat "$tmp/folder.out" "$tmp/folder.err")"
 		fi
 		# -h's examples for the same server, each pasted twice: the
 		# crawls exit 0 and the link check 9, its broken links.
