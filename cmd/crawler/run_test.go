@@ -145,6 +145,7 @@ func TestUsageErrors(t *testing.T) {
 		{"seed outside the scope", []string{"-scope", "http://*.example.edu/", seed, "DIR", "2"}, exitSeedURL, "is outside the crawl: it must begin with http://*.example.edu/"},
 		{"empty seed", []string{"", "DIR", "2"}, exitSeedURL, "cannot be normalized"},
 		{"relative seed", []string{"letters/index.html", "DIR", "2"}, exitSeedURL, "cannot be normalized"},
+		{"a folder as the seed", []string{"../../testdata", "DIR", "2"}, exitSeedURL, `seedURL "../../testdata" is a folder: to check its links, give -check before it`},
 		{"seed without a path", []string{"http://cs50tse.cs.dartmouth.edu", "DIR", "2"}, exitSeedURL, "cannot be normalized"},
 		{"seed that is not html", []string{"http://cs50tse.cs.dartmouth.edu/tse/x.pdf", "DIR", "2"}, exitSeedURL, "cannot be normalized"},
 		{"external seed", []string{"http://example.com/index.html", "DIR", "2"}, exitSeedURL,

@@ -51,10 +51,9 @@ func (cfg *Settings) schemeHint(raw string) string {
 	if v, in := meant(name); name == "https" && in {
 		u, ok = v, in
 	}
-	if !ok && rest != "" {
+	if host, _, _ := strings.Cut(rest, "/"); !ok && host != "" && !strings.HasPrefix(host, ".") {
 		// Another site, named without a scheme: the URL and the scope
 		// that crawl it.
-		host, _, _ := strings.Cut(rest, "/")
 		scheme := "http"
 		if name == "https" {
 			scheme = name

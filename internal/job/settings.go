@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"net/url"
+	"os"
 	"regexp"
 	"slices"
 	"strconv"
@@ -384,6 +385,9 @@ func (cfg *Settings) setArgs(rest []string) error {
 // be connected to, and is not excluded.
 func (cfg *Settings) checkSeed(raw string) (string, error) {
 	seed, ok := cfg.normalizer()(raw)
+	if fi, err := os.Stat(raw); !ok && err == nil && fi.IsDir() {
+		return "", refuse(SeedURL, fmt.Sprintf("seedURL %q is a folder: to check its links, give -check before it; to crawl it, serve it and give its URL", raw))
+	}
 	if !ok || !cfg.scope.Contains(seed) {
 		if msg := cfg.schemeHint(raw); msg != "" {
 			return "", refuse(SeedURL, msg)
