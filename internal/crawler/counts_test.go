@@ -32,9 +32,10 @@ var countsSite = map[string]string{
 	"http://b.test/2.html":   `never served`,
 }
 
-// A countsRun is a crawl of countsSite, with its pages kept for a resumed
-// crawl to load.
-type countsRun struct {
+// A memRun is a crawl of a fake web whose saved pages are kept in
+// memory, for a resumed crawl to load back, with its journal, log and
+// errors.
+type memRun struct {
 	c     *Crawler
 	log   bytes.Buffer
 	errs  bytes.Buffer
@@ -43,13 +44,38 @@ type countsRun struct {
 	journ []pagefetch.Page
 }
 
-func newCountsRun(t *testing.T, pages map[int]saved) *countsRun {
+// sink saves r's pages in r.pages and journals them in r.journ.
+func (r *memRun) sink() Sink {
+	return &funcSink{
+		save: func(id int, url string, depth int, html []byte) error {
+			r.pages[id] = saved{id, url, depth, string(html)}
+			return nil
+		},
+		journal: func(e pagefetch.Page) error { r.journ = append(r.journ, e); return nil },
+	}
+}
+
+// history loads back the pages in r.pages.
+func (r *memRun) history() *pastRuns {
+	return &pastRuns{
+		load: func(id int) (string, int, []byte, error) {
+			p, ok := r.pages[id]
+			if !ok {
+				return "", 0, nil, fs.ErrNotExist
+			}
+			return p.url, p.depth, []byte(p.html), nil
+		},
+	}
+}
+
+// newCountsRun returns a crawl of countsSite.
+func newCountsRun(t *testing.T, pages map[int]saved) *memRun {
 	t.Helper()
 	sc, err := scope.Parse([]string{"http://a.test/", "http://b.test/"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	r := &countsRun{
+	r := &memRun{
 		w:     &fakeWeb{pages: countsSite, redirects: map[string]string{"http://a.test/r.html": "http://a.test/ok2.html"}, down: []string{"b.test"}},
 		pages: pages,
 	}
@@ -64,22 +90,8 @@ func newCountsRun(t *testing.T, pages map[int]saved) *countsRun {
 			}),
 			reach: r.w.reach,
 		},
-		Sink: &funcSink{
-			save: func(id int, url string, depth int, html []byte) error {
-				r.pages[id] = saved{id, url, depth, string(html)}
-				return nil
-			},
-			journal: func(e pagefetch.Page) error { r.journ = append(r.journ, e); return nil },
-		},
-		History: &pastRuns{
-			load: func(id int) (string, int, []byte, error) {
-				p, ok := r.pages[id]
-				if !ok {
-					return "", 0, nil, fs.ErrNotExist
-				}
-				return p.url, p.depth, []byte(p.html), nil
-			},
-		},
+		Sink:    r.sink(),
+		History: r.history(),
 		Scanner: new(pagescan.Reference),
 		Scope: &scopeFuncs{
 			internal: sc.Contains,

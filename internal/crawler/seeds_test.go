@@ -1,10 +1,8 @@
 package crawler
 
 import (
-	"bytes"
 	"context"
 	"fmt"
-	"io/fs"
 	"maps"
 	"slices"
 	"strings"
@@ -35,43 +33,19 @@ var seedsList = []string{
 	"http://a.test/orphan2.html", "http://a.test/missing.html", "http://b.test/lone.html",
 }
 
-// A seedsRun is a crawl of seedsSite with seedsList, its pages kept for a
-// resumed crawl to load.
-type seedsRun struct {
-	c     *Crawler
-	log   bytes.Buffer
-	errs  bytes.Buffer
-	w     *fakeWeb
-	pages map[int]saved
-	journ []pagefetch.Page
-}
-
-func newSeedsRun(t *testing.T, b bag.Bag, workers int, pages map[int]saved) *seedsRun {
+// newSeedsRun returns a crawl of seedsSite with seedsList.
+func newSeedsRun(t *testing.T, b bag.Bag, workers int, pages map[int]saved) *memRun {
 	t.Helper()
 	sc, err := scope.Parse([]string{"http://a.test/", "http://b.test/"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	r := &seedsRun{w: &fakeWeb{pages: seedsSite}, pages: pages}
+	r := &memRun{w: &fakeWeb{pages: seedsSite}, pages: pages}
 	r.c = &Crawler{
-		Scheduler: pagefetch.NewScheduler(0, nil, workers),
-		Web:       &webFuncs{fetch: htmlOnly(r.w.fetch), reach: r.w.reach},
-		Sink: &funcSink{
-			save: func(id int, url string, depth int, html []byte) error {
-				r.pages[id] = saved{id, url, depth, string(html)}
-				return nil
-			},
-			journal: func(e pagefetch.Page) error { r.journ = append(r.journ, e); return nil },
-		},
-		History: &pastRuns{
-			load: func(id int) (string, int, []byte, error) {
-				p, ok := r.pages[id]
-				if !ok {
-					return "", 0, nil, fs.ErrNotExist
-				}
-				return p.url, p.depth, []byte(p.html), nil
-			},
-		},
+		Scheduler:   pagefetch.NewScheduler(0, nil, workers),
+		Web:         &webFuncs{fetch: htmlOnly(r.w.fetch), reach: r.w.reach},
+		Sink:        r.sink(),
+		History:     r.history(),
 		Scanner:     new(pagescan.Reference),
 		Scope:       &scopeFuncs{internal: sc.Contains},
 		Bag:         b,
@@ -85,7 +59,7 @@ func newSeedsRun(t *testing.T, b bag.Bag, workers int, pages map[int]saved) *see
 }
 
 // order lists the pages saved, as docID, depth and URL.
-func (r *seedsRun) order() []string {
+func (r *memRun) order() []string {
 	var got []string
 	for _, id := range slices.Sorted(maps.Keys(r.pages)) {
 		p := r.pages[id]
