@@ -112,13 +112,7 @@ func TestServe(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			f, err := Open(dir, "")
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer f.Close()
-			var warnings []string
-			f.Warn = func(msg string) { warnings = append(warnings, msg) }
+			f, warnings := openWarning(t, dir)
 			client := &http.Client{
 				Transport: f.Transport(roundTripFunc(func(r *http.Request) (*http.Response, error) {
 					t.Errorf("%s went to the network", r.URL)
@@ -159,8 +153,8 @@ func TestServe(t *testing.T) {
 			if got := resp.Header.Get("Location"); got != tt.loc {
 				t.Errorf("Location %q, want %q", got, tt.loc)
 			}
-			if (len(warnings) > 0) != tt.warned {
-				t.Errorf("warnings %q, want some: %v", warnings, tt.warned)
+			if (len(*warnings) > 0) != tt.warned {
+				t.Errorf("warnings %q, want some: %v", *warnings, tt.warned)
 			}
 		})
 	}
@@ -244,13 +238,7 @@ func TestRequestTarget(t *testing.T) {
 
 func TestPages(t *testing.T) {
 	dir := site(t, testSite)
-	f, err := Open(dir, "")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	var warnings []string
-	f.Warn = func(msg string) { warnings = append(warnings, msg) }
+	f, warnings := openWarning(t, dir)
 	got, err := f.Pages()
 	if err != nil {
 		t.Fatal(err)
@@ -268,8 +256,8 @@ func TestPages(t *testing.T) {
 		t.Errorf("pages:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 	// out.html leads out, dangling.html nowhere.
-	if len(warnings) != 2 || !strings.Contains(warnings[0]+warnings[1], "out.html") {
-		t.Errorf("warnings %q, want out.html's and dangling.html's", warnings)
+	if len(*warnings) != 2 || !strings.Contains((*warnings)[0]+(*warnings)[1], "out.html") {
+		t.Errorf("warnings %q, want out.html's and dangling.html's", *warnings)
 	}
 }
 
@@ -322,4 +310,18 @@ func TestParseBase(t *testing.T) {
 			}
 		})
 	}
+}
+
+// openWarning opens the folder dir, at the reserved origin, closed when
+// the test ends, with its warnings kept in the slice returned.
+func openWarning(t *testing.T, dir string) (*Folder, *[]string) {
+	t.Helper()
+	f, err := Open(dir, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { f.Close() })
+	warnings := new([]string)
+	f.Warn = func(msg string) { *warnings = append(*warnings, msg) }
+	return f, warnings
 }
