@@ -37,6 +37,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"net/http"
 	"os"
 	"strings"
@@ -212,8 +213,9 @@ func (a *Archive) Lookup(url string) (Capture, bool, error) {
 	if err != nil {
 		return Capture{}, false, err
 	}
-	// An index of a WACZ package says less than the record itself.
-	if status != http.StatusOK || truncated {
+	// An index of a WACZ package says less than the record itself, and
+	// a damaged one may point at another URL's record.
+	if status != http.StatusOK || truncated || c.URI != url {
 		return Capture{}, false, nil
 	}
 	if e.latest == e.ok {
@@ -323,13 +325,45 @@ func (a *Archive) record(r ref, fn func(rec warc.Record, block io.Reader) error)
 	return fmt.Errorf("reading the earlier archive %s: %w; is it the file that was opened?", p.archive, err)
 }
 
+// headMax is the most of an HTTP response's head that is read, as
+// net/http's client reads no more than about a MiB of one: an archive
+// could hold a head of gigabytes, which http.ReadResponse would keep.
+const headMax = 1 << 20
+
+// errHeadTooLong ends the reading of a head longer than headMax.
+var errHeadTooLong = fmt.Errorf("HTTP response head longer than %d bytes", headMax)
+
+// A headLimit reads at most left bytes, then fails with errHeadTooLong,
+// until left is raised for the body.
+type headLimit struct {
+	r    io.Reader
+	left int64
+}
+
+func (h *headLimit) Read(p []byte) (int, error) {
+	if h.left <= 0 {
+		return 0, errHeadTooLong
+	}
+	if int64(len(p)) > h.left {
+		p = p[:h.left]
+	}
+	n, err := h.r.Read(p)
+	h.left -= int64(n)
+	return n, err
+}
+
 // readHead reads the head of the HTTP response in a record's block, as a
-// GET's.
+// GET's, within headMax bytes; its body is then read without that limit.
 func readHead(block io.Reader) (*http.Response, error) {
-	resp, err := http.ReadResponse(bufio.NewReader(block), nil)
+	lim := &headLimit{r: block, left: headMax}
+	resp, err := http.ReadResponse(bufio.NewReader(lim), nil)
 	if err != nil {
+		if lim.left <= 0 {
+			err = errHeadTooLong
+		}
 		return nil, fmt.Errorf("HTTP response: %w", err)
 	}
+	lim.left = math.MaxInt64
 	return resp, nil
 }
 

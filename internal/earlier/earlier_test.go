@@ -576,3 +576,29 @@ func TestRevisitChain(t *testing.T) {
 // wdate is a WARC-Date as this crawler writes it, for a revisit's
 // WARC-Refers-To-Date.
 func wdate(t time.Time) string { return t.UTC().Format("2006-01-02T15:04:05.000000Z") }
+
+// TestHeadTooLong: a record whose HTTP head is longer than headMax is no
+// capture, and reading it stops at headMax rather than holding it all.
+// (Without the limit, a head of gigabytes would be held whole.)
+func TestHeadTooLong(t *testing.T) {
+	long := "X-Big: " + strings.Repeat("a", 2*headMax) + "\r\n"
+	path := writeWARC(t, filepath.Join(t.TempDir(), "big.warc.gz"), []exchange{
+		{url: "http://example.test/big.html", resp: ok200(long, "<p>big</p>")},
+		{url: "http://example.test/small.html", resp: ok200("ETag: \"s\"\r\n", "<p>small</p>"), at: time.Second},
+	})
+	a, err := Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer a.Close()
+	if _, ok, err := a.Lookup("http://example.test/big.html"); ok || err != nil {
+		t.Errorf("Lookup of a record with a head of 2 MiB: %v, %v; want no capture, which is fetched whole", ok, err)
+	}
+	c, ok, err := a.Lookup("http://example.test/small.html")
+	if err != nil || !ok {
+		t.Fatalf("Lookup of the small record: %v, %v", ok, err)
+	}
+	if _, _, body, err := a.Response(c, 100); err != nil || string(body) != "<p>small</p>" {
+		t.Errorf("Response: %q, %v", body, err)
+	}
+}

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -185,5 +186,16 @@ func TestReadAny(t *testing.T) {
 	stop := errors.New("stop")
 	if err := ReadAny(bytes.NewReader(plain), int64(len(plain)), func(Record, io.Reader) error { return stop }); err != stop {
 		t.Errorf("ReadAny after an error of fn: %v", err)
+	}
+}
+
+// TestReadAnyLongHeader: a record of more header lines than maxLine bytes
+// in all is damage, not held whole, however short each line is.
+func TestReadAnyLongHeader(t *testing.T) {
+	data := "WARC/1.0\r\nWARC-Type: response\r\n" + strings.Repeat("X: a\r\n", maxLine/6+1) + "Content-Length: 0\r\n\r\n\r\n\r\n"
+	err := ReadAny(strings.NewReader(data), int64(len(data)), func(Record, io.Reader) error { return nil })
+	var re *RecordError
+	if !errors.As(err, &re) || !strings.Contains(err.Error(), "record header longer than") {
+		t.Errorf("ReadAny: %v, want a RecordError for a header too long", err)
 	}
 }

@@ -160,13 +160,18 @@ func readRecord(br *bufio.Reader, keep func(header, io.Reader) error, v10 bool) 
 	var typ string
 	var fields header
 	length := int64(-1)
-	for {
+	for head := 0; ; {
 		line, err := readLine(br)
 		if err != nil {
 			return "", err
 		}
 		if line == "" {
 			break
+		}
+		// Each line is bounded, but a record of millions of them would
+		// be held whole.
+		if head += len(line) + 2; head > maxLine {
+			return "", fmt.Errorf("record header longer than %d bytes", maxLine)
 		}
 		name, value, ok := strings.Cut(line, ":")
 		if !ok || !isToken(name) {
