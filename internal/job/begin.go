@@ -211,7 +211,7 @@ func openSince(cfg *Settings) (*earlier.Archive, error) {
 	}
 	a, err := earlier.Open(cfg.Since...)
 	if err != nil {
-		return nil, fmt.Errorf("-since: %w: give the .wacz, .warc.gz or .warc file of an earlier crawl", err)
+		return nil, fmt.Errorf("-since: %w", err) // which says what to do
 	}
 	return a, nil
 }

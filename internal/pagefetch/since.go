@@ -45,6 +45,13 @@ func (f *Fetcher) revalidate(req *http.Request, k kind) *revalidation {
 	if !ok || c.ETag == "" && c.LastModified == "" {
 		return nil
 	}
+	r := &revalidation{capture: c}
+	if err := r.revisit().Check(); err != nil {
+		// A record another writer wrote, which a revisit record could
+		// not name: a 304 could then not be recorded.
+		f.warn(fmt.Sprintf("-since: %s is fetched whole, since its earlier capture cannot be named in a revisit record: %v", uri, err))
+		return nil
+	}
 	// Both when both exist, as RFC 9110 (13.1.3) asks of a client that
 	// has them: a server that knows only one uses that one.
 	if c.ETag != "" {
@@ -53,7 +60,7 @@ func (f *Fetcher) revalidate(req *http.Request, k kind) *revalidation {
 	if c.LastModified != "" {
 		req.Header.Set("If-Modified-Since", c.LastModified)
 	}
-	return &revalidation{capture: c}
+	return r
 }
 
 // revisit returns what an exchange that revalidated the capture names of

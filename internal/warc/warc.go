@@ -582,15 +582,25 @@ func (x Exchange) check() error {
 		return fmt.Errorf("exchange with %s: truncation reason %q is not a token", x.TargetURI, x.Truncated)
 	}
 	if rv := x.Revisit; rv != nil {
-		u, err := url.Parse(rv.TargetURI)
-		switch {
-		case err != nil || !u.IsAbs() || !isVisibleASCII(rv.TargetURI):
-			return fmt.Errorf("exchange with %s revisits %q, not an absolute URI of visible ASCII", x.TargetURI, rv.TargetURI)
-		case !isDate(rv.Date):
-			return fmt.Errorf("exchange with %s revisits a record whose date %q is not a WARC-Date", x.TargetURI, rv.Date)
-		case !isVisibleASCII(rv.RecordID) || !isVisibleASCII(rv.PayloadDigest) || !isVisibleASCII(rv.Container):
-			return fmt.Errorf("exchange with %s revisits a record whose ID %q, digest %q or package %q is not visible ASCII", x.TargetURI, rv.RecordID, rv.PayloadDigest, rv.Container)
+		if err := rv.Check(); err != nil {
+			return fmt.Errorf("exchange with %s: %w", x.TargetURI, err)
 		}
+	}
+	return nil
+}
+
+// Check reports what keeps rv from being named in a revisit record, or
+// nil: a record read from another writer's file may have a date or an ID
+// that this package would not write.
+func (rv *Revisit) Check() error {
+	u, err := url.Parse(rv.TargetURI)
+	switch {
+	case err != nil || !u.IsAbs() || !isVisibleASCII(rv.TargetURI):
+		return fmt.Errorf("it revisits %q, not an absolute URI of visible ASCII", rv.TargetURI)
+	case !isDate(rv.Date):
+		return fmt.Errorf("it revisits a record whose date %q is not a WARC-Date in UTC", rv.Date)
+	case !isVisibleASCII(rv.RecordID) || !isVisibleASCII(rv.PayloadDigest) || !isVisibleASCII(rv.Container):
+		return fmt.Errorf("it revisits a record whose ID %q, digest %q or package %q is not visible ASCII", rv.RecordID, rv.PayloadDigest, rv.Container)
 	}
 	return nil
 }
