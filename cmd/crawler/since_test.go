@@ -340,6 +340,32 @@ func checkRequires(t *testing.T, path string, want ...string) {
 	}
 }
 
+// TestSinceEmpty: an archive with nothing to revalidate, such as a zip
+// that is no WACZ package, is warned of, and the crawl goes on whole.
+func TestSinceEmpty(t *testing.T) {
+	site := newChangingSite(t)
+	tmp := t.TempDir()
+	empty := filepath.Join(tmp, "empty.zip")
+	f, err := os.Create(empty)
+	if err != nil {
+		t.Fatal(err)
+	}
+	zw := zip.NewWriter(f)
+	w, _ := zw.Create("notes.txt")
+	w.Write([]byte("no archive here\n"))
+	if err := zw.Close(); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	code, _, stderr := crawl(t.Context(), proxyEnv(site.URL), "-q", "-delay", "0", "-scope", siteRoot, "-since", empty, siteRoot+"index.html", t.TempDir(), "0")
+	if code != exitOK || !strings.Contains(stderr, "holds no page or requisite answered 200") {
+		t.Errorf("exit %d, stderr %q; want 0 and a warning", code, stderr)
+	}
+	if _, conditional, _ := site.counts(); conditional != 0 {
+		t.Errorf("%d conditional requests", conditional)
+	}
+}
+
 // TestSinceRefused: -since must name an archive that can be read, and
 // not the file the crawl writes.
 func TestSinceRefused(t *testing.T) {

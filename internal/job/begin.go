@@ -143,6 +143,9 @@ func (j *Job) openOutputs() (_ *outputs, err error) {
 		for _, w := range a.Warnings() {
 			j.con.Warn("-since: " + w)
 		}
+		if a.Len() == 0 {
+			j.con.Warn(fmt.Sprintf("-since: %s holds no page or requisite answered 200, so every request goes whole: give the archive of an earlier crawl of this site", strings.Join(cfg.Since, ", ")))
+		}
 		if !cfg.Quiet && !cfg.Check {
 			fmt.Fprintf(j.con, "crawler: -since: %d URLs to revalidate\n", a.Len())
 		}
