@@ -31,9 +31,6 @@ package earlier
 import (
 	"bufio"
 	"bytes"
-	"compress/flate"
-	"compress/gzip"
-	"compress/zlib"
 	"errors"
 	"fmt"
 	"io"
@@ -43,6 +40,7 @@ import (
 	"strings"
 	"time"
 
+	"tse-crawler/internal/coding"
 	"tse-crawler/internal/warc"
 )
 
@@ -378,28 +376,13 @@ func decode(body io.Reader, codings []string) (io.Reader, error) {
 		}
 	}
 	for i := len(list) - 1; i >= 0; i-- {
-		switch list[i] {
-		case "gzip", "x-gzip":
-			z, err := gzip.NewReader(body)
-			if err != nil {
-				return nil, fmt.Errorf("gzip body: %w", err)
-			}
-			body = z
-		case "deflate":
-			// Most servers send zlib data, as RFC 9110 says; some send raw
-			// deflate data, which browsers take too.
-			br := bufio.NewReader(body)
-			if b, err := br.Peek(2); err == nil && (uint(b[0])<<8|uint(b[1]))%31 == 0 && b[0]&0x0f == 8 {
-				z, err := zlib.NewReader(br)
-				if err != nil {
-					return nil, fmt.Errorf("deflate body: %w", err)
-				}
-				body = z
-			} else {
-				body = flate.NewReader(br)
-			}
-		default:
+		var err error
+		body, err = coding.Reader(body, list[i])
+		if _, ok := errors.AsType[*coding.UnsupportedError](err); ok {
 			return nil, fmt.Errorf("body has content coding %q, which this crawler cannot decode", list[i])
+		}
+		if err != nil {
+			return nil, err
 		}
 	}
 	return body, nil

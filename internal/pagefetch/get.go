@@ -1,11 +1,7 @@
 package pagefetch
 
 import (
-	"bufio"
 	"bytes"
-	"compress/flate"
-	"compress/gzip"
-	"compress/zlib"
 	"context"
 	"crypto/tls"
 	"errors"
@@ -20,6 +16,7 @@ import (
 	"strings"
 	"time"
 
+	"tse-crawler/internal/coding"
 	"tse-crawler/internal/robots"
 )
 
@@ -535,33 +532,12 @@ func (f *Fetcher) readBody(res *http.Response, limit int64, strict bool) ([]byte
 	return b, nil
 }
 
-// decoder undoes a content coding: gzip, or deflate in either its zlib
-// form (as the standard says) or raw (as some servers send it).
-func decoder(body io.Reader, coding string) (io.Reader, error) {
-	switch coding {
-	case "", "identity":
-		return body, nil
-	case "gzip", "x-gzip":
-		zr, err := gzip.NewReader(body)
-		if err != nil {
-			return nil, fmt.Errorf("reading the gzip body: %w", err)
-		}
-		return zr, nil
-	case "deflate":
-		br := bufio.NewReader(body)
-		if head, err := br.Peek(2); err == nil && zlibHeader(head) {
-			zr, err := zlib.NewReader(br)
-			if err != nil {
-				return nil, fmt.Errorf("reading the deflate body: %w", err)
-			}
-			return zr, nil
-		}
-		return flate.NewReader(br), nil
+// decoder undoes a content coding (package coding); one it cannot undo
+// is no page.
+func decoder(body io.Reader, c string) (io.Reader, error) {
+	r, err := coding.Reader(body, c)
+	if _, ok := errors.AsType[*coding.UnsupportedError](err); ok {
+		return nil, bodyErrorf("unsupported coding", "%v", err)
 	}
-	return nil, bodyErrorf("unsupported coding", "unsupported Content-Encoding %q", coding)
-}
-
-// zlibHeader reports whether two bytes start a zlib stream (RFC 1950).
-func zlibHeader(b []byte) bool {
-	return b[0]&0x0f == 8 && (uint16(b[0])<<8|uint16(b[1]))%31 == 0
+	return r, err
 }
