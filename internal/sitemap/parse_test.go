@@ -67,6 +67,8 @@ func TestRead(t *testing.T) {
 			[]Entry{{"http://h/a", 1, 19}}, []string{"the rest from line 1, which is not XML: it is not UTF-8, which sitemaps.org requires"}, nil},
 		{"a text line not UTF-8", "http://h/caf\xe9\nhttp://h/a\n", Text,
 			[]Entry{{"http://h/a", 2, 1}}, []string{"1 lines that are not UTF-8, which sitemaps.org requires"}, nil},
+		{"nested deeper than a sitemap", gz("<urlset><url><loc>http://h/a</loc></url>\n" + strings.Repeat("<a>", 100)), URLSet,
+			[]Entry{{"http://h/a", 1, 19}}, []string{"the rest from line 2, nested deeper than a sitemap"}, nil},
 		{"a broken gzip stream", "\x1f\x8bxx", 0, nil, nil, ErrNotSitemap},
 	}
 	for _, tt := range tests {
