@@ -314,10 +314,10 @@ func readText(in *bufio.Reader, lr *limited) *Sitemap {
 // with adds to what sm skipped its lines too long, and those not UTF-8.
 func (sm *Sitemap) with(long, notUTF8 int) *Sitemap {
 	if long > 0 {
-		sm.Skipped = append(sm.Skipped, fmt.Sprintf("%d lines of %d bytes or more, sitemaps.org's limit for a URL", long, MaxLoc))
+		sm.Skipped = append(sm.Skipped, fmt.Sprintf("%s of %d bytes or more, sitemaps.org's limit for a URL", count(long, "line"), MaxLoc))
 	}
 	if notUTF8 > 0 {
-		sm.Skipped = append(sm.Skipped, fmt.Sprintf("%d lines that are not UTF-8, which sitemaps.org requires", notUTF8))
+		sm.Skipped = append(sm.Skipped, count(notUTF8, "line")+" not UTF-8, which sitemaps.org requires")
 	}
 	return sm
 }
