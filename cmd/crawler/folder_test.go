@@ -304,3 +304,25 @@ func TestCheckFolderHostDown(t *testing.T) {
 		t.Errorf("exit %d, report:\n%s\nwant exit %d and:\n%s\nstderr:\n%s", code, stdout, exitBroken, want, stderr)
 	}
 }
+
+// TestCheckFolderNotChecked: a link that robots.txt keeps the check from
+// asking is reported apart, its referrer named by its file in the folder,
+// as a broken link's is.
+func TestCheckFolderNotChecked(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/robots.txt" {
+			w.Write([]byte("User-agent: *\nDisallow: /\n"))
+			return
+		}
+		t.Errorf("%s asked for, which robots.txt disallows", r.URL)
+	}))
+	defer srv.Close()
+	dir := makeFolder(t, map[string]string{"docs/index.html": `<a href="` + srv.URL + `/private.html">private</a>`})
+	code, stdout, stderr := crawl(t.Context(), noProxy, "-check", "-delay", "0", dir)
+	if code != exitOK {
+		t.Errorf("exit %d; stderr:\n%s", code, stderr)
+	}
+	if !strings.Contains(stdout, "\n  docs/index.html:1:1") || strings.Contains(stdout, "://docs") || strings.Contains(stdout, "/docs/index.html") {
+		t.Errorf("report, want the referrer named docs/index.html:1:1:\n%s", stdout)
+	}
+}

@@ -104,16 +104,18 @@ func (j *Job) serveFolder(fetcher *pagefetch.Fetcher) {
 }
 
 // nameFiles has the report name the folder's URLs by the paths of their
-// files in it.
+// files in it, in both its lists.
 func (j *Job) nameFiles(r *linkcheck.Report) {
 	if j.folder == nil || r == nil {
 		return
 	}
-	for i := range r.Broken {
-		b := &r.Broken[i]
-		b.URL = j.folder.Name(b.URL)
-		for k := range b.From {
-			b.From[k].Page = j.folder.Name(b.From[k].Page)
+	for _, bs := range [][]linkcheck.BrokenLink{r.Broken, r.NotChecked} {
+		for i := range bs {
+			b := &bs[i]
+			b.URL = j.folder.Name(b.URL)
+			for k := range b.From {
+				b.From[k].Page = j.folder.Name(b.From[k].Page)
+			}
 		}
 	}
 }
