@@ -226,6 +226,7 @@ http://example.net/gone.html: 404 (external, 1 link)
 func TestCheckFolderRefused(t *testing.T) {
 	empty := t.TempDir()
 	noPages := makeFolder(t, map[string]string{"a.txt": "text"})
+	twoPages := makeFolder(t, map[string]string{"a.html": "a", "b/c.html": "c"})
 	file := filepath.Join(noPages, "a.txt")
 	tests := []struct {
 		name string
@@ -238,6 +239,7 @@ func TestCheckFolderRefused(t *testing.T) {
 		{"a file", []string{"-check", file}, exitSeedURL, "is no folder"},
 		{"no pages", []string{"-check", noPages}, exitSeedURL, "holds no .html or .htm file to check"},
 		{"empty", []string{"-check", empty}, exitSeedURL, "holds no .html or .htm file to check"},
+		{"every page excluded", []string{"-check", "-exclude", `\.html$`, twoPages}, exitSeedURL, "-exclude leaves none of the folder's 2 pages to check: give patterns that match fewer of them"},
 		{"-base without a folder", []string{"-check", "-base", "http://example.org/", "http://example.org/"}, exitUsage, "-base works only with -check DIR"},
 		{"bad -base", []string{"-check", "-base", "ftp://example.org/", empty}, exitUsage, "-base \"ftp://example.org/\" is not an http or https URL"},
 		{"-base with a query", []string{"-check", "-base", "http://example.org/?q", empty}, exitUsage, "has a user, a query or a fragment"},

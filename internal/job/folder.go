@@ -79,10 +79,20 @@ func (j *Job) openFolder() error {
 		return &SettingError{Setting: SeedURL, Err: err}
 	}
 	var seeds []string
+	excluded := 0
 	for _, p := range pages {
-		if key, ok := cfg.normalizer()(p); ok && cfg.scope.Contains(key) && cfg.exclusion(key) == nil {
+		key, ok := cfg.normalizer()(p)
+		switch {
+		case !ok || !cfg.scope.Contains(key):
+		case cfg.exclusion(key) != nil:
+			excluded++
+		default:
 			seeds = append(seeds, key)
 		}
+	}
+	if len(seeds) == 0 && excluded > 0 {
+		f.Close()
+		return refuse(SeedURL, fmt.Sprintf("-exclude leaves none of the folder's %d pages to check: give patterns that match fewer of them", len(pages)))
 	}
 	if len(seeds) == 0 {
 		f.Close()
