@@ -226,6 +226,7 @@ http://example.net/gone.html: 404 (external, 1 link)
 func TestCheckFolderRefused(t *testing.T) {
 	empty := t.TempDir()
 	noPages := makeFolder(t, map[string]string{"a.txt": "text"})
+	twoPages := makeFolder(t, map[string]string{"a.html": "a", "b/c.html": "c"})
 	file := filepath.Join(noPages, "a.txt")
 	tests := []struct {
 		name string
@@ -238,6 +239,7 @@ func TestCheckFolderRefused(t *testing.T) {
 		{"a file", []string{"-check", file}, exitSeedURL, "is no folder"},
 		{"no pages", []string{"-check", noPages}, exitSeedURL, "holds no .html or .htm file to check"},
 		{"empty", []string{"-check", empty}, exitSeedURL, "holds no .html or .htm file to check"},
+		{"every page excluded", []string{"-check", "-exclude", `\.html$`, twoPages}, exitSeedURL, "-exclude leaves none of the folder's 2 pages to check: give patterns that match fewer of them"},
 		{"-base without a folder", []string{"-check", "-base", "http://example.org/", "http://example.org/"}, exitUsage, "-base works only with -check DIR"},
 		{"bad -base", []string{"-check", "-base", "ftp://example.org/", empty}, exitUsage, "-base \"ftp://example.org/\" is not an http or https URL"},
 		{"-base with a query", []string{"-check", "-base", "http://example.org/?q", empty}, exitUsage, "has a user, a query or a fragment"},
@@ -302,5 +304,27 @@ func TestCheckFolderHostDown(t *testing.T) {
 `
 	if code != exitBroken || stdout != want {
 		t.Errorf("exit %d, report:\n%s\nwant exit %d and:\n%s\nstderr:\n%s", code, stdout, exitBroken, want, stderr)
+	}
+}
+
+// TestCheckFolderNotChecked: a link that robots.txt keeps the check from
+// asking is reported apart, its referrer named by its file in the folder,
+// as a broken link's is.
+func TestCheckFolderNotChecked(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/robots.txt" {
+			w.Write([]byte("User-agent: *\nDisallow: /\n"))
+			return
+		}
+		t.Errorf("%s asked for, which robots.txt disallows", r.URL)
+	}))
+	defer srv.Close()
+	dir := makeFolder(t, map[string]string{"docs/index.html": `<a href="` + srv.URL + `/private.html">private</a>`})
+	code, stdout, stderr := crawl(t.Context(), noProxy, "-check", "-delay", "0", dir)
+	if code != exitOK {
+		t.Errorf("exit %d; stderr:\n%s", code, stderr)
+	}
+	if !strings.Contains(stdout, "\n  docs/index.html:1:1") || strings.Contains(stdout, "://docs") || strings.Contains(stdout, "/docs/index.html") {
+		t.Errorf("report, want the referrer named docs/index.html:1:1:\n%s", stdout)
 	}
 }

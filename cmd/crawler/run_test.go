@@ -123,6 +123,7 @@ func TestUsageErrors(t *testing.T) {
 		{"stats file in a missing directory", []string{"-stats-json", "/no/such/dir/stats.json", seed, "DIR", "2"}, exitUsage, "-stats-json"},
 		{"stats file that is a directory", []string{"-stats-json", os.TempDir(), seed, "DIR", "2"}, exitUsage, "-stats-json"},
 		{"check cache without -check", []string{"-check-cache", "links.json", seed, "DIR", "2"}, exitUsage, "-check-cache links.json works only with -check, which checks links: add -check, or leave -check-cache out"},
+		{"a folder to check with a pageDirectory", []string{"-check", "DIR", "DIR", "2"}, exitUsage, "takes the folder alone: leave out pageDirectory and maxDepth"},
 		{"check cache age without the cache", []string{"-check", "-check-cache-age", "1h", seed}, exitUsage, "-check-cache-age works only with -check-cache FILE, whose links it ages: add -check -check-cache FILE"},
 		{"negative check cache age", []string{"-check", "-check-cache", "links.json", "-check-cache-age", "-1h", seed}, exitUsage, "-check-cache-age -1h is negative: give how long"},
 		{"check cache that is a directory", []string{"-check", "-check-cache", os.TempDir(), seed}, exitUsage, "is not a regular file"},

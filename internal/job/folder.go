@@ -79,10 +79,20 @@ func (j *Job) openFolder() error {
 		return &SettingError{Setting: SeedURL, Err: err}
 	}
 	var seeds []string
+	excluded := 0
 	for _, p := range pages {
-		if key, ok := cfg.normalizer()(p); ok && cfg.scope.Contains(key) && cfg.exclusion(key) == nil {
+		key, ok := cfg.normalizer()(p)
+		switch {
+		case !ok || !cfg.scope.Contains(key):
+		case cfg.exclusion(key) != nil:
+			excluded++
+		default:
 			seeds = append(seeds, key)
 		}
+	}
+	if len(seeds) == 0 && excluded > 0 {
+		f.Close()
+		return refuse(SeedURL, fmt.Sprintf("-exclude leaves none of the folder's %d pages to check: give patterns that match fewer of them", len(pages)))
 	}
 	if len(seeds) == 0 {
 		f.Close()
@@ -104,16 +114,18 @@ func (j *Job) serveFolder(fetcher *pagefetch.Fetcher) {
 }
 
 // nameFiles has the report name the folder's URLs by the paths of their
-// files in it.
+// files in it, in both its lists.
 func (j *Job) nameFiles(r *linkcheck.Report) {
 	if j.folder == nil || r == nil {
 		return
 	}
-	for i := range r.Broken {
-		b := &r.Broken[i]
-		b.URL = j.folder.Name(b.URL)
-		for k := range b.From {
-			b.From[k].Page = j.folder.Name(b.From[k].Page)
+	for _, bs := range [][]linkcheck.BrokenLink{r.Broken, r.NotChecked} {
+		for i := range bs {
+			b := &bs[i]
+			b.URL = j.folder.Name(b.URL)
+			for k := range b.From {
+				b.From[k].Page = j.folder.Name(b.From[k].Page)
+			}
 		}
 	}
 }

@@ -386,6 +386,9 @@ func (cfg *Settings) setArgs(rest []string) error {
 func (cfg *Settings) checkSeed(raw string) (string, error) {
 	seed, ok := cfg.normalizer()(raw)
 	if fi, err := os.Stat(raw); !ok && err == nil && fi.IsDir() {
+		if cfg.Check {
+			return "", refuse(Flags, fmt.Sprintf("-check %s takes the folder alone: leave out pageDirectory and maxDepth", raw))
+		}
 		return "", refuse(SeedURL, fmt.Sprintf("seedURL %q is a folder: to check its links, give -check before it; to crawl it, serve it and give its URL", raw))
 	}
 	if !ok || !cfg.scope.Contains(seed) {

@@ -352,9 +352,10 @@ func (f *Folder) loopless(dir string) error {
 }
 
 // failed answers a file that cannot be served: 404 if it is not there,
-// else 403, having warned of it.
+// as a name too long for the file system cannot be, else 403, having
+// warned of it.
 func (f *Folder) failed(req *http.Request, name string, err error) *http.Response {
-	if errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ENOTDIR) {
+	if errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ENOTDIR) || errors.Is(err, syscall.ENAMETOOLONG) {
 		return f.answer(req, http.StatusNotFound, nil)
 	}
 	f.warn(name, err)

@@ -105,6 +105,7 @@ func TestServe(t *testing.T) {
 		{"loop up", "GET", "http://folder.invalid/deep/er/up/index.html", 403, "", "", "", true},
 		{"two links in a loop", "GET", "http://folder.invalid/loopa", 403, "", "", "", true},
 		{"dangling", "GET", "http://folder.invalid/dangling.html", 404, "", "", "", false},
+		{"name too long", "GET", "http://folder.invalid/" + strings.Repeat("x", 300) + ".html", 404, "", "", "", false},
 		{"fifo", "GET", "http://folder.invalid/fifo.html", 403, "", "", "", true},
 		{"bad escape", "GET", "http://folder.invalid//%zz.html", 400, "", "", "", false},
 		{"nul", "GET", "http://folder.invalid/a%00.html", 400, "", "", "", false},

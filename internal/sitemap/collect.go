@@ -38,11 +38,12 @@ const MaxSeeds = 1_000_000
 // order listed, each once. "auto" reads the sitemaps that the robots.txt
 // of each of origins names, or, if it names none, origin/sitemap.xml. A
 // sitemap index is read for the sitemaps it lists, one level deep. Each
-// sitemap is read once. keep says whether a URL is in the crawl, and how
+// sitemap is read once, and no more than MaxSitemaps in all. keep says whether a URL is in the crawl, and how
 // the crawl names it; the others are ignored, never fetched.
 //
 // What Collect skips, and why, it tells warn, a line each: a sitemap that
-// cannot be read, the URLs past a limit, those outside the crawl. Its
+// cannot be read, the URLs past a limit, those outside the crawl; of the
+// sitemaps an index lists, those that cannot be read in one line. Its
 // error is the context's cause, if ctx ends first.
 func Collect(ctx context.Context, web Web, specs, origins []string, keep func(string) (string, bool), warn func(string)) ([]Seed, error) {
 	c := &collector{web: web, keep: keep, warn: warn, read: make(map[string]bool), seen: make(map[string]bool)}
@@ -74,53 +75,67 @@ func Collect(ctx context.Context, web Web, specs, origins []string, keep func(st
 	return c.seeds, nil
 }
 
+// MaxSitemaps is the most sitemaps Collect reads: indexes that list
+// 50,000 sitemaps each would otherwise take as many requests.
+const MaxSitemaps = 1_000
+
 type collector struct {
-	web  Web
-	keep func(string) (string, bool)
-	warn func(string)
-	read map[string]bool // the sitemaps read
-	seen map[string]bool // the seeds found
-	full bool            // MaxSeeds found
+	web     Web
+	keep    func(string) (string, bool)
+	warn    func(string)
+	read    map[string]bool // the sitemaps read
+	seen    map[string]bool // the seeds found
+	full    bool            // MaxSeeds found
+	fetched int             // the sitemaps fetched, up to MaxSitemaps
+	capped  bool            // MaxSitemaps fetched, and said so
 
 	seeds []Seed
 }
 
 // sitemap reads the sitemap at u, and, unless it is listed in an index
-// (nested), the sitemaps it lists if it is an index.
-func (c *collector) sitemap(ctx context.Context, u string, nested bool) {
+// (nested), the sitemaps it lists if it is an index. If u cannot be
+// read, it warns, unless nested, when it returns why, for the index to
+// tell of them all in one line.
+func (c *collector) sitemap(ctx context.Context, u string, nested bool) error {
 	if c.read[u] || ctx.Err() != nil || c.full {
-		return
+		return nil
 	}
+	if c.fetched == MaxSitemaps {
+		if !c.capped {
+			c.capped = true
+			c.warn(fmt.Sprintf("-sitemap: %s: skipped, and any sitemap after it: the crawler reads at most %d sitemaps; give the ones that matter with -sitemap URL", u, MaxSitemaps))
+		}
+		return nil
+	}
+	c.fetched++
 	c.read[u] = true
+	fail := func(err error) error {
+		if nested {
+			return err
+		}
+		c.warn(fmt.Sprintf("-sitemap: %s: %v", u, err))
+		return nil
+	}
 	body, err := c.web.Sitemap(ctx, u)
 	if ctx.Err() != nil {
-		return
+		return nil
 	}
 	if err != nil {
-		c.warn(fmt.Sprintf("-sitemap: %s: %v: the pages it lists are not crawled", u, err))
-		return
+		return fail(fmt.Errorf("%w: the pages it lists are not crawled", err))
 	}
 	sm, err := Read(bytes.NewReader(body))
 	if err != nil {
-		c.warn(fmt.Sprintf("-sitemap: %s: %v: the pages it lists are not crawled; give the URL of a sitemap", u, err))
-		return
+		return fail(fmt.Errorf("%w: the pages it lists are not crawled; give the URL of a sitemap", err))
 	}
 	for _, s := range sm.Skipped {
 		c.warn(fmt.Sprintf("-sitemap: %s: skipped %s", u, s))
 	}
 	if sm.Kind == Index {
 		if nested {
-			c.warn(fmt.Sprintf("-sitemap: %s: skipped: a sitemap index listed in an index, which sitemaps.org does not allow; give it with -sitemap %s", u, u))
-			return
+			return fmt.Errorf("skipped: a sitemap index listed in an index, which sitemaps.org does not allow; give it with -sitemap %s", u)
 		}
-		for _, e := range sm.Entries {
-			if c.read[e.URL] {
-				c.warn(fmt.Sprintf("-sitemap: %s, line %d: skipped %s, read already", u, e.Line, e.URL))
-				continue
-			}
-			c.sitemap(ctx, e.URL, true)
-		}
-		return
+		c.index(ctx, u, sm.Entries)
+		return nil
 	}
 	outside, first := 0, ""
 	for _, e := range sm.Entries {
@@ -135,15 +150,62 @@ func (c *collector) sitemap(ctx context.Context, u string, nested bool) {
 		case len(c.seeds) == MaxSeeds:
 			c.full = true
 			c.warn(fmt.Sprintf("-sitemap: %s: skipped the URLs from line %d on, past the %d the crawler takes from its sitemaps", u, e.Line, MaxSeeds))
-			return
+			return nil
 		default:
 			c.seen[key] = true
 			c.seeds = append(c.seeds, Seed{URL: key, Sitemap: u, Line: e.Line, Column: e.Column})
 		}
 	}
 	if outside > 0 {
-		c.warn(fmt.Sprintf("-sitemap: %s: ignored %d URLs outside the crawl, such as %s; -scope takes more in", u, outside, quote(first)))
+		c.warn(fmt.Sprintf("-sitemap: %s: ignored %s outside the crawl, such as %s; -scope takes more in", u, count(outside, "URL"), quote(first)))
 	}
+	return nil
+}
+
+// index reads the sitemaps that the index at u lists, and tells of those
+// read already, and of those that could not be read, in a line each, as
+// an index may list thousands.
+func (c *collector) index(ctx context.Context, u string, entries []Entry) {
+	again, failed := 0, 0
+	var firstAgain Entry
+	var firstURL string
+	var firstErr error
+	for _, e := range entries {
+		if c.read[e.URL] {
+			if again == 0 {
+				firstAgain = e
+			}
+			again++
+			continue
+		}
+		if err := c.sitemap(ctx, e.URL, true); err != nil {
+			if failed == 0 {
+				firstURL, firstErr = e.URL, err
+			}
+			failed++
+		}
+	}
+	if again > 0 {
+		more := ""
+		if again > 1 {
+			more = fmt.Sprintf(", and %d more it lists", again-1)
+		}
+		c.warn(fmt.Sprintf("-sitemap: %s, line %d: skipped %s, read already%s", u, firstAgain.Line, quote(firstAgain.URL), more))
+	}
+	switch {
+	case failed == 1:
+		c.warn(fmt.Sprintf("-sitemap: %s: a sitemap it lists could not be read: %s: %v", u, quote(firstURL), firstErr))
+	case failed > 1:
+		c.warn(fmt.Sprintf("-sitemap: %s: %d sitemaps it lists could not be read, such as %s: %v", u, failed, quote(firstURL), firstErr))
+	}
+}
+
+// count says n things, one or many.
+func count(n int, thing string) string {
+	if n == 1 {
+		return "1 " + thing
+	}
+	return fmt.Sprintf("%d %ss", n, thing)
 }
 
 // quote shows a URL from a sitemap as it is, unless it holds what a

@@ -9,7 +9,8 @@
 // is skipped, and said to be, never read whole first. XML is read as a
 // stream of tokens, so that a huge sitemap costs only the URLs it lists;
 // encoding/xml expands no entity a document declares, so a sitemap
-// cannot grow inside the parser either. A sitemap index lists sitemaps,
+// cannot grow inside the parser either, nor nest deeper than a sitemap
+// needs (the decoder keeps each open element). A sitemap index lists sitemaps,
 // which are read in turn, one level deep, as sitemaps.org allows: an
 // index listed in an index, itself included, is skipped.
 //
@@ -144,6 +145,10 @@ func tooMany(what string) string {
 // tooBig is the phrase for the rest past MaxBytes.
 const tooBig = "the rest after the first 50 MB, sitemaps.org's limit"
 
+// maxDepth is how deep elements may nest in an XML sitemap, whose <loc>
+// is at 3, with room for extensions such as images.
+const maxDepth = 8
+
 // readXML reads an XML sitemap.
 func readXML(r io.Reader, lr *limited) (*Sitemap, error) {
 	d := xml.NewDecoder(r)
@@ -157,6 +162,7 @@ func readXML(r io.Reader, lr *limited) (*Sitemap, error) {
 		long      int // <loc>s too long
 		longAt    int
 		over      bool
+		deep      bool
 	)
 	for {
 		tok, err := d.Token()
@@ -178,6 +184,14 @@ func readXML(r io.Reader, lr *limited) (*Sitemap, error) {
 		switch t := tok.(type) {
 		case xml.StartElement:
 			depth++
+			if depth > maxDepth {
+				// The decoder keeps an entry for each open element: a
+				// small gzipped file of nested tags would take gigabytes.
+				l, _ := d.InputPos()
+				sm.Skipped = append(sm.Skipped, fmt.Sprintf("the rest from line %d, nested deeper than a sitemap", l))
+				deep = true
+				break
+			}
 			switch {
 			case depth == 1 && t.Name.Local == "urlset":
 				sm.Kind = URLSet
@@ -235,6 +249,9 @@ func readXML(r io.Reader, lr *limited) (*Sitemap, error) {
 				what = "sitemaps"
 			}
 			sm.Skipped = append(sm.Skipped, tooMany(what))
+			break
+		}
+		if deep {
 			break
 		}
 	}
@@ -297,10 +314,10 @@ func readText(in *bufio.Reader, lr *limited) *Sitemap {
 // with adds to what sm skipped its lines too long, and those not UTF-8.
 func (sm *Sitemap) with(long, notUTF8 int) *Sitemap {
 	if long > 0 {
-		sm.Skipped = append(sm.Skipped, fmt.Sprintf("%d lines of %d bytes or more, sitemaps.org's limit for a URL", long, MaxLoc))
+		sm.Skipped = append(sm.Skipped, fmt.Sprintf("%s of %d bytes or more, sitemaps.org's limit for a URL", count(long, "line"), MaxLoc))
 	}
 	if notUTF8 > 0 {
-		sm.Skipped = append(sm.Skipped, fmt.Sprintf("%d lines that are not UTF-8, which sitemaps.org requires", notUTF8))
+		sm.Skipped = append(sm.Skipped, count(notUTF8, "line")+" not UTF-8, which sitemaps.org requires")
 	}
 	return sm
 }

@@ -57,7 +57,7 @@ func TestRead(t *testing.T) {
 		{"a <loc> of 10,000 bytes", "<urlset><url><loc>" + long + "</loc></url><url><loc>http://h/ok</loc></url></urlset>", URLSet,
 			[]Entry{{"http://h/ok", 1, 10050}}, []string{"1 <loc> of 2048 bytes or more, sitemaps.org's limit (the first at line 1)"}, nil},
 		{"a text line of 10,000 bytes", long + "\nhttp://h/ok\n", Text,
-			[]Entry{{"http://h/ok", 2, 1}}, []string{"1 lines of 2048 bytes or more, sitemaps.org's limit for a URL"}, nil},
+			[]Entry{{"http://h/ok", 2, 1}}, []string{"1 line of 2048 bytes or more, sitemaps.org's limit for a URL"}, nil},
 		{"HTML", "<!DOCTYPE html>\n<html><body>Not found</body></html>", 0, nil, nil, ErrNotSitemap},
 		{"not XML", "<urlset", 0, nil, nil, ErrNotSitemap},
 		{"broken half way", "<urlset><url><loc>http://h/a</loc></url>\n<url><loc>http://h/b</loc></url>\n<url><loc>x</lo></url></urlset>", URLSet,
@@ -66,7 +66,9 @@ func TestRead(t *testing.T) {
 		{"not UTF-8", "<urlset><url><loc>http://h/a</loc></url><url><loc>http://h/caf\xe9</loc></url></urlset>", URLSet,
 			[]Entry{{"http://h/a", 1, 19}}, []string{"the rest from line 1, which is not XML: it is not UTF-8, which sitemaps.org requires"}, nil},
 		{"a text line not UTF-8", "http://h/caf\xe9\nhttp://h/a\n", Text,
-			[]Entry{{"http://h/a", 2, 1}}, []string{"1 lines that are not UTF-8, which sitemaps.org requires"}, nil},
+			[]Entry{{"http://h/a", 2, 1}}, []string{"1 line not UTF-8, which sitemaps.org requires"}, nil},
+		{"nested deeper than a sitemap", gz("<urlset><url><loc>http://h/a</loc></url>\n" + strings.Repeat("<a>", 100)), URLSet,
+			[]Entry{{"http://h/a", 1, 19}}, []string{"the rest from line 2, nested deeper than a sitemap"}, nil},
 		{"a broken gzip stream", "\x1f\x8bxx", 0, nil, nil, ErrNotSitemap},
 	}
 	for _, tt := range tests {
@@ -122,22 +124,24 @@ func (e *endless) Read(p []byte) (int, error) {
 // TestReadLimits: past 50,000 URLs, or 50 MB, the rest is skipped, and
 // said to be; a gigabyte is never read whole.
 func TestReadLimits(t *testing.T) {
+	xmlSpaces, textSpaces := &spaces{n: 1 << 30}, &spaces{n: 1 << 30}
 	tests := []struct {
 		name    string
 		in      io.Reader
-		most    int64 // the limit in bytes, if not MaxBytes
+		sp      *spaces // the space in, if any, which is never read whole
+		most    int64   // the limit in bytes, if not MaxBytes
 		entries int
 		skipped string
 	}{
-		{"50,000 URLs", &endless{n: MaxURLs}, 0, MaxURLs, ""},
-		{"50,001 URLs", &endless{n: MaxURLs + 1}, 0, MaxURLs, "the URLs after the first 50000, sitemaps.org's limit"},
-		{"50,001 text URLs", &endless{n: MaxURLs + 1, text: true}, 0, MaxURLs, "the URLs after the first 50000, sitemaps.org's limit"},
+		{"50,000 URLs", &endless{n: MaxURLs}, nil, 0, MaxURLs, ""},
+		{"50,001 URLs", &endless{n: MaxURLs + 1}, nil, 0, MaxURLs, "the URLs after the first 50000, sitemaps.org's limit"},
+		{"50,001 text URLs", &endless{n: MaxURLs + 1, text: true}, nil, 0, MaxURLs, "the URLs after the first 50000, sitemaps.org's limit"},
 		// Space takes the room, URLs being limited first. The decoder
 		// reads a byte at a time, which takes long under the race
 		// detector: the XML is cut at a smaller limit, the same way.
-		{"a gigabyte", io.MultiReader(strings.NewReader("<urlset><url><loc>http://h/a</loc></url>"), &spaces{n: 1 << 30}), 1 << 20, 1, tooBig},
-		{"a gigabyte of text", io.MultiReader(strings.NewReader("http://h/a\n"), &spaces{n: 1 << 30}), 0, 1, tooBig},
-		{"a URL cut by the limit", strings.NewReader("http://h/a\nhttp://h/bbbbbbbbbbbbbbbbbbbbbbbbbbbbbb\n"), 20, 1, tooBig},
+		{"a gigabyte", io.MultiReader(strings.NewReader("<urlset><url><loc>http://h/a</loc></url>"), xmlSpaces), xmlSpaces, 1 << 20, 1, tooBig},
+		{"a gigabyte of text", io.MultiReader(strings.NewReader("http://h/a\n"), textSpaces), textSpaces, 0, 1, tooBig},
+		{"a URL cut by the limit", strings.NewReader("http://h/a\nhttp://h/bbbbbbbbbbbbbbbbbbbbbbbbbbbbbb\n"), nil, 20, 1, tooBig},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -153,8 +157,8 @@ func TestReadLimits(t *testing.T) {
 			if len(sm.Entries) != tt.entries || skipped != tt.skipped {
 				t.Errorf("Read: %d entries, skipped %q; want %d, %q", len(sm.Entries), skipped, tt.entries, tt.skipped)
 			}
-			if s, ok := tt.in.(*spaces); ok && s.read > MaxBytes+1<<20 {
-				t.Errorf("read %d bytes", s.read)
+			if tt.sp != nil && int64(tt.sp.read) > most+1<<20 {
+				t.Errorf("read %d bytes of space, past the limit of %d", tt.sp.read, most)
 			}
 		})
 	}

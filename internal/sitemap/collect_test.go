@@ -1,0 +1,105 @@
+package sitemap
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// web serves sitemaps from memory, counting the fetches; a URL it lacks
+// is not found.
+type web struct {
+	files   map[string]string
+	fetches int
+}
+
+func (w *web) Sitemap(ctx context.Context, u string) ([]byte, error) {
+	w.fetches++
+	s, ok := w.files[u]
+	if !ok {
+		return nil, errors.New("HTTP 404 Not Found")
+	}
+	return []byte(s), nil
+}
+
+func (w *web) Robots(ctx context.Context, origin string) ([]string, error) { return nil, nil }
+
+// index is a sitemap index of the URLs given.
+func index(urls ...string) string {
+	var b strings.Builder
+	b.WriteString("<sitemapindex>\n")
+	for _, u := range urls {
+		fmt.Fprintf(&b, "<sitemap><loc>%s</loc></sitemap>\n", u)
+	}
+	b.WriteString("</sitemapindex>\n")
+	return b.String()
+}
+
+// TestCollectWarns: what an index lists is told of in a line, whether
+// thousands are missing or read already, and at most 1,000 sitemaps are
+// fetched.
+func TestCollectWarns(t *testing.T) {
+	many := func(n int, f string) []string {
+		var urls []string
+		for i := range n {
+			urls = append(urls, fmt.Sprintf(f, i))
+		}
+		return urls
+	}
+	tests := []struct {
+		name    string
+		files   map[string]string
+		fetches int
+		warns   []string
+	}{
+		{
+			name:    "sitemaps missing",
+			files:   map[string]string{"http://h/i.xml": index(many(3, "http://h/gone%d.xml")...)},
+			fetches: 4,
+			warns:   []string{"-sitemap: http://h/i.xml: 3 sitemaps it lists could not be read, such as http://h/gone0.xml: HTTP 404 Not Found: the pages it lists are not crawled"},
+		},
+		{
+			name:    "a sitemap missing",
+			files:   map[string]string{"http://h/i.xml": index("http://h/gone.xml")},
+			fetches: 2,
+			warns:   []string{"-sitemap: http://h/i.xml: a sitemap it lists could not be read: http://h/gone.xml: HTTP 404 Not Found: the pages it lists are not crawled"},
+		},
+		{
+			name:    "read already",
+			files:   map[string]string{"http://h/i.xml": index(slices.Repeat([]string{"http://h/i.xml"}, 3)...)},
+			fetches: 1,
+			warns:   []string{"-sitemap: http://h/i.xml, line 2: skipped http://h/i.xml, read already, and 2 more it lists"},
+		},
+		{
+			name:    "1,001 sitemaps",
+			files:   map[string]string{"http://h/i.xml": index(many(1001, "http://h/gone%d.xml")...)},
+			fetches: 1000,
+			warns: []string{
+				"-sitemap: http://h/gone999.xml: skipped, and any sitemap after it: the crawler reads at most 1000 sitemaps; give the ones that matter with -sitemap URL",
+				"-sitemap: http://h/i.xml: 999 sitemaps it lists could not be read, such as http://h/gone0.xml: HTTP 404 Not Found: the pages it lists are not crawled",
+			},
+		},
+		{
+			name:    "a URL outside the crawl",
+			files:   map[string]string{"http://h/i.xml": "<urlset><url><loc>http://x/a</loc></url></urlset>"},
+			fetches: 1,
+			warns:   []string{"-sitemap: http://h/i.xml: ignored 1 URL outside the crawl, such as http://x/a; -scope takes more in"},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			w := &web{files: tt.files}
+			var warns []string
+			keep := func(u string) (string, bool) { return u, strings.HasPrefix(u, "http://h/") }
+			if _, err := Collect(t.Context(), w, []string{"http://h/i.xml"}, nil, keep, func(s string) { warns = append(warns, s) }); err != nil {
+				t.Fatal(err)
+			}
+			if w.fetches != tt.fetches || !slices.Equal(warns, tt.warns) {
+				t.Errorf("%d fetches, warned\n%q\nwant %d,\n%q", w.fetches, warns, tt.fetches, tt.warns)
+			}
+		})
+	}
+}
