@@ -64,7 +64,7 @@ func TestCheckDeepChain(t *testing.T) {
 		t.Fatalf("exit %d, want %d: %s", code, exitBroken, stderr)
 	}
 	want := fmt.Sprintf("%[1]s/missing.html: 404 (page, 1 link)\n  %[1]s/page44.html:3:1\n\n"+
-		"45 pages checked, 45 links checked: 1 broken links to 1 targets\n", site.URL)
+		"45 pages checked, 45 links checked: 1 broken link to 1 target\n", site.URL)
 	if stdout != want {
 		t.Errorf("report:\n%s\nwant:\n%s", stdout, want)
 	}
@@ -128,7 +128,7 @@ func TestCheckExternalHosts(t *testing.T) {
 			want: "EXT/slow: timeout (external, 1 link)\n  SITE/index.html:3:1\n" +
 				"EXT/gone: 404 (external, 1 link)\n  SITE/index.html:5:1\n" +
 				"SITE/missing.html: 404 (page, 1 link)\n  SITE/index.html:6:1\n\n" +
-				"1 pages checked, 5 links checked: 3 broken links to 3 targets\n",
+				"1 page checked, 5 links checked: 3 broken links to 3 targets\n",
 			// A HEAD that times out is asked once with a GET, which a
 			// server may answer where it never answers a HEAD.
 			requests: map[string]int{"HEAD /slow": 1, "GET /slow": 1, "HEAD /fast": 1, "ANY /gone": 2, "HEAD /no-head": 1, "GET /no-head": 1},
@@ -148,7 +148,7 @@ func TestCheckExternalHosts(t *testing.T) {
 			},
 			// Listed apart, not checked, and no link is broken.
 			want: "Not checked, as robots.txt disallows them:\nEXT/private/a.html: robots (external, 1 link)\n  SITE/index.html:3:1\n\n" +
-				"1 pages checked, 1 links checked: 0 broken links to 0 targets; 1 links not checked (robots.txt)\n",
+				"1 page checked, 1 link checked: 0 broken links to 0 targets; 1 link not checked (robots.txt)\n",
 			fine:     true,
 			requests: map[string]int{"GET /robots.txt": 1, "ANY /private/a.html": 0, "HEAD /public.html": 1},
 		},
@@ -169,7 +169,7 @@ func TestCheckExternalHosts(t *testing.T) {
 				}
 			},
 			want: "EXT/doc#gone: missing-fragment (fragment, 1 link)\n  SITE/index.html:4:1\n\n" +
-				"1 pages checked, 3 links checked: 1 broken links to 1 targets\n",
+				"1 page checked, 3 links checked: 1 broken link to 1 target\n",
 			requests: map[string]int{"GET /doc": 1, "HEAD /doc": 0, "GET /big": 1, "HEAD /big": 1},
 		},
 		{
@@ -179,7 +179,7 @@ func TestCheckExternalHosts(t *testing.T) {
 			links: []string{"/skip/a.html", "/gone"},
 			serve: http.NotFound,
 			want: "EXT/gone: 404 (external, 1 link)\n  SITE/index.html:4:1\n\n" +
-				"1 pages checked, 1 links checked: 1 broken links to 1 targets\n",
+				"1 page checked, 1 link checked: 1 broken link to 1 target\n",
 			requests: map[string]int{"ANY /skip/a.html": 0, "ANY /gone": 2},
 		},
 		{
@@ -197,7 +197,7 @@ func TestCheckExternalHosts(t *testing.T) {
 				}
 			},
 			want: "EXT/gone: 404 (external, 1 link)\n  SITE/index.html:4:1\n\n" +
-				"1 pages checked, 2 links checked: 1 broken links to 1 targets\n",
+				"1 page checked, 2 links checked: 1 broken link to 1 target\n",
 			requests: map[string]int{"HEAD /ok": 1, "GET /ok": 1, "HEAD /gone": 1, "GET /gone": 1},
 		},
 	}
@@ -483,7 +483,7 @@ func TestCheckRateLimited(t *testing.T) {
 	want := "EXT/a: rate-limited, Retry-After 1h0m0s (external, 1 link)\n  SITE/index.html:3:1\n" +
 		"EXT/b: rate-limited, Retry-After 1h0m0s (external, 1 link)\n  SITE/index.html:4:1\n" +
 		"EXT/c: rate-limited, Retry-After 1h0m0s (external, 1 link)\n  SITE/index.html:5:1\n\n" +
-		"1 pages checked, 3 links checked: 3 broken links to 3 targets\n"
+		"1 page checked, 3 links checked: 3 broken links to 3 targets\n"
 	if got := strings.ReplaceAll(strings.ReplaceAll(stdout, ext.URL, "EXT"), site.URL, "SITE"); got != want {
 		t.Errorf("report:\n%s\nwant:\n%s", got, want)
 	}
@@ -535,7 +535,7 @@ func TestCheckUnreachableHost(t *testing.T) {
 			}
 			got := strings.ReplaceAll(strings.ReplaceAll(stdout, host, "HOST"), site.URL, "SITE")
 			want := "http://HOST: host-unreachable (external, 2 links)\n  SITE/index.html:3:1 -> http://HOST/a\n  SITE/index.html:5:1 -> http://HOST/b\n\n" +
-				"1 pages checked, 3 links checked: 2 broken links to 1 targets\n"
+				"1 page checked, 3 links checked: 2 broken links to 1 target\n"
 			if got != want || strings.Contains(stderr, "robots") {
 				t.Errorf("report:\n%s\nwant:\n%s\nstderr:\n%s", got, want, stderr)
 			}
@@ -560,7 +560,7 @@ func TestCheckWhatNoBrowserLoads(t *testing.T) {
 		"SITE/made.html: 404 (page, 1 link)\n  SITE/index.html:2:36\n" +
 		"SITE/big.png: 404 (requisite, 1 link)\n  SITE/index.html:3:1\n" +
 		"SITE/set.png: 404 (requisite, 1 link)\n  SITE/index.html:4:1\n\n" +
-		"1 pages checked, 7 links checked: 4 broken links to 4 targets\n"
+		"1 page checked, 7 links checked: 4 broken links to 4 targets\n"
 	if got := strings.ReplaceAll(stdout, site.URL, "SITE"); got != want {
 		t.Errorf("report:\n%s\nwant:\n%s", got, want)
 	}

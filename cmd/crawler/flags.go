@@ -357,7 +357,7 @@ var flags = []flagDef{
 			"Targets that are no pages, outside the scope or past *maxDepth* are asked once each with HEAD (GET if HEAD is refused, fails or times out), paced and allowed by robots.txt as pages are. " +
 			"A host that asks, with `Retry-After`, for a longer wait than a minute is not waited for: that link, and the host's others until the wait has passed, " +
 			"are reported `rate-limited` with the wait asked for, unasked, and stderr says so once. " +
-			"stdout lists the broken links, most linked first, each with every page that holds it, as *page*:*line*:*column* (a host that cannot be reached is one entry, each link followed by the URL it names), then apart the links robots.txt disallows, not checked, then a line that sums up; " +
+			"stdout lists the broken links, most linked first, each with every page that holds it, as *page*:*line*:*column* (a host that cannot be reached is one entry, each link followed by the URL it names), then apart the links robots.txt disallows, not checked, and the pages over `-max-size`, not read for their links, then a line that sums up; " +
 			"the exit status is 9 if one is broken (one not checked is not). With *seedURL* alone, the crawl goes as deep as the site, saves nothing, " +
 			"and its scope is the seed's host, unless a `-scope` says otherwise; stopped, it keeps nothing to resume, and prints the command that runs it again. " +
 			"Given a folder, *DIR*, it checks every `.html` and `.htm` file in it, served from disk as by a web server whose root is *DIR* (or `-base`), with no network but for links outside it, " +

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"encoding/json"
 	"net"
 	"net/http"
 	"net/http/httptest"
@@ -106,11 +107,12 @@ nothing.html: 404 (page, 1 link)
 // TestCheckFolderBadInput checks folders a check must get through: a
 // symbolic link in a loop, which would give the site endless URLs, links
 // that loop in two, and files that are not UTF-8, by their content or by
-// their name.
+// their name, and a page larger than -max-size, whose links are unknown.
 func TestCheckFolderBadInput(t *testing.T) {
 	tests := []struct {
 		name  string
 		files map[string]string
+		flags []string
 		want  string // the report
 	}{
 		{"symbolic link loop", map[string]string{
@@ -120,7 +122,7 @@ func TestCheckFolderBadInput(t *testing.T) {
 			"loop2":      "->loop",
 			"sub/x.html": `<a href="up/index.html">up</a>`,
 			"sub/up":     "->..",
-		}, `self/index.html: 403 (page, 1 link)
+		}, nil, `self/index.html: 403 (page, 1 link)
   index.html:1:1
 loop/: 403 (page, 1 link)
   index.html:1:36
@@ -137,18 +139,31 @@ sub/up/index.html: 403 (page, 1 link)
 			// No charset: read as windows-1252, as a browser does, so
 			// that its link is to "ÿ2.html".
 			"\xff.html": "<p>\xff\xfe</p><a href=\"\xff2.html\">gone</a>",
-		}, `ÿ2.html: 404 (page, 1 link)
+		}, nil, `ÿ2.html: 404 (page, 1 link)
   \xff.html:1:10
 naïve.html: 404 (page, 1 link)
   latin1.html:1:52
 
 3 pages checked, 3 links checked: 2 broken links to 2 targets
 `},
+		{"over -max-size", map[string]string{
+			"index.html":     `<a href="big.html">big</a><a href="gone.html">gone</a>`,
+			"big.html":       `<a href="gone2.html">unknown</a>` + strings.Repeat("x", 2000),
+			"sub/large.html": strings.Repeat("y", 2000),
+		}, []string{"-max-size", "1KiB"}, `gone.html: 404 (page, 1 link)
+  index.html:1:27
+
+Not read for their links, as they are larger than -max-size:
+  big.html
+  sub/large.html
+
+1 page checked, 2 links checked: 1 broken link to 1 target; 2 pages not read (-max-size)
+`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			dir := makeFolder(t, tt.files)
-			code, stdout, stderr := crawl(t.Context(), noProxy, "-check", dir)
+			code, stdout, stderr := crawl(t.Context(), noProxy, append(append([]string{"-check"}, tt.flags...), dir)...)
 			if code != exitBroken {
 				t.Fatalf("exit %d, want %d; stderr:\n%s", code, exitBroken, stderr)
 			}
@@ -156,6 +171,26 @@ naïve.html: 404 (page, 1 link)
 				t.Errorf("report:\n%s\nwant:\n%s", stdout, tt.want)
 			}
 		})
+	}
+}
+
+// TestCheckFolderUnreadJSON: -stats-json names the pages too large to
+// read for their links, by their paths in the folder.
+func TestCheckFolderUnreadJSON(t *testing.T) {
+	dir := makeFolder(t, map[string]string{"index.html": "ok", "sub/big.html": strings.Repeat("x", 2000)})
+	statsFile := filepath.Join(t.TempDir(), "stats.json")
+	code, stdout, stderr := crawl(t.Context(), noProxy, "-check", "-max-size", "1KiB", "-stats-json", statsFile, dir)
+	if code != exitOK {
+		t.Fatalf("exit %d, want %d: %s\n%s", code, exitOK, stdout, stderr)
+	}
+	var r struct {
+		Unread []string `json:"unread"`
+	}
+	if err := json.Unmarshal([]byte(readFile(t, statsFile)), &r); err != nil {
+		t.Fatal(err)
+	}
+	if want := []string{"sub/big.html"}; !slices.Equal(r.Unread, want) {
+		t.Errorf("unread %q, want %q", r.Unread, want)
 	}
 }
 
@@ -198,7 +233,7 @@ http://example.net/gone.html: 404 (external, 1 link)
 		{"no external", []string{"-check-external=false"}, `missing.html: 404 (page, 1 link)
   index.html:2:1
 
-2 pages checked, 2 links checked: 1 broken links to 1 targets
+2 pages checked, 2 links checked: 1 broken link to 1 target
 `, nil},
 	}
 	for _, tt := range tests {
@@ -300,7 +335,7 @@ func TestCheckFolderHostDown(t *testing.T) {
 	want := `http://example.org: host-unreachable (external, 1 link)
   index.html:1:1 -> http://example.org/out.html
 
-1 pages checked, 2 links checked: 1 broken links to 1 targets
+1 page checked, 2 links checked: 1 broken link to 1 target
 `
 	if code != exitBroken || stdout != want {
 		t.Errorf("exit %d, report:\n%s\nwant exit %d and:\n%s\nstderr:\n%s", code, stdout, exitBroken, want, stderr)

@@ -128,6 +128,9 @@ func (j *Job) nameFiles(r *linkcheck.Report) {
 			}
 		}
 	}
+	for i, u := range r.Unread {
+		r.Unread[i] = j.folder.Name(u)
+	}
 }
 
 // closeFolder closes the folder, if the check is of one.

@@ -147,6 +147,7 @@ func (j *Job) Run(ctx context.Context) (Outcome, error) {
 		if j.checked != nil {
 			j.report.Broken = brokenLinks(j.checked.Broken)
 			j.report.NotChecked = brokenLinks(j.checked.NotChecked)
+			j.report.Unread = j.checked.Unread
 		}
 		j.reportErr = writeJSON(j.report, out.stats)
 		if j.checked != nil {

@@ -64,6 +64,10 @@ const (
 	KindFragment  = "fragment"  // a link to a page that has no element by its fragment's name
 )
 
+// tooLarge is the crawl's status of a page over -max-size: there, but
+// not read.
+const tooLarge = "too-large"
+
 // Reasons a target is broken that are no HTTP status.
 const (
 	MissingFragment = "missing-fragment"
@@ -217,6 +221,9 @@ type Report struct {
 	// in the form of Broken: not known to be broken, and nothing a fix
 	// of the pages would mend, so apart. They are not in Links.
 	NotChecked []BrokenLink
+	// Unread are the pages in the scope too large to read for their
+	// links, and so not checked through, sorted.
+	Unread []string
 	// Cached is how many of Links the Checker's Cache answered, and
 	// WithCache whether it had one.
 	Cached    int
@@ -382,7 +389,7 @@ func (c *Checker) outcome(key string) (string, map[string]bool, bool) {
 // the same: a file that is no page, or a page it would not save.
 func fine(status string) bool {
 	switch status {
-	case "200", "not-html", "empty-body", "too-large":
+	case "200", "not-html", "empty-body", tooLarge:
 		return true
 	}
 	return false

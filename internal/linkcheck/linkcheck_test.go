@@ -137,7 +137,7 @@ Not checked, as robots.txt disallows them:
 http://site/robots.html: robots (page, 1 link)
   http://site/:7:56
 
-2 pages checked, 17 links checked: 10 broken links to 8 targets; 1 links not checked (robots.txt)
+2 pages checked, 17 links checked: 10 broken links to 8 targets; 1 link not checked (robots.txt)
 `
 	if got.String() != want {
 		t.Errorf("report:\n%s\nwant:\n%s", got.String(), want)
@@ -187,7 +187,7 @@ func TestCheckerRateLimited(t *testing.T) {
 http://busy/b: rate-limited, Retry-After 1h30m0s (external, 1 link)
   http://site/:2:31
 
-1 pages checked, 3 links checked: 2 broken links to 2 targets
+1 page checked, 3 links checked: 2 broken links to 2 targets
 `
 	if got.String() != want {
 		t.Errorf("report:\n%s\nwant:\n%s", got.String(), want)
@@ -279,7 +279,7 @@ func TestCheckerExternalFragments(t *testing.T) {
 	want := `http://other/doc#gone: missing-fragment (fragment, 1 link)
   http://site/:2:1
 
-1 pages checked, 6 links checked: 1 broken links to 1 targets
+1 page checked, 6 links checked: 1 broken link to 1 target
 `
 	if got.String() != want {
 		t.Errorf("report:\n%s\nwant:\n%s", got.String(), want)

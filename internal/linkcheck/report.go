@@ -48,6 +48,12 @@ func (c *Checker) report(order []*target) *Report {
 			r.Broken = append(r.Broken, BrokenLink{URL: t.url, Status: t.status, Kind: c.kind(t), From: c.referrers(t.refs), RetryAfter: t.wait})
 		}
 	}
+	for key, p := range c.pages {
+		if p.status == tooLarge {
+			r.Unread = append(r.Unread, key)
+		}
+	}
+	slices.Sort(r.Unread)
 	for _, bs := range [][]BrokenLink{r.Broken, r.NotChecked} {
 		slices.SortStableFunc(bs, func(a, b BrokenLink) int { return cmp.Compare(len(b.From), len(a.From)) })
 	}
@@ -136,32 +142,47 @@ func (r *Report) writeText(w io.Writer) error {
 		fmt.Fprintln(w, "Not checked, as robots.txt disallows them:")
 		writeEntries(w, r.NotChecked)
 	}
+	if len(r.Unread) > 0 {
+		// Their links are unknown: a larger -max-size reads them.
+		fmt.Fprintln(w, "Not read for their links, as they are larger than -max-size:")
+		for _, u := range r.Unread {
+			fmt.Fprintf(w, "  %s\n", u)
+		}
+		fmt.Fprintln(w)
+	}
 	cached := ""
 	if r.WithCache {
 		cached = fmt.Sprintf(" (%d from the cache)", r.Cached)
 	}
-	notChecked := ""
+	more := ""
 	if n := links(r.NotChecked); n > 0 {
-		notChecked = fmt.Sprintf("; %d links not checked (robots.txt)", n)
+		more = fmt.Sprintf("; %s not checked (robots.txt)", count(n, "link"))
 	}
-	_, err := fmt.Fprintf(w, "%d pages checked, %d links checked%s: %d broken links to %d targets%s\n",
-		r.Pages, r.Links, cached, r.BrokenLinks(), len(r.Broken), notChecked)
+	if n := len(r.Unread); n > 0 {
+		more += fmt.Sprintf("; %s not read (-max-size)", count(n, "page"))
+	}
+	_, err := fmt.Fprintf(w, "%s checked, %s checked%s: %s to %s%s\n",
+		count(r.Pages, "page"), count(r.Links, "link"), cached, count(r.BrokenLinks(), "broken link"), count(len(r.Broken), "target"), more)
 	return err
+}
+
+// count is n things, "1 page" or "2 pages".
+func count(n int, thing string) string {
+	if n == 1 {
+		return "1 " + thing
+	}
+	return fmt.Sprintf("%d %ss", n, thing)
 }
 
 // writeEntries writes the entries bs, each with where every link to it
 // is, then a blank line, if there are any.
 func writeEntries(w io.Writer, bs []BrokenLink) {
 	for _, b := range bs {
-		links := "links"
-		if len(b.From) == 1 {
-			links = "link"
-		}
 		status := b.Status
 		if b.RetryAfter > 0 {
 			status += fmt.Sprintf(", Retry-After %v", b.RetryAfter)
 		}
-		fmt.Fprintf(w, "%s: %s (%s, %d %s)\n", b.URL, status, b.Kind, len(b.From), links)
+		fmt.Fprintf(w, "%s: %s (%s, %s)\n", b.URL, status, b.Kind, count(len(b.From), "link"))
 		for _, f := range b.From {
 			to := ""
 			if f.URL != "" {

@@ -60,6 +60,9 @@ type Report struct {
 	// from asking, in the form of Broken; none, or a crawl's, are left
 	// out.
 	NotChecked []BrokenLink `json:"not_checked,omitempty"`
+	// Unread are, for a link check, the pages too large to read for
+	// their links (-max-size).
+	Unread []string `json:"unread,omitempty"`
 }
 
 // A BrokenLink is a page the crawl could not fetch, and the pages that
