@@ -196,7 +196,8 @@ func TestCheckFolderUnreadJSON(t *testing.T) {
 
 // TestCheckFolderBase checks a folder published at -base: absolute links
 // to it are checked in the folder, and links out of it, on its host or
-// another, on the web (a proxy here) unless -check-external=false.
+// another, on the web (a proxy here), robots.txt first, unless
+// -check-external=false.
 func TestCheckFolderBase(t *testing.T) {
 	dir := makeFolder(t, map[string]string{
 		"index.html": `<a href="http://example.org/docs/a.html#sec">in</a>
@@ -229,7 +230,7 @@ http://example.net/gone.html: 404 (external, 1 link)
   index.html:4:1
 
 2 pages checked, 4 links checked: 2 broken links to 2 targets
-`, []string{"HEAD http://example.org/other.html", "GET http://example.net/robots.txt", "HEAD http://example.net/gone.html", "GET http://example.net/gone.html"}},
+`, []string{"GET http://example.org/robots.txt", "HEAD http://example.org/other.html", "GET http://example.net/robots.txt", "HEAD http://example.net/gone.html", "GET http://example.net/gone.html"}},
 		{"no external", []string{"-check-external=false"}, `missing.html: 404 (page, 1 link)
   index.html:2:1
 

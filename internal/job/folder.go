@@ -109,7 +109,7 @@ func (j *Job) serveFolder(fetcher *pagefetch.Fetcher) {
 		return
 	}
 	fetcher.Client.Transport = j.folder.Transport(fetcher.Client.Transport)
-	fetcher.InProcess = j.folder.Host()
+	fetcher.InProcess = j.folder.Serves
 	fetcher.Scheduler.InProcess(j.folder.Host())
 }
 

@@ -201,7 +201,7 @@ func (f *Fetcher) once(ctx context.Context, method, rawURL string, k kind, t *ta
 	host = req.URL.Host
 	// The pause runs from the end of the request, body included, whether it
 	// succeeded or not.
-	done, err := f.Scheduler.paced(ctx, host)
+	done, err := f.Scheduler.paced(ctx, host, f.InProcess != nil && f.InProcess(req.URL))
 	if err != nil {
 		return nil, 0, host, err
 	}

@@ -1,9 +1,11 @@
 package pagefetch_test
 
 import (
+	"cmp"
 	"errors"
 	"io"
 	"net/http"
+	"net/url"
 	"slices"
 	"strings"
 	"sync"
@@ -30,21 +32,28 @@ func (a *answerAll) RoundTrip(r *http.Request) (*http.Response, error) {
 	return &http.Response{StatusCode: 200, Status: "200 OK", Header: h, Body: io.NopCloser(strings.NewReader("<p>x</p>")), Request: r}, nil
 }
 
-// TestInProcessReadsNoRobots: a host answered in-process (a folder) has
-// no robots.txt to read, and another host still has its own.
+// inDocs is a folder published at http://example.org/docs/.
+func inDocs(u *url.URL) bool {
+	return u.Host == "example.org" && strings.HasPrefix(cmp.Or(u.Opaque, u.EscapedPath()), "/docs/")
+}
+
+// TestInProcessReadsNoRobots: a URL answered in-process (a folder's) has
+// no robots.txt to read, and another URL, on the folder's host or
+// another, still has its host's.
 func TestInProcessReadsNoRobots(t *testing.T) {
 	tests := []struct {
 		url  string
 		want []string
 	}{
-		{"http://folder.invalid/a.html", []string{"folder.invalid/a.html"}},
+		{"http://example.org/docs/a.html", []string{"example.org/docs/a.html"}},
 		{"http://example.org/a.html", []string{"example.org/robots.txt", "example.org/a.html"}},
+		{"http://example.net/docs/a.html", []string{"example.net/robots.txt", "example.net/docs/a.html"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.url, func(t *testing.T) {
 			tr := new(answerAll)
 			f := newFetcher(&http.Client{Transport: tr})
-			f.Robots, f.InProcess = true, "folder.invalid"
+			f.Robots, f.InProcess = true, inDocs
 			if p := f.Refused(tt.url); p != nil {
 				t.Fatalf("Refused(%s) = %+v", tt.url, p)
 			}
@@ -58,20 +67,31 @@ func TestInProcessReadsNoRobots(t *testing.T) {
 	}
 }
 
-// TestInProcessUnpaced: a host answered in-process is asked without a pause,
-// whatever the Scheduler's.
-func TestInProcess(t *testing.T) {
+// TestInProcessUnpaced: a URL answered in-process is asked without a
+// pause, whatever the Scheduler's, and starts none; the other URLs of its
+// host keep the pause.
+func TestInProcessUnpaced(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		p := pagefetch.NewScheduler(time.Second, nil, 1)
-		p.InProcess("folder.invalid")
-		for _, tt := range []struct {
-			host string
+		f := &pagefetch.Fetcher{Client: &http.Client{Transport: new(answerAll)}, Scheduler: pagefetch.NewScheduler(time.Second, nil, 1),
+			UserAgent: userAgent, InProcess: inDocs}
+		tests := []struct {
+			url  string
 			want time.Duration
-		}{{"folder.invalid", 0}, {"example.org", time.Second}} {
-			wait(t, p, tt.host)
-			p.Done(tt.host)
-			if got := elapsed(func() { wait(t, p, tt.host) }); got != tt.want {
-				t.Errorf("%s: the second request waited %v, want %v", tt.host, got, tt.want)
+		}{
+			{"http://example.org/docs/a.html", 0},
+			{"http://example.org/docs/b.html", 0},
+			{"http://example.org/a.html", 0},
+			{"http://example.org/docs/c.html", 0},
+			{"http://example.org/b.html", time.Second},
+		}
+		for _, tt := range tests {
+			got := elapsed(func() {
+				if _, err := f.FetchPage(t.Context(), tt.url); err != nil {
+					t.Fatal(err)
+				}
+			})
+			if got != tt.want {
+				t.Errorf("%s waited %v, want %v", tt.url, got, tt.want)
 			}
 		}
 	})

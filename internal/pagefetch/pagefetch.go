@@ -147,10 +147,12 @@ type Fetcher struct {
 
 	// Robots makes the fetcher obey each host's robots.txt.
 	Robots bool
-	// InProcess, if set, is a host, as requests name it, that the
-	// Client's transport answers itself, from a folder (package
-	// sitefolder): it is no server, and has no robots.txt to read.
-	InProcess string
+	// InProcess, if set, says whether the Client's transport answers a
+	// request for a URL itself (its path, as sent, may be in Opaque),
+	// from a folder (package sitefolder): no
+	// server, so no robots.txt to read and no pause to keep. Its host's
+	// other URLs are the web's, paced and asked as any other's.
+	InProcess func(*url.URL) bool
 	// Retries is how many more times a transient failure is tried.
 	Retries int
 	// MaxSize is the largest body accepted, after decoding; 0 means no
@@ -283,7 +285,7 @@ func recorded(rec Recording) *Recording {
 // is recorded on t.
 func (f *Fetcher) allowed(ctx context.Context, rawURL string, whatwg bool, t *tape) error {
 	u, path, query, err := f.target(rawURL, whatwg)
-	if err != nil || !f.Robots || u.Host == f.InProcess {
+	if err != nil || !f.Robots || f.inProcess(u, path, query) {
 		return err
 	}
 	rules, err := f.robotsFor(ctx, u, t)
@@ -291,6 +293,12 @@ func (f *Fetcher) allowed(ctx context.Context, rawURL string, whatwg bool, t *ta
 		return err
 	}
 	return obeys(rules, rawURL, path, query)
+}
+
+// inProcess says whether the Client's transport answers itself the
+// request for the path and query on u's origin, as target returns them.
+func (f *Fetcher) inProcess(u *url.URL, path, query string) bool {
+	return f.InProcess != nil && f.InProcess(&url.URL{Scheme: u.Scheme, Host: u.Host, Opaque: path + query})
 }
 
 // target parses rawURL as a request would send it, and returns an error
@@ -339,7 +347,7 @@ func (f *Fetcher) Refused(rawURL string) *Page {
 		return nil
 	}
 	u, path, query, err := f.target(rawURL, f.WHATWG)
-	if err != nil || u.Host == f.InProcess {
+	if err != nil || f.inProcess(u, path, query) {
 		return nil // FetchPage says why, or needs no robots.txt
 	}
 	origin := u.Scheme + "://" + u.Host

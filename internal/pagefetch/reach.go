@@ -215,7 +215,7 @@ func (f *Fetcher) connects(ctx context.Context, origin string, t *tape) error {
 		return f.reach(ctx, origin, t, proxyProbeWait)
 	}
 	host := req.URL.Host
-	done, err := f.Scheduler.paced(ctx, host)
+	done, err := f.Scheduler.paced(ctx, host, false)
 	if err != nil {
 		return err
 	}
@@ -296,7 +296,7 @@ func (f *Fetcher) reach(ctx context.Context, origin string, t *tape, wait time.D
 	}
 	req.Header.Set("User-Agent", f.UserAgent)
 	host := req.URL.Host
-	done, err := f.Scheduler.paced(ctx, host)
+	done, err := f.Scheduler.paced(ctx, host, false)
 	if err != nil {
 		return err
 	}

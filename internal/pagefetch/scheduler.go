@@ -155,11 +155,16 @@ func (s *Scheduler) Done(name string) {
 
 // paced waits for host's turn, then for its pause, and returns what ends
 // the request: the host's pause, from that moment, recorded before its
-// turn is given up. It returns the context's cause if ctx ends first.
-func (s *Scheduler) paced(ctx context.Context, name string) (done func(), err error) {
+// turn is given up. A request the client answers itself (inProcess)
+// takes the turn alone: it neither waits for the pause nor starts one.
+// It returns the context's cause if ctx ends first.
+func (s *Scheduler) paced(ctx context.Context, name string, inProcess bool) (done func(), err error) {
 	h, err := s.take(ctx, name)
 	if err != nil {
 		return nil, err
+	}
+	if inProcess {
+		return func() { <-h.turn }, nil
 	}
 	if err := s.Wait(ctx, name); err != nil {
 		<-h.turn
@@ -188,16 +193,13 @@ func (s *Scheduler) SetDelay(name string, d time.Duration) {
 	s.mu.Unlock()
 }
 
-// InProcess marks the named host as one the client answers itself, a
-// folder (package sitefolder): it is asked without a pause, which no
-// request to it needs, and never given up, since no network stands in
-// the way: a link on its host that the client sends to the network, and
-// finds unreachable, must not take the folder down with it.
+// InProcess marks the named host as one whose folder the client answers
+// itself (package sitefolder). It is never given up, since no network
+// stands in the way: a link on its host that the client sends to the
+// network, and finds unreachable, must not take the folder down with it.
 func (s *Scheduler) InProcess(name string) {
 	s.mu.Lock()
-	h := s.host(name)
-	h.pace.SetDelay(0, 0)
-	h.inProcess = true
+	s.host(name).inProcess = true
 	s.mu.Unlock()
 }
 

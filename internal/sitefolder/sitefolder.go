@@ -104,8 +104,7 @@ func (f *Folder) Close() error { return f.root.Close() }
 // are keyed, ending in '/'.
 func (f *Folder) Base() string { return f.prefix }
 
-// Host returns the host the folder is published on, as requests name it:
-// requests to it are answered in-process, and need no pause.
+// Host returns the host the folder is published on, as requests name it.
 func (f *Folder) Host() string { return f.base.Host }
 
 // Pages returns the URL of every .html or .htm file under the folder, in
@@ -198,15 +197,32 @@ type transport struct {
 }
 
 func (t *transport) RoundTrip(req *http.Request) (*http.Response, error) {
-	p, query := requestTarget(req.URL)
-	rel, ok := strings.CutPrefix(p, t.f.base.EscapedPath())
-	if !ok || req.URL.Scheme != t.f.base.Scheme || req.URL.Host != t.f.base.Host {
+	p, rel, query, ok := t.f.target(req.URL)
+	if !ok {
 		return t.next.RoundTrip(req)
 	}
 	if req.Body != nil {
 		req.Body.Close()
 	}
 	return t.f.serve(req, p, rel, query), nil
+}
+
+// Serves says whether a request for u is the folder's to answer, and its
+// Transport's: u is under the base URL. Any other, on the base's host or
+// another, is the web's.
+func (f *Folder) Serves(u *url.URL) bool {
+	_, _, _, ok := f.target(u)
+	return ok
+}
+
+// target returns the escaped path and the query of a request for u, and
+// the path's part under the base path, or false if u is not under the
+// base URL.
+func (f *Folder) target(u *url.URL) (p, rel, query string, ok bool) {
+	p, query = requestTarget(u)
+	rel, ok = strings.CutPrefix(p, f.base.EscapedPath())
+	ok = ok && u.Scheme == f.base.Scheme && u.Host == f.base.Host
+	return p, rel, query, ok
 }
 
 // requestTarget returns the path of the request for u, percent-encoded
