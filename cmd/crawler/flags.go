@@ -381,7 +381,7 @@ var flags = []flagDef{
 	{
 		name: "check-cache", arg: "FILE", rule: mayChange,
 		short: "with -check, remember in *FILE* which links outside the scope were fine",
-		text: "with `-check`, keep in *FILE*, as JSON, what came of each link outside the scope (its URL, status and when it was asked), written as each is known, so that a check stopped by Ctrl-C or kill -9 keeps what it learned. " +
+		text: "with `-check`, keep in *FILE*, as JSON, what came of each link outside the scope (its URL, status and when it was asked), written as they are known, so that a check stopped by Ctrl-C keeps what it learned, and one killed all but its last few outcomes, a fiftieth of *FILE* at most. " +
 			"The next check with *FILE* takes a link found fine (a `2xx`) less than `-check-cache-age` ago as fine, without a request, unless a link names a `#fragment` of it; a link that failed is always asked again, and so is every link inside the scope. " +
 			"The report's last line says how many links the cache answered. *FILE* is replaced whole, under a temporary name then renamed, never written through a symbolic link; " +
 			"checks may share it, at once or one after another, each keeping the newer outcome of a link, under the lock of *FILE*`.lock`, which stays. " +

@@ -8,8 +8,12 @@
 // a request; any other outcome is kept too, but never trusted.
 //
 // The file is written as outcomes become known, so that a check stopped
-// half way, by Ctrl-C or kill -9, keeps what it learned; it is only ever
-// replaced whole: written under a temporary name beside it and renamed
+// half way, by Ctrl-C or kill -9, keeps what it learned: all of it, or
+// at a kill, all but the last outcomes, fewer than one for each
+// [batchShare] entries the file holds, which the next check asks again.
+// Waiting for those keeps the cost of writing a file replaced whole
+// linear in its size: one write for each outcome would cost ten thousand
+// links gigabytes of writing. It is only ever replaced whole: written under a temporary name beside it and renamed
 // over it, so that a crawler killed at any moment leaves a whole file.
 // Each write takes up the last, unless another crawler wrote the file
 // meanwhile, and only the last is synced: one torn by the machine's own
@@ -107,6 +111,8 @@ type Cache struct {
 	// it again, once done, with what others put meanwhile; idle is told
 	// when it is done.
 	fresh   []Entry
+	held    int // entries the file held as last written
+	writes  int // times the file was written, for tests of the cost
 	writing bool
 	idle    *sync.Cond
 	err     error // the first error of writing, told once
@@ -231,10 +237,11 @@ func (c *Cache) Fine(u string) (Entry, bool) {
 	return e, age >= 0 && age < c.maxAge
 }
 
-// Put notes what came of asking e.URL, now, and writes the file, unless
-// another Put is writing it, which then writes it again with e: the file
-// holds e by the time Put, or that other Put, returns, so that a crawler
-// killed then keeps it. A file that cannot be written is told once, and
+// Put notes what came of asking e.URL, now, and writes the file once a
+// batch of outcomes is waiting (see batchShare), unless another Put is
+// writing it, which then writes it again with them: the file holds them
+// by the time Put, or that other Put, returns, so that a crawler killed
+// then keeps them. A file that cannot be written is told once, and
 // written again by the next Put, or Flush.
 func (c *Cache) Put(ctx context.Context, e Entry) {
 	e.Checked = c.now().UTC().Truncate(time.Second)
@@ -242,7 +249,7 @@ func (c *Cache) Put(ctx context.Context, e Entry) {
 	defer c.mu.Unlock()
 	c.learned[e.URL] = e
 	c.fresh = append(c.fresh, e)
-	if c.writing {
+	if c.writing || len(c.fresh) < c.batch() {
 		return
 	}
 	if err := c.drain(ctx, false); err != nil && c.err == nil && ctx.Err() == nil {
@@ -270,15 +277,25 @@ func (c *Cache) Flush(ctx context.Context) error {
 	return nil
 }
 
-// drain writes the file, c.mu held, as the one writer, until it holds
-// every entry Put learned, and then, if sync, syncs it.
+// batchShare is how many entries of the file each outcome not yet
+// written may stand for: Put writes the file once the outcomes waiting
+// are as many as a batchShare-th of the entries it holds, or one.
+const batchShare = 50
+
+// batch is how many outcomes Put waits for before it writes. c.mu is
+// held.
+func (c *Cache) batch() int { return 1 + c.held/batchShare }
+
+// drain writes the file, c.mu held, as the one writer, until the entries
+// Put learned that it does not hold are fewer than a batch, or, if sync,
+// until it holds every one, and syncs it.
 func (c *Cache) drain(ctx context.Context, sync bool) error {
 	c.writing = true
 	defer func() {
 		c.writing = false
 		c.idle.Broadcast()
 	}()
-	for len(c.fresh) > 0 || sync {
+	for {
 		fresh := c.fresh
 		c.fresh = nil
 		c.mu.Unlock()
@@ -289,11 +306,12 @@ func (c *Cache) drain(ctx context.Context, sync bool) error {
 			c.wrote = nil // read again, and everything merged, next time
 			return err
 		}
-		if len(c.fresh) == 0 {
+		c.held = len(c.disk)
+		c.writes++
+		if len(c.fresh) == 0 || !sync && len(c.fresh) < c.batch() {
 			return nil
 		}
 	}
-	return nil
 }
 
 // save writes the file, holding its lock, which it waits for while ctx

@@ -3,6 +3,7 @@ package linkcache
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -468,6 +469,35 @@ func TestConcurrentPuts(t *testing.T) {
 	wg.Wait()
 	if got := readEntries(t, path); len(got) != 32 {
 		t.Errorf("the file holds %d entries, want 32", len(got))
+	}
+}
+
+// TestBatched: the file is written once a batch of outcomes waits, a
+// fiftieth of what it holds, so that writing it whole costs in all a
+// small multiple of its size, not its size for each link; what a kill
+// would lose is fewer than a batch, and Flush writes the rest.
+func TestBatched(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "links.json")
+	clk, w := newClock(), new(warnings)
+	c := open(t, path, clk, w)
+	const n = 3000
+	for i := range n {
+		c.Put(t.Context(), Entry{URL: fmt.Sprintf("http://h/%d", i), Status: "200"})
+		if i%211 != 0 {
+			continue
+		}
+		if got, most := len(readEntries(t, path)), i+1; got > most || got < most-(1+got/batchShare) {
+			t.Fatalf("after %d outcomes the file holds %d", most, got)
+		}
+	}
+	if c.writes > 300 {
+		t.Errorf("%d outcomes wrote the file %d times, want at most 300", n, c.writes)
+	}
+	if err := c.Flush(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	if got := len(readEntries(t, path)); got != n {
+		t.Errorf("once flushed, the file holds %d entries, want %d", got, n)
 	}
 }
 
