@@ -113,6 +113,16 @@ func TestCheckCache(t *testing.T) {
 		t.Errorf("stderr: %s", stderr)
 	}
 
+	t.Run("with -check-external=false", func(t *testing.T) {
+		unused := filepath.Join(t.TempDir(), "links.json")
+		code, _, stderr := crawl(t.Context(), noProxy, "-check", "-delay", "0", "-check-external=false", "-check-cache", unused, site.URL+"/index.html")
+		if code != exitBroken || !strings.Contains(stderr, "warning: -check-cache "+unused+" keeps links outside the scope, which -check-external=false leaves unchecked") {
+			t.Errorf("exit %d, stderr:\n%s\nwant a warning that the cache keeps nothing", code, stderr)
+		}
+		if _, err := os.Stat(unused); err == nil {
+			t.Errorf("%s was written", unused)
+		}
+	})
 	t.Run("without -check-cache", func(t *testing.T) {
 		code, out, stderr := crawl(t.Context(), noProxy, "-check", "-delay", "0", site.URL+"/index.html")
 		if code != exitBroken {

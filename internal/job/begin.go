@@ -43,6 +43,9 @@ func Begin(cfg *Settings, params func() pagedir.Params, getenv func(string) stri
 	if msg := httpsProxyWarning(cfg, getenv); msg != "" {
 		con.Warn(msg)
 	}
+	if cfg.CheckCache != "" && !cfg.CheckExternal {
+		con.Warn(fmt.Sprintf("-check-cache %s keeps links outside the scope, which -check-external=false leaves unchecked: nothing is kept; leave out one of the two", cfg.CheckCache))
+	}
 	j := &Job{cfg: cfg, params: params, con: con, proxy: proxy, fetchProxy: pauselessProxy(proxy, cfg.Delay, getenv, con.Warn)}
 	if cfg.Folder != "" {
 		if err := j.openFolder(); err != nil {
