@@ -57,6 +57,10 @@ const (
 // holds any more do not stay for good.
 const keep = 30 * 24 * time.Hour
 
+// skew is the most that the clocks of two crawlers sharing a file are
+// taken to differ by.
+const skew = 24 * time.Hour
+
 // lockPoll is how often a crawler waiting for another's lock tries again:
 // the other holds it only while it reads or writes the file.
 const lockPoll = 20 * time.Millisecond
@@ -326,6 +330,9 @@ func (c *Cache) save(ctx context.Context, fresh []Entry, sync bool) error {
 		return err
 	}
 	defer unlock()
+	// An entry dated further ahead than any clock of a crawler sharing
+	// the file is wrong: it would win every merge, and stay.
+	future := c.now().Add(skew)
 	if fi, err := os.Lstat(c.path); err != nil || c.wrote == nil || !os.SameFile(fi, c.wrote) ||
 		fi.Size() != c.wrote.Size() || !fi.ModTime().Equal(c.wrote.ModTime()) {
 		entries, err := c.readFile("what this check learned replaces it")
@@ -335,7 +342,7 @@ func (c *Cache) save(ctx context.Context, fresh []Entry, sync bool) error {
 		c.mu.Lock()
 		for _, from := range []map[string]Entry{c.read, c.learned} {
 			for u, e := range from {
-				if old, ok := entries[u]; !ok || !old.Checked.After(e.Checked) {
+				if old, ok := entries[u]; !ok || !old.Checked.After(e.Checked) || old.Checked.After(future) {
 					entries[u] = e
 				}
 			}
@@ -344,13 +351,13 @@ func (c *Cache) save(ctx context.Context, fresh []Entry, sync bool) error {
 		horizon := c.now().Add(-max(keep, c.maxAge))
 		c.disk, c.lines, c.keys = make(map[string]Entry), make(map[string][]byte), nil
 		for _, e := range entries {
-			if !e.Checked.Before(horizon) {
+			if !e.Checked.Before(horizon) && !e.Checked.After(future) {
 				c.set(e)
 			}
 		}
 	} else {
 		for _, e := range fresh {
-			if old, ok := c.disk[e.URL]; !ok || !old.Checked.After(e.Checked) {
+			if old, ok := c.disk[e.URL]; !ok || !old.Checked.After(e.Checked) || old.Checked.After(future) {
 				c.set(e)
 			}
 		}

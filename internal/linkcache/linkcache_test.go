@@ -456,6 +456,44 @@ func TestShared(t *testing.T) {
 	}
 }
 
+// TestFutureDated: an entry dated further ahead than clocks differ is
+// never trusted, loses to any outcome learned now, and is dropped when
+// the file is written.
+func TestFutureDated(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "links.json")
+	clk, w := newClock(), new(warnings)
+	ahead := func(d time.Duration) string { return clk.now().Add(d).Format(time.RFC3339) }
+	data := `{"format": "tse-crawler link cache", "version": 1, "links": [
+{"url":"http://a/","status":"404","checked":"` + ahead(365*24*time.Hour) + `"},
+{"url":"http://b/","status":"200","checked":"` + ahead(365*24*time.Hour) + `"},
+{"url":"http://c/","status":"200","checked":"` + ahead(time.Hour) + `"}
+]}
+`
+	if err := os.WriteFile(path, []byte(data), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	c := open(t, path, clk, w)
+	for _, u := range []string{"http://a/", "http://b/"} {
+		if _, ok := c.Fine(u); ok {
+			t.Errorf("%s, dated a year ahead, is trusted", u)
+		}
+	}
+	c.Put(t.Context(), Entry{URL: "http://a/", Status: "200"})
+	if err := c.Flush(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	got := readEntries(t, path)
+	if e := got["http://a/"]; e.Status != "200" || !e.Checked.Equal(clk.now()) {
+		t.Errorf("http://a/ is %+v, want the outcome learned now", e)
+	}
+	if _, ok := got["http://b/"]; ok {
+		t.Error("http://b/, dated a year ahead, is kept")
+	}
+	if _, ok := got["http://c/"]; !ok {
+		t.Error("http://c/, dated an hour ahead, as another crawler's clock may be, is dropped")
+	}
+}
+
 // TestConcurrentPuts: many Puts at once each find their entry in the file
 // once every Put has returned.
 func TestConcurrentPuts(t *testing.T) {
