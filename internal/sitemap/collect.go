@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"net/url"
+	"strconv"
 	"strings"
 )
 
@@ -36,7 +38,8 @@ const MaxSeeds = 1_000_000
 // Collect reads the sitemaps that specs name, each "auto" or a URL, and
 // returns the URLs they list that keep takes, as keep names them, in the
 // order listed, each once. "auto" reads the sitemaps that the robots.txt
-// of each of origins names, or, if it names none, origin/sitemap.xml. A
+// of each of origins names, relative to it or not, or, if it names none,
+// origin/sitemap.xml. A
 // sitemap index is read for the sitemaps it lists, one level deep. Each
 // sitemap is read once, and no more than MaxSitemaps in all. keep says whether a URL is in the crawl, and how
 // the crawl names it; the others are ignored, never fetched.
@@ -64,8 +67,16 @@ func Collect(ctx context.Context, web Web, specs, origins []string, keep func(st
 			if len(listed) == 0 {
 				listed = []string{origin + "/sitemap.xml"}
 			}
+			robots := origin + "/robots.txt"
 			for _, u := range listed {
-				c.sitemap(ctx, u, false)
+				// sitemaps.org asks for a full URL; a relative one
+				// is read as a browser would resolve it, as peers do.
+				abs, err := resolve(robots, u)
+				if err != nil {
+					warn(fmt.Sprintf("-sitemap auto: %s names a sitemap %s that is not a URL: it is not read; give its URL with -sitemap URL", robots, strconv.Quote(u)))
+					continue
+				}
+				c.sitemap(ctx, abs, false)
 			}
 		}
 	}
@@ -73,6 +84,19 @@ func Collect(ctx context.Context, web Web, specs, origins []string, keep func(st
 		return nil, cause
 	}
 	return c.seeds, nil
+}
+
+// resolve returns ref, resolved against base.
+func resolve(base, ref string) (string, error) {
+	b, err := url.Parse(base)
+	if err != nil {
+		return "", err
+	}
+	r, err := b.Parse(ref)
+	if err != nil {
+		return "", err
+	}
+	return r.String(), nil
 }
 
 // MaxSitemaps is the most sitemaps Collect reads: indexes that list

@@ -13,6 +13,7 @@ import (
 // is not found.
 type web struct {
 	files   map[string]string
+	robots  map[string][]string // Sitemap lines, by origin
 	fetches int
 }
 
@@ -25,7 +26,9 @@ func (w *web) Sitemap(ctx context.Context, u string) ([]byte, error) {
 	return []byte(s), nil
 }
 
-func (w *web) Robots(ctx context.Context, origin string) ([]string, error) { return nil, nil }
+func (w *web) Robots(ctx context.Context, origin string) ([]string, error) {
+	return w.robots[origin], nil
+}
 
 // index is a sitemap index of the URLs given.
 func index(urls ...string) string {
@@ -99,6 +102,48 @@ func TestCollectWarns(t *testing.T) {
 			}
 			if w.fetches != tt.fetches || !slices.Equal(warns, tt.warns) {
 				t.Errorf("%d fetches, warned\n%q\nwant %d,\n%q", w.fetches, warns, tt.fetches, tt.warns)
+			}
+		})
+	}
+}
+
+// TestCollectRobots: "auto" reads the sitemaps robots.txt names, a URL
+// relative to robots.txt included, as a browser would resolve it, and
+// each once.
+func TestCollectRobots(t *testing.T) {
+	tests := []struct {
+		name  string
+		lines []string
+		seeds []string
+		warns []string
+	}{
+		{"absolute", []string{"http://h/s.xml"}, []string{"http://h/a"}, nil},
+		{"relative to the root", []string{"/s.xml"}, []string{"http://h/a"}, nil},
+		{"relative to robots.txt", []string{"s.xml"}, []string{"http://h/a"}, nil},
+		{"twice, written two ways", []string{"/s.xml", "http://h/s.xml", "/t.xml"}, []string{"http://h/a", "http://h/b"}, nil},
+		{"not a URL", []string{"http://[::1"}, nil, []string{`-sitemap auto: http://h/robots.txt names a sitemap "http://[::1" that is not a URL: it is not read; give its URL with -sitemap URL`}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			w := &web{
+				files: map[string]string{
+					"http://h/s.xml": "<urlset><url><loc>http://h/a</loc></url></urlset>",
+					"http://h/t.xml": "http://h/b\n",
+				},
+				robots: map[string][]string{"http://h": tt.lines},
+			}
+			var warns []string
+			keep := func(u string) (string, bool) { return u, true }
+			seeds, err := Collect(t.Context(), w, []string{"auto"}, []string{"http://h"}, keep, func(s string) { warns = append(warns, s) })
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got []string
+			for _, s := range seeds {
+				got = append(got, s.URL)
+			}
+			if !slices.Equal(got, tt.seeds) || !slices.Equal(warns, tt.warns) {
+				t.Errorf("seeds %q, warned %q; want %q, %q", got, warns, tt.seeds, tt.warns)
 			}
 		})
 	}
