@@ -152,6 +152,11 @@ const maxDepth = 8
 // readXML reads an XML sitemap.
 func readXML(r io.Reader, lr *limited) (*Sitemap, error) {
 	d := xml.NewDecoder(r)
+	// Many sitemaps leave an & in a URL unescaped, or an end tag out,
+	// which strict XML would take for the end of the file: the rest is
+	// read as lxml's recover mode reads it (Scrapy's), the & as itself and
+	// the end tag as the one missing. An entity stays as written.
+	d.Strict = false
 	sm := new(Sitemap)
 	var (
 		depth     int

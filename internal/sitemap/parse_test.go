@@ -60,8 +60,8 @@ func TestRead(t *testing.T) {
 			[]Entry{{"http://h/ok", 2, 1}}, []string{"1 line of 2048 bytes or more, sitemaps.org's limit for a URL"}, nil},
 		{"HTML", "<!DOCTYPE html>\n<html><body>Not found</body></html>", 0, nil, nil, ErrNotSitemap},
 		{"not XML", "<urlset", 0, nil, nil, ErrNotSitemap},
-		{"broken half way", "<urlset><url><loc>http://h/a</loc></url>\n<url><loc>http://h/b</loc></url>\n<url><loc>x</lo></url></urlset>", URLSet,
-			[]Entry{{"http://h/a", 1, 19}, {"http://h/b", 2, 11}}, []string{"the rest from line 3, which is not XML: XML syntax error on line 3: element <loc> closed by </lo>"}, nil},
+		{"broken half way", "<urlset><url><loc>http://h/a</loc></url>\n<url><loc>http://h/b</loc></url>\n<url><</url></urlset>", URLSet,
+			[]Entry{{"http://h/a", 1, 19}, {"http://h/b", 2, 11}}, []string{"the rest from line 3, which is not XML: XML syntax error on line 3: expected element name after <"}, nil},
 		{"Latin-1 declared", `<?xml version="1.0" encoding="ISO-8859-1"?><urlset><url><loc>http://h/caf` + "\xe9" + `</loc></url></urlset>`, 0, nil, nil, ErrNotSitemap},
 		{"not UTF-8", "<urlset><url><loc>http://h/a</loc></url><url><loc>http://h/caf\xe9</loc></url></urlset>", URLSet,
 			[]Entry{{"http://h/a", 1, 19}}, []string{"the rest from line 1, which is not XML: it is not UTF-8, which sitemaps.org requires"}, nil},
@@ -69,6 +69,10 @@ func TestRead(t *testing.T) {
 			[]Entry{{"http://h/a", 2, 1}}, []string{"1 line not UTF-8, which sitemaps.org requires"}, nil},
 		{"nested deeper than a sitemap", gz("<urlset><url><loc>http://h/a</loc></url>\n" + strings.Repeat("<a>", 100)), URLSet,
 			[]Entry{{"http://h/a", 1, 19}}, []string{"the rest from line 2, nested deeper than a sitemap"}, nil},
+		{"an & not escaped, as many sites write it", "<urlset><url><loc>http://h/a?x=1&y=2&amp;z=&#51;&copy;</loc></url>\n<url><loc>http://h/b</loc></url></urlset>", URLSet,
+			[]Entry{{"http://h/a?x=1&y=2&z=3&copy;", 1, 19}, {"http://h/b", 2, 11}}, nil, nil},
+		{"a </loc> missing", "<urlset><url><loc>http://h/a</url>\n<url><loc>http://h/b</loc></url></urlset>", URLSet,
+			[]Entry{{"http://h/a", 1, 19}, {"http://h/b", 2, 11}}, nil, nil},
 		{"a broken gzip stream", "\x1f\x8bxx", 0, nil, nil, ErrNotSitemap},
 	}
 	for _, tt := range tests {
