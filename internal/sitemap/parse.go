@@ -14,6 +14,10 @@
 // which are read in turn, one level deep, as sitemaps.org allows: an
 // index listed in an index, itself included, is skipped.
 //
+// sitemaps.org asks for UTF-8; a sitemap in UTF-16, with its byte order
+// mark, or that declares ASCII or Latin-1, is read all the same, as XML
+// parsers read it; one in another encoding is no sitemap.
+//
 // Each URL keeps where it is in its sitemap, line and column, so that a
 // link check names it as a link's referrer.
 package sitemap
@@ -92,9 +96,15 @@ func read(r io.Reader, most int64) (*Sitemap, error) {
 	}
 	lr := &limited{r: br, left: most}
 	in := bufio.NewReader(lr)
-	// A byte order mark, then space, before the first character.
-	if bom, _ := in.Peek(3); bytes.Equal(bom, []byte("\xef\xbb\xbf")) {
+	// A byte order mark, then space, before the first character. One of
+	// UTF-16 says that the rest is converted.
+	bom, _ := in.Peek(3)
+	switch {
+	case bytes.HasPrefix(bom, []byte("\xef\xbb\xbf")):
 		in.Discard(3)
+	case bytes.HasPrefix(bom, []byte("\xfe\xff")), bytes.HasPrefix(bom, []byte("\xff\xfe")):
+		in.Discard(2)
+		in = bufio.NewReader(&fromUTF16{r: in, big: bom[0] == 0xfe})
 	}
 	// XML if the first character but space is '<'; the space stays, so
 	// that the decoder counts lines from the start.
@@ -157,6 +167,7 @@ func readXML(r io.Reader, lr *limited) (*Sitemap, error) {
 	// read as lxml's recover mode reads it (Scrapy's), the & as itself and
 	// the end tag as the one missing. An entity stays as written.
 	d.Strict = false
+	d.CharsetReader = charsetReader
 	sm := new(Sitemap)
 	var (
 		depth     int
@@ -272,8 +283,8 @@ func xmlError(err error, lr *limited) string {
 	switch {
 	case lr.hit:
 		return tooBig
-	case strings.Contains(err.Error(), "CharsetReader"):
-		return "it declares an encoding other than UTF-8, which sitemaps.org requires"
+	case strings.Contains(err.Error(), "xml: opening charset"):
+		return "it declares an encoding other than UTF-8, which sitemaps.org requires, and which the crawler does not read"
 	case strings.Contains(err.Error(), "invalid UTF-8"):
 		return "it is not UTF-8, which sitemaps.org requires"
 	}

@@ -9,6 +9,7 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+	"unicode/utf16"
 )
 
 func gz(s string) string {
@@ -17,6 +18,23 @@ func gz(s string) string {
 	io.WriteString(w, s)
 	w.Close()
 	return b.String()
+}
+
+// utf16BE and utf16LE return s in UTF-16, with a byte order mark.
+func utf16BE(s string) string {
+	b := []byte{0xfe, 0xff}
+	for _, u := range utf16.Encode([]rune(s)) {
+		b = append(b, byte(u>>8), byte(u))
+	}
+	return string(b)
+}
+
+func utf16LE(s string) string {
+	b := []byte{0xff, 0xfe}
+	for _, u := range utf16.Encode([]rune(s)) {
+		b = append(b, byte(u), byte(u>>8))
+	}
+	return string(b)
 }
 
 const urlset = `<?xml version="1.0" encoding="UTF-8"?>
@@ -62,7 +80,17 @@ func TestRead(t *testing.T) {
 		{"not XML", "<urlset", 0, nil, nil, ErrNotSitemap},
 		{"broken half way", "<urlset><url><loc>http://h/a</loc></url>\n<url><loc>http://h/b</loc></url>\n<url><</url></urlset>", URLSet,
 			[]Entry{{"http://h/a", 1, 19}, {"http://h/b", 2, 11}}, []string{"the rest from line 3, which is not XML: XML syntax error on line 3: expected element name after <"}, nil},
-		{"Latin-1 declared", `<?xml version="1.0" encoding="ISO-8859-1"?><urlset><url><loc>http://h/caf` + "\xe9" + `</loc></url></urlset>`, 0, nil, nil, ErrNotSitemap},
+		{"Latin-1 declared", `<?xml version="1.0" encoding="ISO-8859-1"?><urlset><url><loc>http://h/caf` + "\xe9\x80" + `</loc></url></urlset>`, URLSet,
+			[]Entry{{"http://h/café€", 1, 62}}, nil, nil},
+		{"ASCII declared", `<?xml version="1.0" encoding="US-ASCII"?><urlset><url><loc>http://h/a</loc></url></urlset>`, URLSet,
+			[]Entry{{"http://h/a", 1, 60}}, nil, nil},
+		{"utf8 declared", `<?xml version="1.0" encoding="utf8"?><urlset><url><loc>http://h/a</loc></url></urlset>`, URLSet,
+			[]Entry{{"http://h/a", 1, 56}}, nil, nil},
+		{"UTF-16, big-endian", utf16BE("<?xml version=\"1.0\" encoding=\"UTF-16\"?>\n<urlset><url><loc>http://h/café😀</loc></url></urlset>"), URLSet,
+			[]Entry{{"http://h/café😀", 2, 19}}, nil, nil},
+		{"UTF-16 text, little-endian", utf16LE("http://h/a\r\nhttp://h/b\r\n"), Text,
+			[]Entry{{"http://h/a", 1, 1}, {"http://h/b", 2, 1}}, nil, nil},
+		{"Shift_JIS declared", `<?xml version="1.0" encoding="Shift_JIS"?><urlset><url><loc>http://h/a</loc></url></urlset>`, 0, nil, nil, ErrNotSitemap},
 		{"not UTF-8", "<urlset><url><loc>http://h/a</loc></url><url><loc>http://h/caf\xe9</loc></url></urlset>", URLSet,
 			[]Entry{{"http://h/a", 1, 19}}, []string{"the rest from line 1, which is not XML: it is not UTF-8, which sitemaps.org requires"}, nil},
 		{"a text line not UTF-8", "http://h/caf\xe9\nhttp://h/a\n", Text,
