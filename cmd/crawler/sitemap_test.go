@@ -127,7 +127,7 @@ func TestSitemap(t *testing.T) {
 			},
 			sitemap: []string{"SITE/s.xml"},
 			want:    []string{"0 /lone.html", "0 /orphan.html", "1 /orphan2.html"},
-			stderr:  []string{"ignored 2 URLs outside the crawl, such as javascript:alert(1)", "skipped 1 <loc> of 2048 bytes or more"},
+			stderr:  []string{"ignored 1 URL outside the crawl, such as http://outside.test/x.html", "ignored 1 entry that is not a full URL, such as javascript:alert(1)", "skipped 1 <loc> of 2048 bytes or more"},
 		},
 		{
 			name: "auto, from robots.txt, an index that lists itself and a gzipped sitemap",

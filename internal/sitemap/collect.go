@@ -3,6 +3,7 @@ package sitemap
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"net/url"
 	"strconv"
@@ -45,9 +46,10 @@ const MaxSeeds = 1_000_000
 // the crawl names it; the others are ignored, never fetched.
 //
 // What Collect skips, and why, it tells warn, a line each: a sitemap that
-// cannot be read, the URLs past a limit, those outside the crawl; of the
-// sitemaps an index lists, those that cannot be read in one line. Its
-// error is the context's cause, if ctx ends first.
+// cannot be read, the URLs past a limit, those outside the crawl, the
+// entries not full URLs; of the sitemaps an index lists, those that
+// cannot be read in one line. Its error is the context's cause, if ctx
+// ends first.
 func Collect(ctx context.Context, web Web, specs, origins []string, keep func(string) (string, bool), warn func(string)) ([]Seed, error) {
 	c := &collector{web: web, keep: keep, warn: warn, read: make(map[string]bool), seen: make(map[string]bool)}
 	for _, spec := range specs {
@@ -85,6 +87,19 @@ func Collect(ctx context.Context, web Web, specs, origins []string, keep func(st
 	}
 	return c.seeds, nil
 }
+
+// full reports whether u is a full URL, with a scheme and a host, as
+// sitemaps.org asks of a sitemap's. Google ignores the others, and a
+// relative one could be resolved against a sitemap that moved.
+func full(u string) bool {
+	p, err := url.Parse(u)
+	return err == nil && p.Scheme != "" && p.Host != ""
+}
+
+// notFull says why an entry not a full URL is ignored.
+const notFull = "sitemaps.org asks for full URLs, which the site's sitemap should give"
+
+var errNotFull = errors.New("not a full URL, which sitemaps.org asks for and the site's sitemap should give")
 
 // resolve returns ref, resolved against base.
 func resolve(base, ref string) (string, error) {
@@ -162,7 +177,16 @@ func (c *collector) sitemap(ctx context.Context, u string, nested bool) error {
 		return nil
 	}
 	outside, first := 0, ""
+	relative, firstRel := 0, Entry{}
 	for _, e := range sm.Entries {
+		if !full(e.URL) {
+			// Not for -scope to take in: the crawl could not name it.
+			if relative == 0 {
+				firstRel = e
+			}
+			relative++
+			continue
+		}
 		key, ok := c.keep(e.URL)
 		switch {
 		case !ok:
@@ -179,6 +203,12 @@ func (c *collector) sitemap(ctx context.Context, u string, nested bool) error {
 			c.seen[key] = true
 			c.seeds = append(c.seeds, Seed{URL: key, Sitemap: u, Line: e.Line, Column: e.Column})
 		}
+	}
+	switch {
+	case relative == 1:
+		c.warn(fmt.Sprintf("-sitemap: %s: ignored 1 entry that is not a full URL, such as %s, at line %d: %s", u, quote(firstRel.URL), firstRel.Line, notFull))
+	case relative > 1:
+		c.warn(fmt.Sprintf("-sitemap: %s: ignored %d entries that are not full URLs, such as %s, at line %d: %s", u, relative, quote(firstRel.URL), firstRel.Line, notFull))
 	}
 	if outside > 0 {
 		c.warn(fmt.Sprintf("-sitemap: %s: ignored %s outside the crawl, such as %s; -scope takes more in", u, count(outside, "URL"), quote(first)))
@@ -202,7 +232,11 @@ func (c *collector) index(ctx context.Context, u string, entries []Entry) {
 			again++
 			continue
 		}
-		if err := c.sitemap(ctx, e.URL, true); err != nil {
+		err := errNotFull
+		if full(e.URL) {
+			err = c.sitemap(ctx, e.URL, true)
+		}
+		if err != nil {
 			if failed == 0 {
 				firstURL, firstErr = e.URL, err
 			}

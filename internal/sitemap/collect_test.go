@@ -86,6 +86,24 @@ func TestCollectWarns(t *testing.T) {
 			},
 		},
 		{
+			name:    "not full URLs",
+			files:   map[string]string{"http://h/i.xml": "<urlset><url><loc>/a</loc></url><url><loc>b.html</loc></url></urlset>"},
+			fetches: 1,
+			warns:   []string{"-sitemap: http://h/i.xml: ignored 2 entries that are not full URLs, such as /a, at line 1: sitemaps.org asks for full URLs, which the site's sitemap should give"},
+		},
+		{
+			name:    "text that is no sitemap",
+			files:   map[string]string{"http://h/i.xml": "Not found\n"},
+			fetches: 1,
+			warns:   []string{"-sitemap: http://h/i.xml: ignored 1 entry that is not a full URL, such as Not found, at line 1: sitemaps.org asks for full URLs, which the site's sitemap should give"},
+		},
+		{
+			name:    "a sitemap not a full URL",
+			files:   map[string]string{"http://h/i.xml": index("/s.xml")},
+			fetches: 1,
+			warns:   []string{"-sitemap: http://h/i.xml: a sitemap it lists could not be read: /s.xml: not a full URL, which sitemaps.org asks for and the site's sitemap should give"},
+		},
+		{
 			name:    "a URL outside the crawl",
 			files:   map[string]string{"http://h/i.xml": "<urlset><url><loc>http://x/a</loc></url></urlset>"},
 			fetches: 1,
