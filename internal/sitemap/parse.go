@@ -25,6 +25,7 @@ package sitemap
 import (
 	"bufio"
 	"bytes"
+	"compress/flate"
 	"compress/gzip"
 	"encoding/xml"
 	"errors"
@@ -191,6 +192,9 @@ func readXML(r io.Reader, lr *limited) (*Sitemap, error) {
 			}
 			if lr.hit {
 				sm.Skipped = append(sm.Skipped, tooBig)
+			} else if broken := gzipError(err); broken != "" {
+				l, _ := d.InputPos()
+				sm.Skipped = append(sm.Skipped, fmt.Sprintf("the rest from line %d: %s", l, broken))
 			} else {
 				l, _ := d.InputPos()
 				sm.Skipped = append(sm.Skipped, fmt.Sprintf("the rest from line %d, which is not XML: %s", l, xmlError(err, lr)))
@@ -283,12 +287,28 @@ func xmlError(err error, lr *limited) string {
 	switch {
 	case lr.hit:
 		return tooBig
+	case gzipError(err) != "":
+		return gzipError(err)
 	case strings.Contains(err.Error(), "xml: opening charset"):
 		return "it declares an encoding other than UTF-8, which sitemaps.org requires, and which the crawler does not read"
 	case strings.Contains(err.Error(), "invalid UTF-8"):
 		return "it is not UTF-8, which sitemaps.org requires"
 	}
 	return err.Error()
+}
+
+// gzipError says what err means if a gzip stream broke, else "". A
+// stream cut short, or whose checksum is wrong, may have given a URL cut
+// short, or wrong.
+func gzipError(err error) string {
+	var corrupt flate.CorruptInputError
+	switch {
+	case errors.Is(err, io.ErrUnexpectedEOF):
+		return "the gzip stream is cut short"
+	case errors.Is(err, gzip.ErrChecksum), errors.Is(err, gzip.ErrHeader), errors.As(err, &corrupt):
+		return "the gzip stream is broken: " + err.Error()
+	}
+	return ""
 }
 
 // readText reads a text sitemap: a URL a line, blank lines ignored.
@@ -305,6 +325,15 @@ func readText(in *bufio.Reader, lr *limited) *Sitemap {
 		if errors.Is(err, errTooBig) {
 			// The last line, cut short by the limit, is no URL.
 			sm.Skipped = append(sm.Skipped, tooBig)
+			return sm.with(long, notUTF8)
+		}
+		if err != nil && err != io.EOF {
+			// Nor is one cut short by a broken gzip stream.
+			broken := gzipError(err)
+			if broken == "" {
+				broken = err.Error()
+			}
+			sm.Skipped = append(sm.Skipped, fmt.Sprintf("the rest from line %d: %s", line, broken))
 			return sm.with(long, notUTF8)
 		}
 		u := strings.TrimSpace(string(text))

@@ -37,6 +37,16 @@ func utf16LE(s string) string {
 	return string(b)
 }
 
+// cut returns s without its last n bytes.
+func cut(s string, n int) string { return s[:len(s)-n] }
+
+// badSum returns a gzip stream s with its checksum wrong.
+func badSum(s string) string {
+	b := []byte(s)
+	b[len(b)-8] ^= 1
+	return string(b)
+}
+
 const urlset = `<?xml version="1.0" encoding="UTF-8"?>
 <urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">
   <url><loc>http://h/a.html</loc><lastmod>2024-01-01</lastmod></url>
@@ -101,6 +111,14 @@ func TestRead(t *testing.T) {
 			[]Entry{{"http://h/a?x=1&y=2&z=3&copy;", 1, 19}, {"http://h/b", 2, 11}}, nil, nil},
 		{"a </loc> missing", "<urlset><url><loc>http://h/a</url>\n<url><loc>http://h/b</loc></url></urlset>", URLSet,
 			[]Entry{{"http://h/a", 1, 19}, {"http://h/b", 2, 11}}, nil, nil},
+		{"a gzipped text cut short", cut(gz("http://h/a\nhttp://h/bbbbbbbbbbbb"), 8), Text,
+			[]Entry{{"http://h/a", 1, 1}}, []string{"the rest from line 2: the gzip stream is cut short"}, nil},
+		{"a gzipped urlset cut short", cut(gz("<urlset><url><loc>http://h/a</loc></url>\n<url><loc>http://h/b</loc></url></urlset>\n"), 8), URLSet,
+			[]Entry{{"http://h/a", 1, 19}, {"http://h/b", 2, 11}}, []string{"the rest from line 3: the gzip stream is cut short"}, nil},
+		{"a gzipped urlset cut before its root", cut(gz("<?xml version=\"1.0\"?>\n<urlset><url><loc>http://h/a</loc></url></urlset>"), 50), 0,
+			nil, nil, ErrNotSitemap},
+		{"a gzipped text with a bad checksum", badSum(gz("http://h/a\nhttp://h/b")), Text,
+			[]Entry{{"http://h/a", 1, 1}}, []string{"the rest from line 2: the gzip stream is broken: gzip: invalid checksum"}, nil},
 		{"a broken gzip stream", "\x1f\x8bxx", 0, nil, nil, ErrNotSitemap},
 	}
 	for _, tt := range tests {
