@@ -51,6 +51,9 @@ func newSitemapSite(t *testing.T, files map[string]string) *sitemapSite {
 			s.stop()
 		}
 		switch {
+		case r.URL.Path == "/loop.xml":
+			http.Redirect(w, r, "/loop.xml", http.StatusFound)
+			return
 		case r.URL.Path == "/huge.xml":
 			// A gigabyte, made as it is sent, never held.
 			io.WriteString(w, "<urlset><url><loc>"+s.URL+"/lone.html</loc></url>")
@@ -161,6 +164,23 @@ func TestSitemap(t *testing.T) {
 			stderr:  []string{"s.xml: not a sitemap: its root is <html>", "gone.xml: HTTP 404 Not Found: the pages it lists are not crawled"},
 		},
 		{
+			name: "auto, a Sitemap line relative to robots.txt",
+			files: func(t *testing.T, s *sitemapSite) map[string]string {
+				return map[string]string{
+					"/robots.txt": "User-agent: *\nDisallow:\nsitemap: /s.xml\n",
+					"/s.xml":      s.urlset("/lone.html"),
+				}
+			},
+			sitemap: []string{"auto"},
+			want:    []string{"0 /lone.html"},
+		},
+		{
+			name:    "a redirect loop",
+			files:   func(t *testing.T, s *sitemapSite) map[string]string { return nil },
+			sitemap: []string{"SITE/loop.xml"},
+			stderr:  []string{"-sitemap: SITE/loop.xml: redirected more than 5 times, the last time to SITE/loop.xml: the pages it lists are not crawled"},
+		},
+		{
 			name:    "a gigabyte",
 			files:   func(t *testing.T, s *sitemapSite) map[string]string { return nil },
 			sitemap: []string{"SITE/huge.xml"},
@@ -187,7 +207,7 @@ func TestSitemap(t *testing.T) {
 				t.Errorf("pages %q, want %q\n%s", got, want, stderr)
 			}
 			for _, phrase := range tt.stderr {
-				if !strings.Contains(stderr, phrase) {
+				if phrase = strings.ReplaceAll(phrase, "SITE", s.URL); !strings.Contains(stderr, phrase) {
 					t.Errorf("stderr does not say %q:\n%s", phrase, stderr)
 				}
 			}

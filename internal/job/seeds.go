@@ -102,6 +102,8 @@ func (w sitemapWeb) Sitemap(ctx context.Context, u string) ([]byte, error) {
 		case p.Target != "" && hops < maxSitemapRedirects:
 			u = p.Target
 			continue
+		case p.Target != "":
+			return nil, fmt.Errorf("redirected more than %d times, the last time to %s", maxSitemapRedirects, p.Target)
 		}
 		return nil, fmt.Errorf("HTTP %s", p.Status)
 	}
