@@ -92,7 +92,8 @@ func read(r io.Reader, most int64) (*Sitemap, error) {
 		if err != nil {
 			return nil, fmt.Errorf("%w: a broken gzip stream: %w", ErrNotSitemap, err)
 		}
-		zr.Multistream(false)
+		// A gzip file may hold several members, which gunzip joins: all
+		// are read, within MaxBytes all the same.
 		br = bufio.NewReader(zr)
 	}
 	lr := &limited{r: br, left: most}

@@ -119,6 +119,10 @@ func TestRead(t *testing.T) {
 			nil, nil, ErrNotSitemap},
 		{"a gzipped text with a bad checksum", badSum(gz("http://h/a\nhttp://h/b")), Text,
 			[]Entry{{"http://h/a", 1, 1}}, []string{"the rest from line 2: the gzip stream is broken: gzip: invalid checksum"}, nil},
+		{"gzipped text in two members, as gzip makes of files joined", gz("http://h/a\n") + gz("http://h/b\n"), Text,
+			[]Entry{{"http://h/a", 1, 1}, {"http://h/b", 2, 1}}, nil, nil},
+		{"a gzipped urlset in two members", gz("<urlset><url><loc>http://h/a</loc></url>\n") + gz("<url><loc>http://h/b</loc></url></urlset>"), URLSet,
+			[]Entry{{"http://h/a", 1, 19}, {"http://h/b", 2, 11}}, nil, nil},
 		{"a broken gzip stream", "\x1f\x8bxx", 0, nil, nil, ErrNotSitemap},
 	}
 	for _, tt := range tests {
