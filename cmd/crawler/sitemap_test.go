@@ -175,6 +175,15 @@ func TestSitemap(t *testing.T) {
 			want:    []string{"0 /lone.html"},
 		},
 		{
+			name: "an RSS feed, its items' links",
+			files: func(t *testing.T, s *sitemapSite) map[string]string {
+				return map[string]string{"/feed.xml": "<rss version=\"2.0\"><channel><link>" + s.URL + "/orphan2.html</link><item><link>" + s.URL + "/lone.html</link></item></channel></rss>"}
+			},
+			sitemap: []string{"SITE/feed.xml"},
+			want:    []string{"0 /lone.html"},
+			never:   []string{"/orphan2.html"},
+		},
+		{
 			name:    "a redirect loop",
 			files:   func(t *testing.T, s *sitemapSite) map[string]string { return nil },
 			sitemap: []string{"SITE/loop.xml"},

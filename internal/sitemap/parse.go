@@ -1,7 +1,8 @@
 // Package sitemap reads sitemaps, as sitemaps.org defines them, for a
 // crawl that takes the pages they list as more seeds (-sitemap): XML
-// urlsets and sitemap indexes, gzipped or not, and text sitemaps, one URL
-// a line.
+// urlsets and sitemap indexes, gzipped or not, text sitemaps, one URL a
+// line, and the feeds sitemaps.org allows as sitemaps, RSS 2.0 (an
+// item's <link>) and Atom (an entry's alternate <link>).
 //
 // A sitemap comes from anyone, so it is read under sitemaps.org's limits,
 // which a crawler need not go past: 50,000 URLs and 50 MB once
@@ -49,11 +50,12 @@ const (
 	URLSet Kind = iota + 1 // XML, listing pages
 	Index                  // XML, listing sitemaps
 	Text                   // one URL a line
+	Feed                   // RSS 2.0 or Atom, listing pages
 )
 
 // An Entry is one URL a sitemap lists, as written, with surrounding
-// space trimmed, and where it starts: line and column, from 1, the column
-// counted in bytes.
+// space trimmed, and where it starts (an Atom link's, where its element
+// does): line and column, from 1, the column counted in bytes.
 type Entry struct {
 	URL          string
 	Line, Column int
@@ -172,6 +174,7 @@ func readXML(r io.Reader, lr *limited) (*Sitemap, error) {
 	d.CharsetReader = charsetReader
 	sm := new(Sitemap)
 	var (
+		names     [maxDepth + 1]string // of the open elements, by depth
 		depth     int
 		inLoc     bool
 		loc       []byte
@@ -182,7 +185,22 @@ func readXML(r io.Reader, lr *limited) (*Sitemap, error) {
 		over      bool
 		deep      bool
 	)
+	take := func(u string, line, col int) {
+		switch {
+		case len(u) >= MaxLoc:
+			if long == 0 {
+				longAt = line
+			}
+			long++
+		case u == "":
+		case len(sm.Entries) == MaxURLs:
+			over = true
+		default:
+			sm.Entries = append(sm.Entries, Entry{URL: u, Line: line, Column: col})
+		}
+	}
 	for {
+		startLine, startCol := d.InputPos() // of the token, unless space is first
 		tok, err := d.Token()
 		if err != nil {
 			if err == io.EOF {
@@ -213,16 +231,26 @@ func readXML(r io.Reader, lr *limited) (*Sitemap, error) {
 				deep = true
 				break
 			}
+			names[depth] = t.Name.Local
 			switch {
 			case depth == 1 && t.Name.Local == "urlset":
 				sm.Kind = URLSet
 			case depth == 1 && t.Name.Local == "sitemapindex":
 				sm.Kind = Index
+			case depth == 1 && (t.Name.Local == "rss" || t.Name.Local == "feed"):
+				sm.Kind = Feed
 			case depth == 1:
-				return nil, fmt.Errorf("%w: its root is <%s>, where a sitemap's is <urlset> or <sitemapindex>", ErrNotSitemap, t.Name.Local)
-			case depth == 3 && t.Name.Local == "loc":
+				return nil, fmt.Errorf("%w: its root is <%s>, where a sitemap's is <urlset> or <sitemapindex>, or a feed's <rss> or <feed>", ErrNotSitemap, t.Name.Local)
+			case sm.Kind != Feed && depth == 3 && t.Name.Local == "loc",
+				// An RSS item's link is its text.
+				sm.Kind == Feed && depth == 4 && t.Name.Local == "link" && names[1] == "rss" && names[3] == "item":
 				inLoc, loc, locLong = true, loc[:0], false
 				line, col = d.InputPos()
+			case sm.Kind == Feed && depth == 3 && t.Name.Local == "link" && names[1] == "feed" && names[2] == "entry":
+				// An Atom entry's link is its alternate one, the page.
+				if rel := attr(t, "rel"); rel == "" || rel == "alternate" {
+					take(strings.TrimSpace(attr(t, "href")), startLine, startCol)
+				}
 			}
 		case xml.CharData:
 			if !inLoc {
@@ -246,21 +274,13 @@ func readXML(r io.Reader, lr *limited) (*Sitemap, error) {
 			}
 			loc = append(loc, t...)
 		case xml.EndElement:
-			if depth == 3 && inLoc {
+			if inLoc && (depth == 3 || sm.Kind == Feed && depth == 4) {
 				inLoc = false
 				u := strings.TrimSpace(string(loc))
-				switch {
-				case locLong || len(u) >= MaxLoc:
-					if long == 0 {
-						longAt = line
-					}
-					long++
-				case u == "":
-				case len(sm.Entries) == MaxURLs:
-					over = true
-				default:
-					sm.Entries = append(sm.Entries, Entry{URL: u, Line: line, Column: col})
+				if locLong {
+					u = string(loc) // too long all the same
 				}
+				take(u, line, col)
 			}
 			depth--
 		}
@@ -280,6 +300,17 @@ func readXML(r io.Reader, lr *limited) (*Sitemap, error) {
 		sm.Skipped = append(sm.Skipped, fmt.Sprintf("%d <loc> of %d bytes or more, sitemaps.org's limit (the first at line %d)", long, MaxLoc, longAt))
 	}
 	return sm, nil
+}
+
+// attr returns the value of the attribute of e named name, in no name
+// space, or "".
+func attr(e xml.StartElement, name string) string {
+	for _, a := range e.Attr {
+		if a.Name.Space == "" && a.Name.Local == name {
+			return a.Value
+		}
+	}
+	return ""
 }
 
 // xmlError says what err, the decoder's, means: a sitemap cut at its

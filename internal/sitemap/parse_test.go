@@ -123,6 +123,12 @@ func TestRead(t *testing.T) {
 			[]Entry{{"http://h/a", 1, 1}, {"http://h/b", 2, 1}}, nil, nil},
 		{"a gzipped urlset in two members", gz("<urlset><url><loc>http://h/a</loc></url>\n") + gz("<url><loc>http://h/b</loc></url></urlset>"), URLSet,
 			[]Entry{{"http://h/a", 1, 19}, {"http://h/b", 2, 11}}, nil, nil},
+		{"RSS 2.0", "<?xml version=\"1.0\"?>\n<rss version=\"2.0\" xmlns:atom=\"http://www.w3.org/2005/Atom\"><channel><link>http://h/</link>\n<atom:link href=\"http://h/feed\" rel=\"self\"/>\n" +
+			"<item><title>A</title><link>http://h/a</link><enclosure url=\"http://h/a.mp3\"/></item>\n<item><link>\n  http://h/b\n</link></item></channel></rss>", Feed,
+			[]Entry{{"http://h/a", 4, 29}, {"http://h/b", 6, 3}}, nil, nil},
+		{"Atom", "<feed xmlns=\"http://www.w3.org/2005/Atom\"><link href=\"http://h/\"/>\n<entry><link rel=\"edit\" href=\"http://h/edit\"/><link href=\"http://h/a\"/></entry>\n" +
+			"<entry><link rel=\"enclosure\" href=\"http://h/b.mp3\"/><link rel=\"alternate\" type=\"text/html\" href=\"http://h/b\"/></entry></feed>", Feed,
+			[]Entry{{"http://h/a", 2, 47}, {"http://h/b", 3, 53}}, nil, nil},
 		{"a broken gzip stream", "\x1f\x8bxx", 0, nil, nil, ErrNotSitemap},
 	}
 	for _, tt := range tests {
