@@ -48,7 +48,8 @@ const MaxSeeds = 1_000_000
 // What Collect skips, and why, it tells warn, a line each: a sitemap that
 // cannot be read, the URLs past a limit, those outside the crawl, the
 // entries not full URLs; of the sitemaps an index lists, those that
-// cannot be read in one line. Its error is the context's cause, if ctx
+// cannot be read, and their entries ignored, in one line for each
+// reason. Its error is the context's cause, if ctx
 // ends first.
 func Collect(ctx context.Context, web Web, specs, origins []string, keep func(string) (string, bool), warn func(string)) ([]Seed, error) {
 	c := &collector{web: web, keep: keep, warn: warn, read: make(map[string]bool), seen: make(map[string]bool)}
@@ -127,6 +128,9 @@ type collector struct {
 	full    bool            // MaxSeeds found
 	fetched int             // the sitemaps fetched, up to MaxSitemaps
 	capped  bool            // MaxSitemaps fetched, and said so
+	// The entries ignored in the sitemaps of the index being read, told
+	// of in a line each for them all, as an index may list thousands.
+	notURL, outside ignored
 
 	seeds []Seed
 }
@@ -176,24 +180,17 @@ func (c *collector) sitemap(ctx context.Context, u string, nested bool) error {
 		c.index(ctx, u, sm.Entries)
 		return nil
 	}
-	outside, first := 0, ""
-	relative, firstRel := 0, Entry{}
+	var notURL, outside ignored
 	for _, e := range sm.Entries {
 		if !full(e.URL) {
 			// Not for -scope to take in: the crawl could not name it.
-			if relative == 0 {
-				firstRel = e
-			}
-			relative++
+			notURL.add(ignored{n: 1, first: e, in: u})
 			continue
 		}
 		key, ok := c.keep(e.URL)
 		switch {
 		case !ok:
-			if outside == 0 {
-				first = e.URL
-			}
-			outside++
+			outside.add(ignored{n: 1, first: e, in: u})
 		case c.seen[key]:
 		case len(c.seeds) == MaxSeeds:
 			c.full = true
@@ -204,14 +201,12 @@ func (c *collector) sitemap(ctx context.Context, u string, nested bool) error {
 			c.seeds = append(c.seeds, Seed{URL: key, Sitemap: u, Line: e.Line, Column: e.Column})
 		}
 	}
-	switch {
-	case relative == 1:
-		c.warn(fmt.Sprintf("-sitemap: %s: ignored 1 entry that is not a full URL, such as %s, at line %d: %s", u, quote(firstRel.URL), firstRel.Line, notFull))
-	case relative > 1:
-		c.warn(fmt.Sprintf("-sitemap: %s: ignored %d entries that are not full URLs, such as %s, at line %d: %s", u, relative, quote(firstRel.URL), firstRel.Line, notFull))
-	}
-	if outside > 0 {
-		c.warn(fmt.Sprintf("-sitemap: %s: ignored %s outside the crawl, such as %s; -scope takes more in", u, count(outside, "URL"), quote(first)))
+	notURL.sitemaps, outside.sitemaps = min(notURL.n, 1), min(outside.n, 1)
+	if nested {
+		c.notURL.add(notURL)
+		c.outside.add(outside)
+	} else {
+		c.tell(u, notURL, outside)
 	}
 	return nil
 }
@@ -220,6 +215,8 @@ func (c *collector) sitemap(ctx context.Context, u string, nested bool) error {
 // read already, and of those that could not be read, in a line each, as
 // an index may list thousands.
 func (c *collector) index(ctx context.Context, u string, entries []Entry) {
+	c.notURL, c.outside = ignored{}, ignored{}
+	defer func() { c.tell(u, c.notURL, c.outside) }()
 	again, failed := 0, 0
 	var firstAgain Entry
 	var firstURL string
@@ -255,6 +252,54 @@ func (c *collector) index(ctx context.Context, u string, entries []Entry) {
 		c.warn(fmt.Sprintf("-sitemap: %s: a sitemap it lists could not be read: %s: %v", u, quote(firstURL), firstErr))
 	case failed > 1:
 		c.warn(fmt.Sprintf("-sitemap: %s: %d sitemaps it lists could not be read, such as %s: %v", u, failed, quote(firstURL), firstErr))
+	}
+}
+
+// An ignored tallies the entries ignored for one reason: how many, in
+// how many sitemaps, and the first, in its sitemap.
+type ignored struct {
+	n, sitemaps int
+	first       Entry
+	in          string
+}
+
+func (g *ignored) add(o ignored) {
+	if o.n == 0 {
+		return
+	}
+	if g.n == 0 {
+		g.first, g.in = o.first, o.in
+	}
+	g.n += o.n
+	g.sitemaps += o.sitemaps
+}
+
+// tell tells warn of the entries ignored in the sitemap at u, or in the
+// sitemaps it lists if it is an index: those not full URLs, and those
+// outside the crawl.
+func (c *collector) tell(u string, notURL, outside ignored) {
+	// In one sitemap, named; in several, the index, and the first's.
+	where, in := notURL.in, ""
+	if notURL.sitemaps > 1 {
+		where, in = u, fmt.Sprintf(", in %d of the sitemaps it lists", notURL.sitemaps)
+	}
+	switch {
+	case notURL.n == 1:
+		c.warn(fmt.Sprintf("-sitemap: %s: ignored 1 entry that is not a full URL, such as %s, at line %d: %s", where, quote(notURL.first.URL), notURL.first.Line, notFull))
+	case notURL.n > 1 && in == "":
+		c.warn(fmt.Sprintf("-sitemap: %s: ignored %d entries that are not full URLs, such as %s, at line %d: %s", where, notURL.n, quote(notURL.first.URL), notURL.first.Line, notFull))
+	case notURL.n > 1:
+		c.warn(fmt.Sprintf("-sitemap: %s: ignored %d entries that are not full URLs%s, such as %s, in %s at line %d: %s", where, notURL.n, in, quote(notURL.first.URL), notURL.in, notURL.first.Line, notFull))
+	}
+	where, in = outside.in, ""
+	if outside.sitemaps > 1 {
+		where, in = u, fmt.Sprintf(", in %d of the sitemaps it lists", outside.sitemaps)
+	}
+	switch {
+	case outside.n > 0 && in == "":
+		c.warn(fmt.Sprintf("-sitemap: %s: ignored %s outside the crawl, such as %s; -scope takes more in", where, count(outside.n, "URL"), quote(outside.first.URL)))
+	case outside.n > 0:
+		c.warn(fmt.Sprintf("-sitemap: %s: ignored %d URLs outside the crawl%s, such as %s in %s; -scope takes more in", where, outside.n, in, quote(outside.first.URL), outside.in))
 	}
 }
 

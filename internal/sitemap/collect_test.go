@@ -104,6 +104,20 @@ func TestCollectWarns(t *testing.T) {
 			warns:   []string{"-sitemap: http://h/i.xml: a sitemap it lists could not be read: /s.xml: not a full URL, which sitemaps.org asks for and the site's sitemap should give"},
 		},
 		{
+			name: "URLs outside the crawl in the sitemaps of an index",
+			files: map[string]string{
+				"http://h/i.xml": index("http://h/1.xml", "http://h/2.xml", "http://h/3.xml"),
+				"http://h/1.xml": "http://x/a\nhttp://x/b\n/c\n",
+				"http://h/2.xml": "http://h/ok\nhttp://x/d\n",
+				"http://h/3.xml": "http://x/e\n/f\n",
+			},
+			fetches: 4,
+			warns: []string{
+				"-sitemap: http://h/i.xml: ignored 2 entries that are not full URLs, in 2 of the sitemaps it lists, such as /c, in http://h/1.xml at line 3: sitemaps.org asks for full URLs, which the site's sitemap should give",
+				"-sitemap: http://h/i.xml: ignored 4 URLs outside the crawl, in 3 of the sitemaps it lists, such as http://x/a in http://h/1.xml; -scope takes more in",
+			},
+		},
+		{
 			name:    "a URL outside the crawl",
 			files:   map[string]string{"http://h/i.xml": "<urlset><url><loc>http://x/a</loc></url></urlset>"},
 			fetches: 1,
