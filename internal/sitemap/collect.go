@@ -173,6 +173,11 @@ func (c *collector) sitemap(ctx context.Context, u string, nested bool) error {
 	for _, s := range sm.Skipped {
 		c.warn(fmt.Sprintf("-sitemap: %s: skipped %s", u, s))
 	}
+	if len(sm.Entries) == 0 && len(sm.Skipped) == 0 {
+		// A 200 of nothing, often a page missing, would otherwise
+		// add nothing in silence.
+		return fail(errors.New("it is empty, or lists nothing: give the URL of a sitemap that lists pages"))
+	}
 	if sm.Kind == Index {
 		if nested {
 			return fmt.Errorf("skipped: a sitemap index listed in an index, which sitemaps.org does not allow; give it with -sitemap %s", u)

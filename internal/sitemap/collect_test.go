@@ -118,6 +118,18 @@ func TestCollectWarns(t *testing.T) {
 			},
 		},
 		{
+			name:    "empty",
+			files:   map[string]string{"http://h/i.xml": ""},
+			fetches: 1,
+			warns:   []string{"-sitemap: http://h/i.xml: it is empty, or lists nothing: give the URL of a sitemap that lists pages"},
+		},
+		{
+			name:    "a urlset of no URL",
+			files:   map[string]string{"http://h/i.xml": "<urlset>\n</urlset>"},
+			fetches: 1,
+			warns:   []string{"-sitemap: http://h/i.xml: it is empty, or lists nothing: give the URL of a sitemap that lists pages"},
+		},
+		{
 			name:    "a URL outside the crawl",
 			files:   map[string]string{"http://h/i.xml": "<urlset><url><loc>http://x/a</loc></url></urlset>"},
 			fetches: 1,
