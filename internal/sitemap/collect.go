@@ -17,8 +17,8 @@ type Web interface {
 	// redirects, cut past MaxBytes or not, or why there is none.
 	Sitemap(ctx context.Context, url string) ([]byte, error)
 	// Robots returns the URLs of the Sitemap lines of origin's
-	// robots.txt.
-	Robots(ctx context.Context, origin string) ([]string, error)
+	// robots.txt, and how many more lines it dropped, past a limit.
+	Robots(ctx context.Context, origin string) ([]string, int, error)
 }
 
 // A Seed is a URL a sitemap lists, as the crawl names it, and where: the
@@ -59,7 +59,7 @@ func Collect(ctx context.Context, web Web, specs, origins []string, keep func(st
 			continue
 		}
 		for _, origin := range origins {
-			listed, err := web.Robots(ctx, origin)
+			listed, dropped, err := web.Robots(ctx, origin)
 			if err := ctx.Err(); err != nil {
 				return nil, context.Cause(ctx)
 			}
@@ -71,6 +71,9 @@ func Collect(ctx context.Context, web Web, specs, origins []string, keep func(st
 				listed = []string{origin + "/sitemap.xml"}
 			}
 			robots := origin + "/robots.txt"
+			if dropped > 0 {
+				warn(fmt.Sprintf("-sitemap auto: %s: skipped %s after the first %d, the most the crawler reads from a robots.txt; give the ones that matter with -sitemap URL", robots, count(dropped, "Sitemap line"), len(listed)))
+			}
 			for _, u := range listed {
 				// sitemaps.org asks for a full URL; a relative one
 				// is read as a browser would resolve it, as peers do.

@@ -14,6 +14,7 @@ import (
 type web struct {
 	files   map[string]string
 	robots  map[string][]string // Sitemap lines, by origin
+	dropped int                 // robots.txt lines past the limit
 	fetches int
 }
 
@@ -26,8 +27,8 @@ func (w *web) Sitemap(ctx context.Context, u string) ([]byte, error) {
 	return []byte(s), nil
 }
 
-func (w *web) Robots(ctx context.Context, origin string) ([]string, error) {
-	return w.robots[origin], nil
+func (w *web) Robots(ctx context.Context, origin string) ([]string, int, error) {
+	return w.robots[origin], w.dropped, nil
 }
 
 // index is a sitemap index of the URLs given.
@@ -156,16 +157,18 @@ func TestCollectWarns(t *testing.T) {
 // each once.
 func TestCollectRobots(t *testing.T) {
 	tests := []struct {
-		name  string
-		lines []string
-		seeds []string
-		warns []string
+		name    string
+		lines   []string
+		dropped int
+		seeds   []string
+		warns   []string
 	}{
-		{"absolute", []string{"http://h/s.xml"}, []string{"http://h/a"}, nil},
-		{"relative to the root", []string{"/s.xml"}, []string{"http://h/a"}, nil},
-		{"relative to robots.txt", []string{"s.xml"}, []string{"http://h/a"}, nil},
-		{"twice, written two ways", []string{"/s.xml", "http://h/s.xml", "/t.xml"}, []string{"http://h/a", "http://h/b"}, nil},
-		{"not a URL", []string{"http://[::1"}, nil, []string{`-sitemap auto: http://h/robots.txt names a sitemap "http://[::1" that is not a URL: it is not read; give its URL with -sitemap URL`}},
+		{"absolute", []string{"http://h/s.xml"}, 0, []string{"http://h/a"}, nil},
+		{"relative to the root", []string{"/s.xml"}, 0, []string{"http://h/a"}, nil},
+		{"relative to robots.txt", []string{"s.xml"}, 0, []string{"http://h/a"}, nil},
+		{"twice, written two ways", []string{"/s.xml", "http://h/s.xml", "/t.xml"}, 0, []string{"http://h/a", "http://h/b"}, nil},
+		{"more than the crawler reads", []string{"/s.xml"}, 3, []string{"http://h/a"}, []string{"-sitemap auto: http://h/robots.txt: skipped 3 Sitemap lines after the first 1, the most the crawler reads from a robots.txt; give the ones that matter with -sitemap URL"}},
+		{"not a URL", []string{"http://[::1"}, 0, nil, []string{`-sitemap auto: http://h/robots.txt names a sitemap "http://[::1" that is not a URL: it is not read; give its URL with -sitemap URL`}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -174,7 +177,8 @@ func TestCollectRobots(t *testing.T) {
 					"http://h/s.xml": "<urlset><url><loc>http://h/a</loc></url></urlset>",
 					"http://h/t.xml": "http://h/b\n",
 				},
-				robots: map[string][]string{"http://h": tt.lines},
+				robots:  map[string][]string{"http://h": tt.lines},
+				dropped: tt.dropped,
 			}
 			var warns []string
 			keep := func(u string) (string, bool) { return u, true }
