@@ -184,6 +184,7 @@ func readXML(r io.Reader, lr *limited) (*Sitemap, error) {
 		longAt    int
 		over      bool
 		deep      bool
+		ended     bool // the root's end was read
 	)
 	take := func(u string, line, col int) {
 		switch {
@@ -206,6 +207,10 @@ func readXML(r io.Reader, lr *limited) (*Sitemap, error) {
 			if err == io.EOF {
 				break
 			}
+			if ended && !lr.hit && gzipError(err) == "" {
+				sm.Skipped = append(sm.Skipped, fmt.Sprintf("what follows its end, from line %d", startLine))
+				break
+			}
 			if sm.Kind == 0 {
 				return nil, fmt.Errorf("%w: %s", ErrNotSitemap, xmlError(err, lr))
 			}
@@ -219,6 +224,26 @@ func readXML(r io.Reader, lr *limited) (*Sitemap, error) {
 				sm.Skipped = append(sm.Skipped, fmt.Sprintf("the rest from line %d, which is not XML: %s", l, xmlError(err, lr)))
 			}
 			break
+		}
+		if ended {
+			// Some hosts add a script, or a line of text, to every
+			// answer: what follows the root is no part of the sitemap,
+			// but comments and space are no sign of one.
+			at, junk := startLine, false
+			switch t := tok.(type) {
+			case xml.StartElement, xml.EndElement, xml.Directive:
+				junk = true
+			case xml.CharData:
+				if rest := bytes.TrimLeft(t, " \t\r\n"); len(rest) > 0 {
+					at += bytes.Count(t[:len(t)-len(rest)], []byte("\n"))
+					junk = true
+				}
+			}
+			if junk {
+				sm.Skipped = append(sm.Skipped, fmt.Sprintf("what follows its end, from line %d", at))
+				break
+			}
+			continue
 		}
 		switch t := tok.(type) {
 		case xml.StartElement:
@@ -283,6 +308,7 @@ func readXML(r io.Reader, lr *limited) (*Sitemap, error) {
 				take(u, line, col)
 			}
 			depth--
+			ended = depth == 0
 		}
 		if over {
 			what := "URLs"

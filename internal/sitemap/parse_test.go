@@ -129,6 +129,12 @@ func TestRead(t *testing.T) {
 		{"Atom", "<feed xmlns=\"http://www.w3.org/2005/Atom\"><link href=\"http://h/\"/>\n<entry><link rel=\"edit\" href=\"http://h/edit\"/><link href=\"http://h/a\"/></entry>\n" +
 			"<entry><link rel=\"enclosure\" href=\"http://h/b.mp3\"/><link rel=\"alternate\" type=\"text/html\" href=\"http://h/b\"/></entry></feed>", Feed,
 			[]Entry{{"http://h/a", 2, 47}, {"http://h/b", 3, 53}}, nil, nil},
+		{"a script after the end, as some hosts add to every answer", "<urlset><url><loc>http://h/a</loc></url></urlset>\n<!-- done -->\n<script>track()</script>\n<urlset><url><loc>http://h/b</loc></url></urlset>", URLSet,
+			[]Entry{{"http://h/a", 1, 19}}, []string{"what follows its end, from line 3"}, nil},
+		{"text after the end", "<urlset><url><loc>http://h/a</loc></url></urlset>\n\nDone & <", URLSet,
+			[]Entry{{"http://h/a", 1, 19}}, []string{"what follows its end, from line 3"}, nil},
+		{"space and a comment after the end", "<urlset><url><loc>http://h/a</loc></url></urlset>\n<!-- done -->\n", URLSet,
+			[]Entry{{"http://h/a", 1, 19}}, nil, nil},
 		{"a broken gzip stream", "\x1f\x8bxx", 0, nil, nil, ErrNotSitemap},
 	}
 	for _, tt := range tests {
