@@ -134,6 +134,7 @@ type collector struct {
 	// The entries ignored in the sitemaps of the index being read, told
 	// of in a line each for them all, as an index may list thousands.
 	notURL, outside ignored
+	skipped         skipped
 
 	seeds []Seed
 }
@@ -173,8 +174,14 @@ func (c *collector) sitemap(ctx context.Context, u string, nested bool) error {
 	if err != nil {
 		return fail(fmt.Errorf("%w: the pages it lists are not crawled; give the URL of a sitemap", err))
 	}
-	for _, s := range sm.Skipped {
-		c.warn(fmt.Sprintf("-sitemap: %s: skipped %s", u, s))
+	switch {
+	case nested && len(sm.Skipped) > 0:
+		if c.skipped.n == 0 {
+			c.skipped.first, c.skipped.what = u, sm.Skipped
+		}
+		c.skipped.n++
+	default:
+		c.tellSkipped(u, sm.Skipped)
 	}
 	if len(sm.Entries) == 0 && len(sm.Skipped) == 0 {
 		// A 200 of nothing, often a page missing, would otherwise
@@ -223,8 +230,15 @@ func (c *collector) sitemap(ctx context.Context, u string, nested bool) error {
 // read already, and of those that could not be read, in a line each, as
 // an index may list thousands.
 func (c *collector) index(ctx context.Context, u string, entries []Entry) {
-	c.notURL, c.outside = ignored{}, ignored{}
-	defer func() { c.tell(u, c.notURL, c.outside) }()
+	c.notURL, c.outside, c.skipped = ignored{}, ignored{}, skipped{}
+	defer func() {
+		if c.skipped.n == 1 {
+			c.tellSkipped(c.skipped.first, c.skipped.what)
+		} else if c.skipped.n > 1 {
+			c.warn(fmt.Sprintf("-sitemap: %s: skipped parts of %d of the sitemaps it lists, such as, in %s, %s", u, c.skipped.n, c.skipped.first, strings.Join(c.skipped.what, "; ")))
+		}
+		c.tell(u, c.notURL, c.outside)
+	}()
 	again, failed := 0, 0
 	var firstAgain Entry
 	var firstURL string
@@ -280,6 +294,22 @@ func (g *ignored) add(o ignored) {
 	}
 	g.n += o.n
 	g.sitemaps += o.sitemaps
+}
+
+// A skipped tallies the sitemaps of an index whose parts were skipped,
+// with what was skipped of the first.
+type skipped struct {
+	n     int
+	first string
+	what  []string
+}
+
+// tellSkipped tells warn what was skipped of the sitemap at u, a line
+// each.
+func (c *collector) tellSkipped(u string, what []string) {
+	for _, s := range what {
+		c.warn(fmt.Sprintf("-sitemap: %s: skipped %s", u, s))
+	}
 }
 
 // tell tells warn of the entries ignored in the sitemap at u, or in the

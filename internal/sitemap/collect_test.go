@@ -119,6 +119,27 @@ func TestCollectWarns(t *testing.T) {
 			},
 		},
 		{
+			name: "parts skipped in the sitemaps of an index",
+			files: map[string]string{
+				"http://h/i.xml": index("http://h/1.xml", "http://h/2.xml", "http://h/3.xml"),
+				"http://h/1.xml": "<urlset><url><loc>http://h/a</loc></url></urlset>\n<script>x()</script>",
+				"http://h/2.xml": "<urlset><url><loc>http://h/b</loc></url></urlset>\n<script>x()</script>",
+				"http://h/3.xml": "<urlset><url><loc>http://h/c</loc></url></urlset>",
+			},
+			fetches: 4,
+			warns:   []string{"-sitemap: http://h/i.xml: skipped parts of 2 of the sitemaps it lists, such as, in http://h/1.xml, what follows its end, from line 2"},
+		},
+		{
+			name: "parts skipped in one sitemap of an index",
+			files: map[string]string{
+				"http://h/i.xml": index("http://h/1.xml", "http://h/3.xml"),
+				"http://h/1.xml": "<urlset><url><loc>http://h/a</loc></url></urlset>\n<script>x()</script>",
+				"http://h/3.xml": "<urlset><url><loc>http://h/c</loc></url></urlset>",
+			},
+			fetches: 3,
+			warns:   []string{"-sitemap: http://h/1.xml: skipped what follows its end, from line 2"},
+		},
+		{
 			name:    "empty",
 			files:   map[string]string{"http://h/i.xml": ""},
 			fetches: 1,
