@@ -40,16 +40,16 @@ const MaxSeeds = 1_000_000
 // returns the URLs they list that keep takes, as keep names them, in the
 // order listed, each once. "auto" reads the sitemaps that the robots.txt
 // of each of origins names, relative to it or not, or, if it names none,
-// origin/sitemap.xml. A
-// sitemap index is read for the sitemaps it lists, one level deep. Each
-// sitemap is read once, and no more than MaxSitemaps in all. keep says whether a URL is in the crawl, and how
+// origin/sitemap.xml. A sitemap index is read for the sitemaps it lists,
+// one level deep. Each sitemap is read once, and no more than
+// MaxSitemaps in all. keep says whether a URL is in the crawl, and how
 // the crawl names it; the others are ignored, never fetched.
 //
 // What Collect skips, and why, it tells warn, a line each: a sitemap that
 // cannot be read, the URLs past a limit, those outside the crawl, the
 // entries not full URLs; of the sitemaps an index lists, those that
-// cannot be read, and their entries ignored, in one line for each
-// reason. Its error is the context's cause, if ctx
+// cannot be read, what was skipped of them, and their entries ignored,
+// in one line for each reason. Its error is the context's cause, if ctx
 // ends first.
 func Collect(ctx context.Context, web Web, specs, origins []string, keep func(string) (string, bool), warn func(string)) ([]Seed, error) {
 	c := &collector{web: web, keep: keep, warn: warn, read: make(map[string]bool), seen: make(map[string]bool)}
