@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"net/url"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -227,8 +228,8 @@ func (c *collector) sitemap(ctx context.Context, u string, nested bool) error {
 }
 
 // index reads the sitemaps that the index at u lists, and tells of those
-// read already, and of those that could not be read, in a line each, as
-// an index may list thousands.
+// read already in a line, and of those that could not be read in a line
+// for each reason, as an index may list thousands.
 func (c *collector) index(ctx context.Context, u string, entries []Entry) {
 	c.notURL, c.outside, c.skipped = ignored{}, ignored{}, skipped{}
 	defer func() {
@@ -239,10 +240,15 @@ func (c *collector) index(ctx context.Context, u string, entries []Entry) {
 		}
 		c.tell(u, c.notURL, c.outside)
 	}()
-	again, failed := 0, 0
+	again := 0
 	var firstAgain Entry
-	var firstURL string
-	var firstErr error
+	// The sitemaps that could not be read, by why, in the order met.
+	type failure struct {
+		why   string
+		n     int
+		first string
+	}
+	var failed []failure
 	for _, e := range entries {
 		if c.read[e.URL] {
 			if again == 0 {
@@ -256,10 +262,12 @@ func (c *collector) index(ctx context.Context, u string, entries []Entry) {
 			err = c.sitemap(ctx, e.URL, true)
 		}
 		if err != nil {
-			if failed == 0 {
-				firstURL, firstErr = e.URL, err
+			i := slices.IndexFunc(failed, func(f failure) bool { return f.why == err.Error() })
+			if i < 0 {
+				i = len(failed)
+				failed = append(failed, failure{why: err.Error(), first: e.URL})
 			}
-			failed++
+			failed[i].n++
 		}
 	}
 	if again > 0 {
@@ -269,11 +277,24 @@ func (c *collector) index(ctx context.Context, u string, entries []Entry) {
 		}
 		c.warn(fmt.Sprintf("-sitemap: %s, line %d: skipped %s, read already%s", u, firstAgain.Line, quote(firstAgain.URL), more))
 	}
-	switch {
-	case failed == 1:
-		c.warn(fmt.Sprintf("-sitemap: %s: a sitemap it lists could not be read: %s: %v", u, quote(firstURL), firstErr))
-	case failed > 1:
-		c.warn(fmt.Sprintf("-sitemap: %s: %d sitemaps it lists could not be read, such as %s: %v", u, failed, quote(firstURL), firstErr))
+	// A line for each reason, up to a few, then one for the rest.
+	const reasons = 5
+	if len(failed) > reasons {
+		rest := failure{why: failed[reasons].why, first: failed[reasons].first}
+		for _, f := range failed[reasons:] {
+			rest.n += f.n
+		}
+		failed = append(failed[:reasons], rest)
+	}
+	for i, f := range failed {
+		switch {
+		case i == reasons:
+			c.warn(fmt.Sprintf("-sitemap: %s: %d more sitemaps it lists could not be read, for other reasons, such as %s: %s", u, f.n, quote(f.first), f.why))
+		case f.n == 1:
+			c.warn(fmt.Sprintf("-sitemap: %s: a sitemap it lists could not be read: %s: %s", u, quote(f.first), f.why))
+		default:
+			c.warn(fmt.Sprintf("-sitemap: %s: %d sitemaps it lists could not be read, such as %s: %s", u, f.n, quote(f.first), f.why))
+		}
 	}
 }
 

@@ -72,6 +72,31 @@ func TestCollectWarns(t *testing.T) {
 			warns:   []string{"-sitemap: http://h/i.xml: a sitemap it lists could not be read: http://h/gone.xml: HTTP 404 Not Found: the pages it lists are not crawled"},
 		},
 		{
+			name: "sitemaps missing, for several reasons",
+			files: map[string]string{
+				"http://h/i.xml":     index("http://h/gone1.xml", "/rel.xml", "http://h/empty.xml", "http://h/gone2.xml", "rel2.xml"),
+				"http://h/empty.xml": "",
+			},
+			fetches: 4,
+			warns: []string{
+				"-sitemap: http://h/i.xml: 2 sitemaps it lists could not be read, such as http://h/gone1.xml: HTTP 404 Not Found: the pages it lists are not crawled",
+				"-sitemap: http://h/i.xml: 2 sitemaps it lists could not be read, such as /rel.xml: not a full URL, which sitemaps.org asks for and the site's sitemap should give",
+				"-sitemap: http://h/i.xml: a sitemap it lists could not be read: http://h/empty.xml: it is empty, or lists nothing: give the URL of a sitemap that lists pages",
+			},
+		},
+		{
+			name: "sitemaps missing, for more reasons than are told",
+			files: map[string]string{
+				"http://h/i.xml":  index(many(7, "http://h/i%d.xml")...),
+				"http://h/i0.xml": index("http://h/s.xml"), "http://h/i1.xml": index("http://h/s.xml"), "http://h/i2.xml": index("http://h/s.xml"),
+				"http://h/i3.xml": index("http://h/s.xml"), "http://h/i4.xml": index("http://h/s.xml"), "http://h/i5.xml": index("http://h/s.xml"),
+				"http://h/i6.xml": index("http://h/s.xml"),
+			},
+			fetches: 8,
+			warns: append(many(5, "-sitemap: http://h/i.xml: a sitemap it lists could not be read: http://h/i%[1]d.xml: skipped: a sitemap index listed in an index, which sitemaps.org does not allow; give it with -sitemap http://h/i%[1]d.xml"),
+				"-sitemap: http://h/i.xml: 2 more sitemaps it lists could not be read, for other reasons, such as http://h/i5.xml: skipped: a sitemap index listed in an index, which sitemaps.org does not allow; give it with -sitemap http://h/i5.xml"),
+		},
+		{
 			name:    "read already",
 			files:   map[string]string{"http://h/i.xml": index(slices.Repeat([]string{"http://h/i.xml"}, 3)...)},
 			fetches: 1,
