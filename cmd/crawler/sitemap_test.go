@@ -51,6 +51,9 @@ func newSitemapSite(t *testing.T, files map[string]string) *sitemapSite {
 			s.stop()
 		}
 		switch {
+		case r.URL.Path == "/loop.xml":
+			http.Redirect(w, r, "/loop.xml", http.StatusFound)
+			return
 		case r.URL.Path == "/huge.xml":
 			// A gigabyte, made as it is sent, never held.
 			io.WriteString(w, "<urlset><url><loc>"+s.URL+"/lone.html</loc></url>")
@@ -127,7 +130,7 @@ func TestSitemap(t *testing.T) {
 			},
 			sitemap: []string{"SITE/s.xml"},
 			want:    []string{"0 /lone.html", "0 /orphan.html", "1 /orphan2.html"},
-			stderr:  []string{"ignored 2 URLs outside the crawl, such as javascript:alert(1)", "skipped 1 <loc> of 2048 bytes or more"},
+			stderr:  []string{"ignored 1 URL outside the crawl, such as http://outside.test/x.html", "ignored 1 entry that is not a full URL, such as javascript:alert(1)", "skipped 1 <loc> of 2048 bytes or more"},
 		},
 		{
 			name: "auto, from robots.txt, an index that lists itself and a gzipped sitemap",
@@ -161,6 +164,32 @@ func TestSitemap(t *testing.T) {
 			stderr:  []string{"s.xml: not a sitemap: its root is <html>", "gone.xml: HTTP 404 Not Found: the pages it lists are not crawled"},
 		},
 		{
+			name: "auto, a Sitemap line relative to robots.txt",
+			files: func(t *testing.T, s *sitemapSite) map[string]string {
+				return map[string]string{
+					"/robots.txt": "User-agent: *\nDisallow:\nsitemap: /s.xml\n",
+					"/s.xml":      s.urlset("/lone.html"),
+				}
+			},
+			sitemap: []string{"auto"},
+			want:    []string{"0 /lone.html"},
+		},
+		{
+			name: "an RSS feed, its items' links",
+			files: func(t *testing.T, s *sitemapSite) map[string]string {
+				return map[string]string{"/feed.xml": "<rss version=\"2.0\"><channel><link>" + s.URL + "/orphan2.html</link><item><link>" + s.URL + "/lone.html</link></item></channel></rss>"}
+			},
+			sitemap: []string{"SITE/feed.xml"},
+			want:    []string{"0 /lone.html"},
+			never:   []string{"/orphan2.html"},
+		},
+		{
+			name:    "a redirect loop",
+			files:   func(t *testing.T, s *sitemapSite) map[string]string { return nil },
+			sitemap: []string{"SITE/loop.xml"},
+			stderr:  []string{"-sitemap: SITE/loop.xml: redirected more than 5 times, the last time to SITE/loop.xml: the pages it lists are not crawled"},
+		},
+		{
 			name:    "a gigabyte",
 			files:   func(t *testing.T, s *sitemapSite) map[string]string { return nil },
 			sitemap: []string{"SITE/huge.xml"},
@@ -187,7 +216,7 @@ func TestSitemap(t *testing.T) {
 				t.Errorf("pages %q, want %q\n%s", got, want, stderr)
 			}
 			for _, phrase := range tt.stderr {
-				if !strings.Contains(stderr, phrase) {
+				if phrase = strings.ReplaceAll(phrase, "SITE", s.URL); !strings.Contains(stderr, phrase) {
 					t.Errorf("stderr does not say %q:\n%s", phrase, stderr)
 				}
 			}

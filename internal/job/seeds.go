@@ -102,18 +102,21 @@ func (w sitemapWeb) Sitemap(ctx context.Context, u string) ([]byte, error) {
 		case p.Target != "" && hops < maxSitemapRedirects:
 			u = p.Target
 			continue
+		case p.Target != "":
+			return nil, fmt.Errorf("redirected more than %d times, the last time to %s", maxSitemapRedirects, p.Target)
 		}
 		return nil, fmt.Errorf("HTTP %s", p.Status)
 	}
 }
 
-func (w sitemapWeb) Robots(ctx context.Context, origin string) ([]string, error) {
+func (w sitemapWeb) Robots(ctx context.Context, origin string) ([]string, int, error) {
 	var list []string
+	var dropped int
 	var err error
-	if derr := w.do(ctx, origin, func(ctx context.Context) { list, err = w.f.RobotsSitemaps(ctx, origin) }); derr != nil {
-		return nil, derr
+	if derr := w.do(ctx, origin, func(ctx context.Context) { list, dropped, err = w.f.RobotsSitemaps(ctx, origin) }); derr != nil {
+		return nil, 0, derr
 	}
-	return list, shortError(err)
+	return list, dropped, shortError(err)
 }
 
 // do runs fn on a worker of the Scheduler, at the host of u.

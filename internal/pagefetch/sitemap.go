@@ -36,19 +36,21 @@ func (f *Fetcher) FetchSitemap(ctx context.Context, rawURL string) (*Page, error
 // RobotsSitemaps returns the URLs of the Sitemap lines of origin's
 // robots.txt (scheme://host[:port]), reading it if no fetch has yet,
 // whether or not the fetcher obeys it: none if it has no rules, and the
-// error that makes it no verdict, such as [ErrRobotsUnavailable].
-func (f *Fetcher) RobotsSitemaps(ctx context.Context, origin string) ([]string, error) {
+// error that makes it no verdict, such as [ErrRobotsUnavailable]; and how
+// many lines past the first 100 it dropped.
+func (f *Fetcher) RobotsSitemaps(ctx context.Context, origin string) ([]string, int, error) {
 	u, err := url.Parse(origin)
 	if err != nil {
-		return nil, err
+		return nil, 0, err
 	}
 	t := f.newTape()
 	defer t.drop()
 	rules, err := f.robotsFor(ctx, u, t)
 	if err != nil {
-		return nil, err
+		return nil, 0, err
 	}
-	return rules.Sitemaps(), nil
+	list, dropped := rules.Sitemaps()
+	return list, dropped, nil
 }
 
 // drop lets go of what t recorded, for a fetch that is not recorded: a

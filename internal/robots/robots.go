@@ -20,6 +20,7 @@ type Rules struct {
 	rules    []rule
 	delay    time.Duration
 	sitemaps []string
+	dropped  int // the Sitemap lines past maxSitemaps
 }
 
 // A rule is one Allow or Disallow line. Its pattern's size is its
@@ -72,7 +73,7 @@ func Parse(body []byte, token string) *Rules {
 		}
 		return 1
 	})
-	return &Rules{rules: acc.rules, delay: acc.delay, sitemaps: p.sitemaps}
+	return &Rules{rules: acc.rules, delay: acc.delay, sitemaps: p.sitemaps, dropped: p.dropped}
 }
 
 // trimBOM removes a UTF-8 byte order mark from the start of body, or the
@@ -149,12 +150,13 @@ func (r *Rules) Allowed(pathAndQuery string) bool {
 }
 
 // Sitemaps returns the URLs of the file's Sitemap lines, as given, in
-// order, the first maxSitemaps of them.
-func (r *Rules) Sitemaps() []string {
+// order, the first maxSitemaps of them, and how many lines it dropped
+// after those, for the caller to say so.
+func (r *Rules) Sitemaps() ([]string, int) {
 	if r == nil {
-		return nil
+		return nil, 0
 	}
-	return r.sitemaps
+	return r.sitemaps, r.dropped
 }
 
 // Delay returns the pause the file asks of the crawler: the larger of its
@@ -203,6 +205,7 @@ type parser struct {
 	named            bool // some group names the crawler
 	specific, global accumulator
 	sitemaps         []string
+	dropped          int
 }
 
 // An accumulator collects the rules and delay of the groups of one kind.
@@ -252,8 +255,12 @@ func (p *parser) line(line []byte) {
 	case "sitemap":
 		// Any group's, or none's: it is no rule, and has no effect on
 		// groups.
-		if value != "" && len(p.sitemaps) < maxSitemaps {
+		switch {
+		case value == "":
+		case len(p.sitemaps) < maxSitemaps:
 			p.sitemaps = append(p.sitemaps, value)
+		default:
+			p.dropped++
 		}
 	}
 	// Unknown keys: nothing to do, and no effect on groups.

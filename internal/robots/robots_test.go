@@ -1322,17 +1322,18 @@ func TestSitemaps(t *testing.T) {
 	tests := []struct {
 		name, body string
 		want       []string
+		dropped    int
 	}{
-		{"none", "User-agent: *\nDisallow: /a\n", nil},
+		{"none", "User-agent: *\nDisallow: /a\n", nil, 0},
 		{"in and out of groups", "Sitemap: http://h/1.xml\nUser-agent: other\nSITEMAP:http://h/2.xml # two\nsitemap:\nUser-agent: *\nDisallow: /a\nSitemap: http://h/3.xml.gz\n",
-			[]string{"http://h/1.xml", "http://h/2.xml", "http://h/3.xml.gz"}},
-		{"capped", strings.Repeat("Sitemap: http://h/s.xml\n", maxSitemaps+5), slices.Repeat([]string{"http://h/s.xml"}, maxSitemaps)},
+			[]string{"http://h/1.xml", "http://h/2.xml", "http://h/3.xml.gz"}, 0},
+		{"capped", strings.Repeat("Sitemap: http://h/s.xml\n", maxSitemaps+5), slices.Repeat([]string{"http://h/s.xml"}, maxSitemaps), 5},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			r := Parse([]byte(tt.body), "tse-crawler")
-			if got := r.Sitemaps(); !slices.Equal(got, tt.want) {
-				t.Errorf("Sitemaps() = %q, want %q", got, tt.want)
+			if got, dropped := r.Sitemaps(); !slices.Equal(got, tt.want) || dropped != tt.dropped {
+				t.Errorf("Sitemaps() = %q, %d, want %q, %d", got, dropped, tt.want, tt.dropped)
 			}
 			if strings.Contains(tt.body, "Disallow: /a") && r.Allowed("/a") {
 				t.Errorf("/a allowed: a Sitemap line broke the group")

@@ -1,7 +1,8 @@
 // Package sitemap reads sitemaps, as sitemaps.org defines them, for a
 // crawl that takes the pages they list as more seeds (-sitemap): XML
-// urlsets and sitemap indexes, gzipped or not, and text sitemaps, one URL
-// a line.
+// urlsets and sitemap indexes, gzipped or not, text sitemaps, one URL a
+// line, and the feeds sitemaps.org allows as sitemaps, RSS 2.0 (an
+// item's <link>) and Atom (an entry's alternate <link>).
 //
 // A sitemap comes from anyone, so it is read under sitemaps.org's limits,
 // which a crawler need not go past: 50,000 URLs and 50 MB once
@@ -14,6 +15,10 @@
 // which are read in turn, one level deep, as sitemaps.org allows: an
 // index listed in an index, itself included, is skipped.
 //
+// sitemaps.org asks for UTF-8; a sitemap in UTF-16, with its byte order
+// mark, or that declares ASCII or Latin-1, is read all the same, as XML
+// parsers read it; one in another encoding is no sitemap.
+//
 // Each URL keeps where it is in its sitemap, line and column, so that a
 // link check names it as a link's referrer.
 package sitemap
@@ -21,6 +26,7 @@ package sitemap
 import (
 	"bufio"
 	"bytes"
+	"compress/flate"
 	"compress/gzip"
 	"encoding/xml"
 	"errors"
@@ -44,11 +50,12 @@ const (
 	URLSet Kind = iota + 1 // XML, listing pages
 	Index                  // XML, listing sitemaps
 	Text                   // one URL a line
+	Feed                   // RSS 2.0 or Atom, listing pages
 )
 
 // An Entry is one URL a sitemap lists, as written, with surrounding
-// space trimmed, and where it starts: line and column, from 1, the column
-// counted in bytes.
+// space trimmed, and where it starts (an Atom link's, where its element
+// does): line and column, from 1, the column counted in bytes.
 type Entry struct {
 	URL          string
 	Line, Column int
@@ -87,14 +94,21 @@ func read(r io.Reader, most int64) (*Sitemap, error) {
 		if err != nil {
 			return nil, fmt.Errorf("%w: a broken gzip stream: %w", ErrNotSitemap, err)
 		}
-		zr.Multistream(false)
+		// A gzip file may hold several members, which gunzip joins: all
+		// are read, within MaxBytes all the same.
 		br = bufio.NewReader(zr)
 	}
 	lr := &limited{r: br, left: most}
 	in := bufio.NewReader(lr)
-	// A byte order mark, then space, before the first character.
-	if bom, _ := in.Peek(3); bytes.Equal(bom, []byte("\xef\xbb\xbf")) {
+	// A byte order mark, then space, before the first character. One of
+	// UTF-16 says that the rest is converted.
+	bom, _ := in.Peek(3)
+	switch {
+	case bytes.HasPrefix(bom, []byte("\xef\xbb\xbf")):
 		in.Discard(3)
+	case bytes.HasPrefix(bom, []byte("\xfe\xff")), bytes.HasPrefix(bom, []byte("\xff\xfe")):
+		in.Discard(2)
+		in = bufio.NewReader(&fromUTF16{r: in, big: bom[0] == 0xfe})
 	}
 	// XML if the first character but space is '<'; the space stays, so
 	// that the decoder counts lines from the start.
@@ -152,8 +166,15 @@ const maxDepth = 8
 // readXML reads an XML sitemap.
 func readXML(r io.Reader, lr *limited) (*Sitemap, error) {
 	d := xml.NewDecoder(r)
+	// Many sitemaps leave an & in a URL unescaped, or an end tag out,
+	// which strict XML would take for the end of the file: the rest is
+	// read as lxml's recover mode reads it (Scrapy's), the & as itself and
+	// the end tag as the one missing. An entity stays as written.
+	d.Strict = false
+	d.CharsetReader = charsetReader
 	sm := new(Sitemap)
 	var (
+		names     [maxDepth + 1]string // of the open elements, by depth
 		depth     int
 		inLoc     bool
 		loc       []byte
@@ -163,11 +184,31 @@ func readXML(r io.Reader, lr *limited) (*Sitemap, error) {
 		longAt    int
 		over      bool
 		deep      bool
+		ended     bool // the root's end was read
 	)
+	take := func(u string, line, col int) {
+		switch {
+		case len(u) >= MaxLoc:
+			if long == 0 {
+				longAt = line
+			}
+			long++
+		case u == "":
+		case len(sm.Entries) == MaxURLs:
+			over = true
+		default:
+			sm.Entries = append(sm.Entries, Entry{URL: u, Line: line, Column: col})
+		}
+	}
 	for {
+		startLine, startCol := d.InputPos() // of the token, unless space is first
 		tok, err := d.Token()
 		if err != nil {
 			if err == io.EOF {
+				break
+			}
+			if ended && !lr.hit && gzipError(err) == "" {
+				sm.Skipped = append(sm.Skipped, fmt.Sprintf("what follows its end, from line %d", startLine))
 				break
 			}
 			if sm.Kind == 0 {
@@ -175,11 +216,34 @@ func readXML(r io.Reader, lr *limited) (*Sitemap, error) {
 			}
 			if lr.hit {
 				sm.Skipped = append(sm.Skipped, tooBig)
+			} else if broken := gzipError(err); broken != "" {
+				l, _ := d.InputPos()
+				sm.Skipped = append(sm.Skipped, fmt.Sprintf("the rest from line %d: %s", l, broken))
 			} else {
 				l, _ := d.InputPos()
 				sm.Skipped = append(sm.Skipped, fmt.Sprintf("the rest from line %d, which is not XML: %s", l, xmlError(err, lr)))
 			}
 			break
+		}
+		if ended {
+			// Some hosts add a script, or a line of text, to every
+			// answer: what follows the root is no part of the sitemap,
+			// but comments and space are no sign of one.
+			at, junk := startLine, false
+			switch t := tok.(type) {
+			case xml.StartElement, xml.EndElement, xml.Directive:
+				junk = true
+			case xml.CharData:
+				if rest := bytes.TrimLeft(t, " \t\r\n"); len(rest) > 0 {
+					at += bytes.Count(t[:len(t)-len(rest)], []byte("\n"))
+					junk = true
+				}
+			}
+			if junk {
+				sm.Skipped = append(sm.Skipped, fmt.Sprintf("what follows its end, from line %d", at))
+				break
+			}
+			continue
 		}
 		switch t := tok.(type) {
 		case xml.StartElement:
@@ -192,16 +256,26 @@ func readXML(r io.Reader, lr *limited) (*Sitemap, error) {
 				deep = true
 				break
 			}
+			names[depth] = t.Name.Local
 			switch {
 			case depth == 1 && t.Name.Local == "urlset":
 				sm.Kind = URLSet
 			case depth == 1 && t.Name.Local == "sitemapindex":
 				sm.Kind = Index
+			case depth == 1 && (t.Name.Local == "rss" || t.Name.Local == "feed"):
+				sm.Kind = Feed
 			case depth == 1:
-				return nil, fmt.Errorf("%w: its root is <%s>, where a sitemap's is <urlset> or <sitemapindex>", ErrNotSitemap, t.Name.Local)
-			case depth == 3 && t.Name.Local == "loc":
+				return nil, fmt.Errorf("%w: its root is <%s>, where a sitemap's is <urlset> or <sitemapindex>, or a feed's <rss> or <feed>", ErrNotSitemap, t.Name.Local)
+			case sm.Kind != Feed && depth == 3 && t.Name.Local == "loc",
+				// An RSS item's link is its text.
+				sm.Kind == Feed && depth == 4 && t.Name.Local == "link" && names[1] == "rss" && names[3] == "item":
 				inLoc, loc, locLong = true, loc[:0], false
 				line, col = d.InputPos()
+			case sm.Kind == Feed && depth == 3 && t.Name.Local == "link" && names[1] == "feed" && names[2] == "entry":
+				// An Atom entry's link is its alternate one, the page.
+				if rel := attr(t, "rel"); rel == "" || rel == "alternate" {
+					take(strings.TrimSpace(attr(t, "href")), startLine, startCol)
+				}
 			}
 		case xml.CharData:
 			if !inLoc {
@@ -225,23 +299,16 @@ func readXML(r io.Reader, lr *limited) (*Sitemap, error) {
 			}
 			loc = append(loc, t...)
 		case xml.EndElement:
-			if depth == 3 && inLoc {
+			if inLoc && (depth == 3 || sm.Kind == Feed && depth == 4) {
 				inLoc = false
 				u := strings.TrimSpace(string(loc))
-				switch {
-				case locLong || len(u) >= MaxLoc:
-					if long == 0 {
-						longAt = line
-					}
-					long++
-				case u == "":
-				case len(sm.Entries) == MaxURLs:
-					over = true
-				default:
-					sm.Entries = append(sm.Entries, Entry{URL: u, Line: line, Column: col})
+				if locLong {
+					u = string(loc) // too long all the same
 				}
+				take(u, line, col)
 			}
 			depth--
+			ended = depth == 0
 		}
 		if over {
 			what := "URLs"
@@ -261,18 +328,45 @@ func readXML(r io.Reader, lr *limited) (*Sitemap, error) {
 	return sm, nil
 }
 
+// attr returns the value of the attribute of e named name, in no name
+// space, or "".
+func attr(e xml.StartElement, name string) string {
+	for _, a := range e.Attr {
+		if a.Name.Space == "" && a.Name.Local == name {
+			return a.Value
+		}
+	}
+	return ""
+}
+
 // xmlError says what err, the decoder's, means: a sitemap cut at its
 // limit, or in an encoding other than UTF-8, is told so.
 func xmlError(err error, lr *limited) string {
 	switch {
 	case lr.hit:
 		return tooBig
-	case strings.Contains(err.Error(), "CharsetReader"):
-		return "it declares an encoding other than UTF-8, which sitemaps.org requires"
+	case gzipError(err) != "":
+		return gzipError(err)
+	case strings.Contains(err.Error(), "xml: opening charset"):
+		return "it declares an encoding other than UTF-8, which sitemaps.org requires, and which the crawler does not read"
 	case strings.Contains(err.Error(), "invalid UTF-8"):
 		return "it is not UTF-8, which sitemaps.org requires"
 	}
 	return err.Error()
+}
+
+// gzipError says what err means if a gzip stream broke, else "". A
+// stream cut short, or whose checksum is wrong, may have given a URL cut
+// short, or wrong.
+func gzipError(err error) string {
+	var corrupt flate.CorruptInputError
+	switch {
+	case errors.Is(err, io.ErrUnexpectedEOF):
+		return "the gzip stream is cut short"
+	case errors.Is(err, gzip.ErrChecksum), errors.Is(err, gzip.ErrHeader), errors.As(err, &corrupt):
+		return "the gzip stream is broken: " + err.Error()
+	}
+	return ""
 }
 
 // readText reads a text sitemap: a URL a line, blank lines ignored.
@@ -289,6 +383,15 @@ func readText(in *bufio.Reader, lr *limited) *Sitemap {
 		if errors.Is(err, errTooBig) {
 			// The last line, cut short by the limit, is no URL.
 			sm.Skipped = append(sm.Skipped, tooBig)
+			return sm.with(long, notUTF8)
+		}
+		if err != nil && err != io.EOF {
+			// Nor is one cut short by a broken gzip stream.
+			broken := gzipError(err)
+			if broken == "" {
+				broken = err.Error()
+			}
+			sm.Skipped = append(sm.Skipped, fmt.Sprintf("the rest from line %d: %s", line, broken))
 			return sm.with(long, notUTF8)
 		}
 		u := strings.TrimSpace(string(text))

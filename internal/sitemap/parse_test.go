@@ -9,6 +9,7 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+	"unicode/utf16"
 )
 
 func gz(s string) string {
@@ -17,6 +18,33 @@ func gz(s string) string {
 	io.WriteString(w, s)
 	w.Close()
 	return b.String()
+}
+
+// utf16BE and utf16LE return s in UTF-16, with a byte order mark.
+func utf16BE(s string) string {
+	b := []byte{0xfe, 0xff}
+	for _, u := range utf16.Encode([]rune(s)) {
+		b = append(b, byte(u>>8), byte(u))
+	}
+	return string(b)
+}
+
+func utf16LE(s string) string {
+	b := []byte{0xff, 0xfe}
+	for _, u := range utf16.Encode([]rune(s)) {
+		b = append(b, byte(u), byte(u>>8))
+	}
+	return string(b)
+}
+
+// cut returns s without its last n bytes.
+func cut(s string, n int) string { return s[:len(s)-n] }
+
+// badSum returns a gzip stream s with its checksum wrong.
+func badSum(s string) string {
+	b := []byte(s)
+	b[len(b)-8] ^= 1
+	return string(b)
 }
 
 const urlset = `<?xml version="1.0" encoding="UTF-8"?>
@@ -60,15 +88,53 @@ func TestRead(t *testing.T) {
 			[]Entry{{"http://h/ok", 2, 1}}, []string{"1 line of 2048 bytes or more, sitemaps.org's limit for a URL"}, nil},
 		{"HTML", "<!DOCTYPE html>\n<html><body>Not found</body></html>", 0, nil, nil, ErrNotSitemap},
 		{"not XML", "<urlset", 0, nil, nil, ErrNotSitemap},
-		{"broken half way", "<urlset><url><loc>http://h/a</loc></url>\n<url><loc>http://h/b</loc></url>\n<url><loc>x</lo></url></urlset>", URLSet,
-			[]Entry{{"http://h/a", 1, 19}, {"http://h/b", 2, 11}}, []string{"the rest from line 3, which is not XML: XML syntax error on line 3: element <loc> closed by </lo>"}, nil},
-		{"Latin-1 declared", `<?xml version="1.0" encoding="ISO-8859-1"?><urlset><url><loc>http://h/caf` + "\xe9" + `</loc></url></urlset>`, 0, nil, nil, ErrNotSitemap},
+		{"broken half way", "<urlset><url><loc>http://h/a</loc></url>\n<url><loc>http://h/b</loc></url>\n<url><</url></urlset>", URLSet,
+			[]Entry{{"http://h/a", 1, 19}, {"http://h/b", 2, 11}}, []string{"the rest from line 3, which is not XML: XML syntax error on line 3: expected element name after <"}, nil},
+		{"Latin-1 declared", `<?xml version="1.0" encoding="ISO-8859-1"?><urlset><url><loc>http://h/caf` + "\xe9\x80" + `</loc></url></urlset>`, URLSet,
+			[]Entry{{"http://h/café€", 1, 62}}, nil, nil},
+		{"ASCII declared", `<?xml version="1.0" encoding="US-ASCII"?><urlset><url><loc>http://h/a</loc></url></urlset>`, URLSet,
+			[]Entry{{"http://h/a", 1, 60}}, nil, nil},
+		{"utf8 declared", `<?xml version="1.0" encoding="utf8"?><urlset><url><loc>http://h/a</loc></url></urlset>`, URLSet,
+			[]Entry{{"http://h/a", 1, 56}}, nil, nil},
+		{"UTF-16, big-endian", utf16BE("<?xml version=\"1.0\" encoding=\"UTF-16\"?>\n<urlset><url><loc>http://h/café😀</loc></url></urlset>"), URLSet,
+			[]Entry{{"http://h/café😀", 2, 19}}, nil, nil},
+		{"UTF-16 text, little-endian", utf16LE("http://h/a\r\nhttp://h/b\r\n"), Text,
+			[]Entry{{"http://h/a", 1, 1}, {"http://h/b", 2, 1}}, nil, nil},
+		{"Shift_JIS declared", `<?xml version="1.0" encoding="Shift_JIS"?><urlset><url><loc>http://h/a</loc></url></urlset>`, 0, nil, nil, ErrNotSitemap},
 		{"not UTF-8", "<urlset><url><loc>http://h/a</loc></url><url><loc>http://h/caf\xe9</loc></url></urlset>", URLSet,
 			[]Entry{{"http://h/a", 1, 19}}, []string{"the rest from line 1, which is not XML: it is not UTF-8, which sitemaps.org requires"}, nil},
 		{"a text line not UTF-8", "http://h/caf\xe9\nhttp://h/a\n", Text,
 			[]Entry{{"http://h/a", 2, 1}}, []string{"1 line not UTF-8, which sitemaps.org requires"}, nil},
 		{"nested deeper than a sitemap", gz("<urlset><url><loc>http://h/a</loc></url>\n" + strings.Repeat("<a>", 100)), URLSet,
 			[]Entry{{"http://h/a", 1, 19}}, []string{"the rest from line 2, nested deeper than a sitemap"}, nil},
+		{"an & not escaped, as many sites write it", "<urlset><url><loc>http://h/a?x=1&y=2&amp;z=&#51;&copy;</loc></url>\n<url><loc>http://h/b</loc></url></urlset>", URLSet,
+			[]Entry{{"http://h/a?x=1&y=2&z=3&copy;", 1, 19}, {"http://h/b", 2, 11}}, nil, nil},
+		{"a </loc> missing", "<urlset><url><loc>http://h/a</url>\n<url><loc>http://h/b</loc></url></urlset>", URLSet,
+			[]Entry{{"http://h/a", 1, 19}, {"http://h/b", 2, 11}}, nil, nil},
+		{"a gzipped text cut short", cut(gz("http://h/a\nhttp://h/bbbbbbbbbbbb"), 8), Text,
+			[]Entry{{"http://h/a", 1, 1}}, []string{"the rest from line 2: the gzip stream is cut short"}, nil},
+		{"a gzipped urlset cut short", cut(gz("<urlset><url><loc>http://h/a</loc></url>\n<url><loc>http://h/b</loc></url></urlset>\n"), 8), URLSet,
+			[]Entry{{"http://h/a", 1, 19}, {"http://h/b", 2, 11}}, []string{"the rest from line 3: the gzip stream is cut short"}, nil},
+		{"a gzipped urlset cut before its root", cut(gz("<?xml version=\"1.0\"?>\n<urlset><url><loc>http://h/a</loc></url></urlset>"), 50), 0,
+			nil, nil, ErrNotSitemap},
+		{"a gzipped text with a bad checksum", badSum(gz("http://h/a\nhttp://h/b")), Text,
+			[]Entry{{"http://h/a", 1, 1}}, []string{"the rest from line 2: the gzip stream is broken: gzip: invalid checksum"}, nil},
+		{"gzipped text in two members, as gzip makes of files joined", gz("http://h/a\n") + gz("http://h/b\n"), Text,
+			[]Entry{{"http://h/a", 1, 1}, {"http://h/b", 2, 1}}, nil, nil},
+		{"a gzipped urlset in two members", gz("<urlset><url><loc>http://h/a</loc></url>\n") + gz("<url><loc>http://h/b</loc></url></urlset>"), URLSet,
+			[]Entry{{"http://h/a", 1, 19}, {"http://h/b", 2, 11}}, nil, nil},
+		{"RSS 2.0", "<?xml version=\"1.0\"?>\n<rss version=\"2.0\" xmlns:atom=\"http://www.w3.org/2005/Atom\"><channel><link>http://h/</link>\n<atom:link href=\"http://h/feed\" rel=\"self\"/>\n" +
+			"<item><title>A</title><link>http://h/a</link><enclosure url=\"http://h/a.mp3\"/></item>\n<item><link>\n  http://h/b\n</link></item></channel></rss>", Feed,
+			[]Entry{{"http://h/a", 4, 29}, {"http://h/b", 6, 3}}, nil, nil},
+		{"Atom", "<feed xmlns=\"http://www.w3.org/2005/Atom\"><link href=\"http://h/\"/>\n<entry><link rel=\"edit\" href=\"http://h/edit\"/><link href=\"http://h/a\"/></entry>\n" +
+			"<entry><link rel=\"enclosure\" href=\"http://h/b.mp3\"/><link rel=\"alternate\" type=\"text/html\" href=\"http://h/b\"/></entry></feed>", Feed,
+			[]Entry{{"http://h/a", 2, 47}, {"http://h/b", 3, 53}}, nil, nil},
+		{"a script after the end, as some hosts add to every answer", "<urlset><url><loc>http://h/a</loc></url></urlset>\n<!-- done -->\n<script>track()</script>\n<urlset><url><loc>http://h/b</loc></url></urlset>", URLSet,
+			[]Entry{{"http://h/a", 1, 19}}, []string{"what follows its end, from line 3"}, nil},
+		{"text after the end", "<urlset><url><loc>http://h/a</loc></url></urlset>\n\nDone & <", URLSet,
+			[]Entry{{"http://h/a", 1, 19}}, []string{"what follows its end, from line 3"}, nil},
+		{"space and a comment after the end", "<urlset><url><loc>http://h/a</loc></url></urlset>\n<!-- done -->\n", URLSet,
+			[]Entry{{"http://h/a", 1, 19}}, nil, nil},
 		{"a broken gzip stream", "\x1f\x8bxx", 0, nil, nil, ErrNotSitemap},
 	}
 	for _, tt := range tests {
