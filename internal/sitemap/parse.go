@@ -16,8 +16,9 @@
 // index listed in an index, itself included, is skipped.
 //
 // sitemaps.org asks for UTF-8; a sitemap in UTF-16, with its byte order
-// mark, or that declares ASCII or Latin-1, is read all the same, as XML
-// parsers read it; one in another encoding is no sitemap.
+// mark, or that declares another encoding a browser knows, is read all
+// the same, as XML parsers read it; one in an encoding no browser knows
+// is no sitemap.
 //
 // Each URL keeps where it is in its sitemap, line and column, so that a
 // link check names it as a link's referrer.
@@ -108,7 +109,7 @@ func read(r io.Reader, most int64) (*Sitemap, error) {
 		in.Discard(3)
 	case bytes.HasPrefix(bom, []byte("\xfe\xff")), bytes.HasPrefix(bom, []byte("\xff\xfe")):
 		in.Discard(2)
-		in = bufio.NewReader(&fromUTF16{r: in, big: bom[0] == 0xfe})
+		in = bufio.NewReader(fromUTF16(in, bom[0] == 0xfe))
 	}
 	// XML if the first character but space is '<'; the space stays, so
 	// that the decoder counts lines from the start.
@@ -348,7 +349,7 @@ func xmlError(err error, lr *limited) string {
 	case gzipError(err) != "":
 		return gzipError(err)
 	case strings.Contains(err.Error(), "xml: opening charset"):
-		return "it declares an encoding other than UTF-8, which sitemaps.org requires, and which the crawler does not read"
+		return "it declares an encoding that is none of the Encoding Standard's, where sitemaps.org requires UTF-8"
 	case strings.Contains(err.Error(), "invalid UTF-8"):
 		return "it is not UTF-8, which sitemaps.org requires"
 	}
