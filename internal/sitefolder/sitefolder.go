@@ -324,16 +324,19 @@ func (f *Folder) open(name string) (*servedFile, error) {
 	return &servedFile{file, fi.Size()}, nil
 }
 
-// stat returns what name is, a file or a folder, with the check of open.
+// stat returns what name is, a file or a folder, with the check of open,
+// made first: a path through a loop is refused, whether or not its last
+// name is there.
 func (f *Folder) stat(name string) (fs.FileInfo, error) {
+	if err := f.loopless(path.Dir(name)); err != nil {
+		return nil, err
+	}
 	fi, err := f.root.Stat(name)
 	if err != nil {
 		return nil, err
 	}
 	if fi.IsDir() {
 		err = f.loopless(name)
-	} else {
-		err = f.loopless(path.Dir(name))
 	}
 	return fi, err
 }

@@ -103,6 +103,7 @@ func TestServe(t *testing.T) {
 		{"self loop", "GET", "http://folder.invalid/self/index.html", 403, "", "", "", true},
 		{"self loop folder", "GET", "http://folder.invalid/self/", 403, "", "", "", true},
 		{"loop up", "GET", "http://folder.invalid/deep/er/up/index.html", 403, "", "", "", true},
+		{"missing under a loop", "GET", "http://folder.invalid/deep/er/up/deep/nothing.html", 403, "", "", "", true},
 		{"two links in a loop", "GET", "http://folder.invalid/loopa", 403, "", "", "", true},
 		{"dangling", "GET", "http://folder.invalid/dangling.html", 404, "", "", "", false},
 		{"name too long", "GET", "http://folder.invalid/" + strings.Repeat("x", 300) + ".html", 404, "", "", "", false},
