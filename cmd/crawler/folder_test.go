@@ -94,7 +94,7 @@ out.html: 403 (page, 1 link)
 nothing.html: 404 (page, 1 link)
   orphan.html:1:1
 
-7 pages checked, 16 links checked: 7 broken links to 6 targets
+6 pages checked, 15 links checked: 7 broken links to 6 targets
 `
 	if stdout != want {
 		t.Errorf("report:\n%s\nwant:\n%s", stdout, want)
@@ -164,6 +164,45 @@ Not read for their links, as they are larger than -max-size:
 		t.Run(tt.name, func(t *testing.T) {
 			dir := makeFolder(t, tt.files)
 			code, stdout, stderr := crawl(t.Context(), noProxy, append(append([]string{"-check"}, tt.flags...), dir)...)
+			if code != exitBroken {
+				t.Fatalf("exit %d, want %d; stderr:\n%s", code, exitBroken, stderr)
+			}
+			if stdout != tt.want {
+				t.Errorf("report:\n%s\nwant:\n%s", stdout, tt.want)
+			}
+		})
+	}
+}
+
+// TestCheckFolderAsServed checks links that a static web server answers
+// from the same file as another: each file is one page, checked once,
+// and its links are reported from it alone.
+func TestCheckFolderAsServed(t *testing.T) {
+	tests := []struct {
+		name  string
+		files map[string]string
+		want  string // the report
+	}{
+		{"a query names the file", map[string]string{
+			"index.html": `<a href="a.html?x=1#sec">in</a>
+<a href="a.html?v=2#gone">missing</a>
+<a href="sub?q=1">a folder</a>
+<a href="index.html?again">itself</a>`,
+			"a.html":         `<h1 id="sec">A</h1><a href="gone.html">gone</a>`,
+			"sub/index.html": `<a href="../gone.html">gone</a>`,
+		}, `gone.html: 404 (page, 2 links)
+  a.html:1:20
+  sub/index.html:1:1
+a.html?v=2#gone: missing-fragment (fragment, 1 link)
+  index.html:2:1
+
+3 pages checked, 6 links checked: 3 broken links to 2 targets
+`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			dir := makeFolder(t, tt.files)
+			code, stdout, stderr := crawl(t.Context(), noProxy, "-check", dir)
 			if code != exitBroken {
 				t.Fatalf("exit %d, want %d; stderr:\n%s", code, exitBroken, stderr)
 			}
@@ -313,7 +352,7 @@ func TestCheckFolderNoNetwork(t *testing.T) {
 	if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != exitBroken {
 		t.Fatalf("%v, want exit %d; stderr:\n%s", err, exitBroken, stderr.String())
 	}
-	if !strings.HasSuffix(stdout.String(), "7 pages checked, 16 links checked: 7 broken links to 6 targets\n") {
+	if !strings.HasSuffix(stdout.String(), "6 pages checked, 15 links checked: 7 broken links to 6 targets\n") {
 		t.Errorf("report:\n%s", stdout.String())
 	}
 }

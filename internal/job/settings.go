@@ -204,10 +204,28 @@ func (cfg *Settings) check(rest []string) error {
 // normalizer, or in html mode the WHATWG URL Standard's serialization, so
 // that the seed, the links and the scope's prefixes are keyed alike.
 func (cfg *Settings) normalizer() func(string) (string, bool) {
+	normalize := refurl.Normalize
 	if cfg.mode == "html" {
-		return browserurl.Normalize
+		normalize = browserurl.Normalize
 	}
-	return refurl.Normalize
+	if cfg.Folder == "" {
+		return normalize
+	}
+	// A folder is served as a static web server serves it, which answers
+	// "a.html?x=1" with the file a.html, and "sub/" with sub/index.html:
+	// each file is one page, crawled once, whose links are reported from
+	// it alone.
+	base := cfg.Scopes[0]
+	return func(raw string) (string, bool) {
+		key, ok := normalize(raw)
+		if ok && strings.HasPrefix(key, base) {
+			key, _, _ = strings.Cut(key, "?")
+			if strings.HasSuffix(key, "/") {
+				key += "index.html"
+			}
+		}
+		return key, ok
+	}
 }
 
 // prefixes returns the -scope prefixes as the crawl matches them: as
