@@ -390,11 +390,20 @@ func (f *Folder) warn(name string, err error) {
 	if seen || f.Warn == nil {
 		return
 	}
+	var fix string
+	switch {
+	case errors.Is(err, fs.ErrPermission):
+		fix = "give the crawler's user permission to read it"
+	case errors.Is(err, errNotFile):
+		fix = "make it a regular file"
+	default:
+		fix = "make it a file or folder inside " + f.dir
+	}
 	var pe *fs.PathError
 	if errors.As(err, &pe) {
 		err = pe.Err
 	}
-	f.Warn(fmt.Sprintf("%s in the folder %s is not read: %v; links to it are reported broken (403): make it a file or folder inside %s", name, f.dir, err, f.dir))
+	f.Warn(fmt.Sprintf("%s in the folder %s is not read: %v; links to it are reported broken (403): %s", name, f.dir, err, fix))
 }
 
 // answer returns a response to req with code and body (nil for none).

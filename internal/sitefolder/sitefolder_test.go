@@ -327,3 +327,35 @@ func openWarning(t *testing.T, dir string) (*Folder, *[]string) {
 	f.Warn = func(msg string) { *warnings = append(*warnings, msg) }
 	return f, warnings
 }
+
+// TestWarnFix checks that the warning of a path that cannot be read says
+// what to do about its own reason: a file the crawler may not read needs
+// permission, not moving.
+func TestWarnFix(t *testing.T) {
+	dir := site(t, testSite)
+	f, warnings := openWarning(t, dir)
+	_, escape := f.root.Open("../secret.html")
+	if escape == nil {
+		t.Fatal("the root let ../secret.html be read")
+	}
+	tests := []struct {
+		name string
+		err  error
+		fix  string
+	}{
+		{"permission", &os.PathError{Op: "open", Path: "a.html", Err: syscall.EACCES}, "give the crawler's user permission to read it"},
+		{"permission of a folder", &os.PathError{Op: "openat", Path: "sub", Err: os.ErrPermission}, "give the crawler's user permission to read it"},
+		{"out of the folder", escape, "make it a file or folder inside " + dir},
+		{"loop", &os.PathError{Op: "open", Path: "self", Err: errLoop}, "make it a file or folder inside " + dir},
+		{"no regular file", &os.PathError{Op: "open", Path: "fifo.html", Err: errNotFile}, "make it a regular file"},
+	}
+	for i, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			f.warn(strings.Repeat("x", i+1), tt.err)
+			got := (*warnings)[len(*warnings)-1]
+			if !strings.HasSuffix(got, "links to it are reported broken (403): "+tt.fix) {
+				t.Errorf("warning %q, want it to end with the fix %q", got, tt.fix)
+			}
+		})
+	}
+}
