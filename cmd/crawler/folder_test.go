@@ -312,6 +312,8 @@ func TestCheckFolderRefused(t *testing.T) {
 		{"missing folder", []string{"-check", filepath.Join(empty, "nothing")}, exitSeedURL, "is no folder: give a folder of HTML files, or a site's URL with its scheme"},
 		{"host without a scheme", []string{"-check", "example.org/docs/"}, exitSeedURL, "such as https://example.org/docs/"},
 		{"a file", []string{"-check", file}, exitSeedURL, "is no folder"},
+		{"an empty argument", []string{"-check", ""}, exitSeedURL, `crawler: "" is no folder: give a folder`},
+		{"blanks", []string{"-check", " "}, exitSeedURL, `crawler: " " is no folder: give a folder`},
 		{"no pages", []string{"-check", noPages}, exitSeedURL, "holds no .html or .htm file to check"},
 		{"empty", []string{"-check", empty}, exitSeedURL, "holds no .html or .htm file to check"},
 		{"every page excluded", []string{"-check", "-exclude", `\.html$`, twoPages}, exitSeedURL, "-exclude leaves none of the folder's 2 pages to check: give patterns that match fewer of them"},

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"os"
+	"strconv"
 	"strings"
 
 	"tse-crawler/internal/linkcheck"
@@ -45,7 +46,11 @@ func (cfg *Settings) checkFolder(raw string) error {
 		return refuse(Flags, msg)
 	}
 	if fi, err := os.Stat(raw); err != nil || !fi.IsDir() {
-		msg = fmt.Sprintf("%s is no folder: give a folder of HTML files, or a site's URL with its scheme", raw)
+		name := raw
+		if strings.TrimSpace(raw) == "" {
+			name = strconv.Quote(raw) // else the message names nothing
+		}
+		msg = fmt.Sprintf("%s is no folder: give a folder of HTML files, or a site's URL with its scheme", name)
 		if _, rest, problem := splitScheme(raw); problem != "" && err != nil {
 			msg += ", such as https://" + rest
 		}
