@@ -198,6 +198,20 @@ a.html?v=2#gone: missing-fragment (fragment, 1 link)
 
 3 pages checked, 6 links checked: 3 broken links to 2 targets
 `},
+		{"however its name is escaped", map[string]string{
+			"index.html": `<a href="%C3%A9/">1</a><a href="%c3%a9/">2</a><a href="é/index.html">3</a>` +
+				`<a href="%65.html">4</a><a href="it's (1)!.html">5</a><a href="it%27s%20(1)%21.html">6</a>`,
+			"é/index.html":   `<a href="gone.html">gone</a>`,
+			"e.html":         `<a href="gone.html">gone</a>`,
+			"it's (1)!.html": `<a href="gone.html">gone</a>`,
+		}, `gone.html: 404 (page, 2 links)
+  e.html:1:1
+  it's (1)!.html:1:1
+é/gone.html: 404 (page, 1 link)
+  é/index.html:1:1
+
+4 pages checked, 9 links checked: 3 broken links to 2 targets
+`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

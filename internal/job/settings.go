@@ -19,6 +19,7 @@ import (
 	"tse-crawler/internal/pagescan"
 	"tse-crawler/internal/refurl"
 	"tse-crawler/internal/scope"
+	"tse-crawler/internal/sitefolder"
 )
 
 // Settings are what a crawl is asked to do: what the command line asks
@@ -218,11 +219,8 @@ func (cfg *Settings) normalizer() func(string) (string, bool) {
 	base := cfg.Scopes[0]
 	return func(raw string) (string, bool) {
 		key, ok := normalize(raw)
-		if ok && strings.HasPrefix(key, base) {
-			key, _, _ = strings.Cut(key, "?")
-			if strings.HasSuffix(key, "/") {
-				key += "index.html"
-			}
+		if ok {
+			key = sitefolder.FileKey(base, key)
 		}
 		return key, ok
 	}

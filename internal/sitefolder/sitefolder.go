@@ -154,13 +154,61 @@ func isHTML(name string) bool {
 }
 
 // urlOf returns the URL of the file name, a slash-separated path in the
-// folder.
+// folder, as FileKey gives it.
 func (f *Folder) urlOf(name string) string {
-	u := f.prefix + strings.TrimPrefix((&url.URL{Path: "/" + name}).EscapedPath(), "/")
-	if k, ok := browserurl.Key(u); ok {
-		return k
+	return f.prefix + escapeName(name)
+}
+
+// FileKey returns the key of the file that a static web server answers
+// key with, a URL as the crawl keys it, under prefix (see ParseBase): one
+// key for every URL of the file, however its path is escaped
+// ("%C3%A9.html", "%c3%a9.html" and "é.html" are one file to the server,
+// which decodes the path), without the query the server ignores, and
+// for a folder ("sub/") its index.html's. Any other key is returned as
+// it is.
+func FileKey(prefix, key string) string {
+	rest, ok := strings.CutPrefix(key, prefix)
+	if !ok {
+		return key
 	}
-	return u
+	rest, _, _ = strings.Cut(rest, "?")
+	// A "%2F" is no '/' to a browser, which resolves the page's links
+	// from the folder the path names without it, so such a path keeps
+	// its escapes, as does one the server refuses (400).
+	if name, err := url.PathUnescape(rest); err == nil && !strings.Contains(strings.ToLower(rest), "%2f") {
+		rest = escapeName(name)
+	}
+	if rest == "" || strings.HasSuffix(rest, "/") {
+		rest += "index.html"
+	}
+	return prefix + rest
+}
+
+// escapeName percent-encodes every byte of name but ASCII letters and
+// digits, '-', '.', '_', '~' and '/': the one escaping of a file's
+// path that its keys share.
+func escapeName(name string) string {
+	plain := func(c byte) bool {
+		return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || strings.IndexByte("-._~/", c) >= 0
+	}
+	i := 0
+	for i < len(name) && plain(name[i]) {
+		i++
+	}
+	if i == len(name) {
+		return name
+	}
+	const hex = "0123456789ABCDEF"
+	var b strings.Builder
+	b.WriteString(name[:i])
+	for ; i < len(name); i++ {
+		if c := name[i]; plain(c) {
+			b.WriteByte(c)
+		} else {
+			b.Write([]byte{'%', hex[c>>4], hex[c&15]})
+		}
+	}
+	return b.String()
 }
 
 // Name returns how a report names the URL u: as a path in the folder, as

@@ -359,3 +359,51 @@ func TestWarnFix(t *testing.T) {
 		})
 	}
 }
+
+// TestFileKey checks that every URL of a file has the file's key, as
+// Pages gives it, and that the URLs of other files do not.
+func TestFileKey(t *testing.T) {
+	const p = "http://folder.invalid/docs/"
+	tests := []struct{ key, want string }{
+		{p + "a.html", p + "a.html"},
+		{p + "a.html?x=1", p + "a.html"},
+		{p + "sub/", p + "sub/index.html"},
+		{p + "sub/?q", p + "sub/index.html"},
+		{p, p + "index.html"},
+		{p + "%C3%A9.html", p + "%C3%A9.html"},
+		{p + "%c3%a9.html", p + "%C3%A9.html"},
+		{p + "%65.html", p + "e.html"},
+		{p + "it's%20(1)!.html", p + "it%27s%20%281%29%21.html"},
+		{p + "it%27s%20%281%29%21.html", p + "it%27s%20%281%29%21.html"},
+		{p + "100%25.html", p + "100%25.html"},
+		{p + "100%.html", p + "100%.html"},       // refused (400): as it is
+		{p + "sub%2Fa.html", p + "sub%2Fa.html"}, // no folder to a browser
+		{p + "sub%2fa%20b.html", p + "sub%2fa%20b.html"},
+		{"http://folder.invalid/other.html?x", "http://folder.invalid/other.html?x"},
+		{"https://example.org/docs/a.html?x", "https://example.org/docs/a.html?x"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.key, func(t *testing.T) {
+			if got := FileKey(p, tt.key); got != tt.want {
+				t.Errorf("FileKey = %q, want %q", got, tt.want)
+			}
+		})
+	}
+	f, err := Open(site(t, map[string]string{"it's (1)!.html": "x", "é/index.html": "x"}), p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	pages, err := f.Pages()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, u := range pages {
+		if k := FileKey(p, u); k != u {
+			t.Errorf("page %s has the key %s", u, k)
+		}
+	}
+	if want := []string{p + "%C3%A9/index.html", p + "it%27s%20%281%29%21.html"}; !slices.Equal(pages, want) {
+		t.Errorf("pages %q, want %q", pages, want)
+	}
+}
