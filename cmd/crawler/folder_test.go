@@ -317,6 +317,7 @@ func TestCheckFolderRefused(t *testing.T) {
 	noPages := makeFolder(t, map[string]string{"a.txt": "text"})
 	twoPages := makeFolder(t, map[string]string{"a.html": "a", "b/c.html": "c"})
 	file := filepath.Join(noPages, "a.txt")
+	unreadable := makeFolder(t, map[string]string{"out.html": "->../secret.html", "notes.txt": "text"})
 	tests := []struct {
 		name string
 		args []string
@@ -330,6 +331,7 @@ func TestCheckFolderRefused(t *testing.T) {
 		{"blanks", []string{"-check", " "}, exitSeedURL, `crawler: " " is no folder: give a folder`},
 		{"no pages", []string{"-check", noPages}, exitSeedURL, "holds no .html or .htm file to check"},
 		{"empty", []string{"-check", empty}, exitSeedURL, "holds no .html or .htm file to check"},
+		{"no page readable", []string{"-check", unreadable}, exitSeedURL, "holds 1 .html or .htm file, and none it can read: see the warning above of each for what to do"},
 		{"every page excluded", []string{"-check", "-exclude", `\.html$`, twoPages}, exitSeedURL, "-exclude leaves none of the folder's 2 pages to check: give patterns that match fewer of them"},
 		{"-base without a folder", []string{"-check", "-base", "http://example.org/", "http://example.org/"}, exitUsage, "-base works only with -check DIR"},
 		{"bad -base", []string{"-check", "-base", "ftp://example.org/", empty}, exitUsage, "-base \"ftp://example.org/\" is not an http or https URL"},

@@ -112,9 +112,10 @@ func (f *Folder) Host() string { return f.base.Host }
 // not. Folders are walked, symbolic links to folders are not (a loop
 // cannot trap the walk), and a file that is a symbolic link is taken
 // only if it leads to a file in the folder. A file or folder that cannot
-// be read is warned of and left out.
+// be read is warned of and left out; if every page is, Pages says so.
 func (f *Folder) Pages() ([]string, error) {
 	var pages []string
+	unread := 0
 	err := fs.WalkDir(f.root.FS(), ".", func(name string, d fs.DirEntry, err error) error {
 		if err != nil {
 			if name == "." {
@@ -128,13 +129,24 @@ func (f *Folder) Pages() ([]string, error) {
 		}
 		if err := f.readable(name); err != nil {
 			f.warn(name, err)
+			unread++
 			return nil
 		}
 		pages = append(pages, f.urlOf(name))
 		return nil
 	})
+	if err == nil && len(pages) == 0 && unread > 0 {
+		err = fmt.Errorf("the folder %s holds %d .html or .htm file%s, and none it can read: see the warning above of each for what to do", f.dir, unread, plural(unread))
+	}
 	slices.Sort(pages)
 	return pages, err
+}
+
+func plural(n int) string {
+	if n == 1 {
+		return ""
+	}
+	return "s"
 }
 
 // readable returns why the file name cannot be served, or nil.
