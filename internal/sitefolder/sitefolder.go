@@ -13,8 +13,9 @@
 //
 // Every file is read through an [os.Root], so nothing outside the folder
 // is read, whatever a URL says: ".." cannot climb out, and a symbolic
-// link is followed only while it stays inside. A link out, or in a loop,
-// is answered 403 and warned of, never followed.
+// link is followed only while it stays inside, and only if its target is
+// a relative path. A link out, to an absolute path, or in a loop, is
+// answered 403 and warned of, never followed.
 package sitefolder
 
 import (
@@ -26,6 +27,7 @@ import (
 	"net/url"
 	"os"
 	"path"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -458,12 +460,42 @@ func (f *Folder) warn(name string, err error) {
 		fix = "make it a regular file"
 	default:
 		fix = "make it a file or folder inside " + f.dir
+		if link, ok := f.absoluteInside(name); ok {
+			fix = link + " is a symbolic link to an absolute path: make it relative, such as with ln -sr, to have it followed"
+		}
 	}
 	var pe *fs.PathError
 	if errors.As(err, &pe) {
 		err = pe.Err
 	}
 	f.Warn(fmt.Sprintf("%s in the folder %s is not read: %v; links to it are reported broken (403): %s", name, f.dir, err, fix))
+}
+
+// absoluteInside returns the first symbolic link on the way to name
+// whose target is an absolute path in the folder, which the folder does
+// not follow, though a web server would, and true; or false if there is
+// none. It reads the links, not what they lead to.
+func (f *Folder) absoluteInside(name string) (string, bool) {
+	top, err := filepath.EvalSymlinks(f.dir)
+	if err != nil {
+		return "", false
+	}
+	p := ""
+	for _, seg := range strings.Split(name, "/") {
+		p = path.Join(p, seg)
+		target, err := os.Readlink(filepath.Join(f.dir, filepath.FromSlash(p)))
+		if err != nil || !filepath.IsAbs(target) {
+			continue
+		}
+		real, err := filepath.EvalSymlinks(target)
+		if err != nil {
+			return "", false
+		}
+		rel, err := filepath.Rel(top, real)
+		inside := err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
+		return p, inside
+	}
+	return "", false
 }
 
 // answer returns a response to req with code and body (nil for none).

@@ -407,3 +407,41 @@ func TestFileKey(t *testing.T) {
 		t.Errorf("pages %q, want %q", pages, want)
 	}
 }
+
+// TestAbsoluteLink checks the warning of a symbolic link whose target is
+// an absolute path: one that leads back into the folder is to be made
+// relative, which the folder follows, and one that leads out, moved in.
+func TestAbsoluteLink(t *testing.T) {
+	dir := site(t, testSite)
+	for link, target := range map[string]string{
+		"abs.html": filepath.Join(dir, "index.html"),
+		"absdir":   filepath.Join(dir, "sub"),
+		"absout":   filepath.Dir(dir),
+	} {
+		if err := os.Symlink(target, filepath.Join(dir, link)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	tests := []struct{ url, fix string }{
+		{"http://folder.invalid/abs.html", "abs.html is a symbolic link to an absolute path: make it relative, such as with ln -sr, to have it followed"},
+		{"http://folder.invalid/absdir/page.htm", "absdir is a symbolic link to an absolute path: make it relative, such as with ln -sr, to have it followed"},
+		{"http://folder.invalid/absout/secret.html", "make it a file or folder inside " + dir},
+	}
+	for _, tt := range tests {
+		t.Run(tt.url, func(t *testing.T) {
+			f, warnings := openWarning(t, dir)
+			req, err := http.NewRequest("GET", tt.url, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			resp, err := f.Transport(nil).RoundTrip(req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			resp.Body.Close()
+			if resp.StatusCode != 403 || len(*warnings) != 1 || !strings.HasSuffix((*warnings)[0], "(403): "+tt.fix) {
+				t.Errorf("status %d, warnings %q, want 403 and one that ends %q", resp.StatusCode, *warnings, tt.fix)
+			}
+		})
+	}
+}
