@@ -3,12 +3,15 @@ package job
 import (
 	"fmt"
 	"math"
+	"net/url"
 	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 
 	"tse-crawler/internal/linkcheck"
 	"tse-crawler/internal/pagefetch"
+	"tse-crawler/internal/shellword"
 	"tse-crawler/internal/sitefolder"
 )
 
@@ -28,6 +31,20 @@ func folderArg(raw string) bool {
 	}
 	name, _, _ := splitScheme(raw)
 	return name == "" && !strings.Contains(raw, "://")
+}
+
+// fileURLMessage explains a seed that is a file: URL, raw: the crawler
+// fetches none, and checks a folder by its path. It names the folder the
+// URL is or is in.
+func fileURLMessage(raw string) string {
+	dir := raw
+	if u, err := url.Parse(raw); err == nil && u.Path != "" {
+		dir = filepath.Clean(filepath.FromSlash(u.Path))
+	}
+	if fi, err := os.Stat(dir); err == nil && !fi.IsDir() {
+		dir = filepath.Dir(dir)
+	}
+	return fmt.Sprintf("seedURL %q is a file: URL, which the crawler does not fetch: to check a folder's links, give its path, as in crawler -check %s; to crawl it, serve it and give its http URL", raw, shellword.Quote(dir, false))
 }
 
 // checkFolder checks the settings of a link check of the folder raw, and

@@ -401,6 +401,9 @@ func (cfg *Settings) setArgs(rest []string) error {
 // be connected to, and is not excluded.
 func (cfg *Settings) checkSeed(raw string) (string, error) {
 	seed, ok := cfg.normalizer()(raw)
+	if name, _, _ := splitScheme(raw); name == "file" {
+		return "", refuse(SeedURL, fileURLMessage(raw))
+	}
 	if fi, err := os.Stat(raw); !ok && err == nil && fi.IsDir() {
 		if cfg.Check {
 			return "", refuse(Flags, fmt.Sprintf("-check %s takes the folder alone: leave out pageDirectory and maxDepth", raw))
