@@ -333,6 +333,8 @@ func TestCheckFolderRefused(t *testing.T) {
 		{"empty", []string{"-check", empty}, exitSeedURL, "holds no .html or .htm file to check"},
 		{"a file: URL", []string{"-check", "file://" + twoPages + "/"}, exitSeedURL, "is a file: URL, which the crawler does not fetch: to check a folder's links, give its path, as in crawler -check " + twoPages},
 		{"a file: URL of a page", []string{"-check", "file://" + twoPages + "/a.html"}, exitSeedURL, "give its path, as in crawler -check " + twoPages + ";"},
+		{"a folder without -check", []string{twoPages}, exitUsage, "but got 1: to check the links of the folder " + twoPages + ", give -check before it"},
+		{"a folder with a flag of -check", []string{"-check-external=false", twoPages}, exitUsage, "give -check before it"},
 		{"no page readable", []string{"-check", unreadable}, exitSeedURL, "holds 1 .html or .htm file, and none it can read: see the warning above of each for what to do"},
 		{"every page excluded", []string{"-check", "-exclude", `\.html$`, twoPages}, exitSeedURL, "-exclude leaves none of the folder's 2 pages to check: give patterns that match fewer of them"},
 		{"-base without a folder", []string{"-check", "-base", "http://example.org/", "http://example.org/"}, exitUsage, "-base works only with -check DIR"},

@@ -375,6 +375,11 @@ func (cfg *Settings) setArgs(rest []string) error {
 				break
 			}
 		}
+		if len(rest) == 1 && !cfg.Check {
+			if fi, err := os.Stat(rest[0]); err == nil && fi.IsDir() {
+				msg += fmt.Sprintf(": to check the links of the folder %s, give -check before it", rest[0])
+			}
+		}
 		return refuse(Flags, msg)
 	}
 	seed, err := cfg.checkSeed(rest[0])
