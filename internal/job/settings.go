@@ -213,9 +213,9 @@ func (cfg *Settings) normalizer() func(string) (string, bool) {
 		return normalize
 	}
 	// A folder is served as a static web server serves it, which answers
-	// "a.html?x=1" with the file a.html, and "sub/" with sub/index.html:
-	// each file is one page, crawled once, whose links are reported from
-	// it alone.
+	// "a.html?x=1" with the file a.html, "sub/" with sub/index.html and
+	// "%65.html" with e.html: each file is one page, crawled once, whose
+	// links are reported from it alone.
 	base := cfg.Scopes[0]
 	return func(raw string) (string, bool) {
 		key, ok := normalize(raw)
