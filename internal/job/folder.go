@@ -11,7 +11,6 @@ import (
 
 	"tse-crawler/internal/linkcheck"
 	"tse-crawler/internal/pagefetch"
-	"tse-crawler/internal/shellword"
 	"tse-crawler/internal/sitefolder"
 )
 
@@ -44,7 +43,7 @@ func fileURLMessage(raw string) string {
 	if fi, err := os.Stat(dir); err == nil && !fi.IsDir() {
 		dir = filepath.Dir(dir)
 	}
-	return fmt.Sprintf("seedURL %q is a file: URL, which the crawler does not fetch: to check a folder's links, give its path, as in crawler -check %s; to crawl it, serve it and give its http URL", raw, shellword.Quote(dir, false))
+	return fmt.Sprintf("seedURL %q is a file: URL, which the crawler does not fetch: to check a folder's links, give its path after -check, %q; to crawl it, serve it and give its http URL", raw, dir)
 }
 
 // checkFolder checks the settings of a link check of the folder raw, and
