@@ -94,7 +94,7 @@ out.html: 403 (page, 1 link)
 nothing.html: 404 (page, 1 link)
   orphan.html:1:1
 
-7 pages checked, 16 links checked: 7 broken links to 6 targets
+6 pages checked, 15 links checked: 7 broken links to 6 targets
 `
 	if stdout != want {
 		t.Errorf("report:\n%s\nwant:\n%s", stdout, want)
@@ -164,6 +164,59 @@ Not read for their links, as they are larger than -max-size:
 		t.Run(tt.name, func(t *testing.T) {
 			dir := makeFolder(t, tt.files)
 			code, stdout, stderr := crawl(t.Context(), noProxy, append(append([]string{"-check"}, tt.flags...), dir)...)
+			if code != exitBroken {
+				t.Fatalf("exit %d, want %d; stderr:\n%s", code, exitBroken, stderr)
+			}
+			if stdout != tt.want {
+				t.Errorf("report:\n%s\nwant:\n%s", stdout, tt.want)
+			}
+		})
+	}
+}
+
+// TestCheckFolderAsServed checks links that a static web server answers
+// from the same file as another: each file is one page, checked once,
+// and its links are reported from it alone.
+func TestCheckFolderAsServed(t *testing.T) {
+	tests := []struct {
+		name  string
+		files map[string]string
+		want  string // the report
+	}{
+		{"a query names the file", map[string]string{
+			"index.html": `<a href="a.html?x=1#sec">in</a>
+<a href="a.html?v=2#gone">missing</a>
+<a href="sub?q=1">a folder</a>
+<a href="index.html?again">itself</a>`,
+			"a.html":         `<h1 id="sec">A</h1><a href="gone.html">gone</a>`,
+			"sub/index.html": `<a href="../gone.html">gone</a>`,
+		}, `gone.html: 404 (page, 2 links)
+  a.html:1:20
+  sub/index.html:1:1
+a.html?v=2#gone: missing-fragment (fragment, 1 link)
+  index.html:2:1
+
+3 pages checked, 6 links checked: 3 broken links to 2 targets
+`},
+		{"however its name is escaped", map[string]string{
+			"index.html": `<a href="%C3%A9/">1</a><a href="%c3%a9/">2</a><a href="é/index.html">3</a>` +
+				`<a href="%65.html">4</a><a href="it's (1)!.html">5</a><a href="it%27s%20(1)%21.html">6</a>`,
+			"é/index.html":   `<a href="gone.html">gone</a>`,
+			"e.html":         `<a href="gone.html">gone</a>`,
+			"it's (1)!.html": `<a href="gone.html">gone</a>`,
+		}, `gone.html: 404 (page, 2 links)
+  e.html:1:1
+  it's (1)!.html:1:1
+é/gone.html: 404 (page, 1 link)
+  é/index.html:1:1
+
+4 pages checked, 9 links checked: 3 broken links to 2 targets
+`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			dir := makeFolder(t, tt.files)
+			code, stdout, stderr := crawl(t.Context(), noProxy, "-check", dir)
 			if code != exitBroken {
 				t.Fatalf("exit %d, want %d; stderr:\n%s", code, exitBroken, stderr)
 			}
@@ -264,6 +317,7 @@ func TestCheckFolderRefused(t *testing.T) {
 	noPages := makeFolder(t, map[string]string{"a.txt": "text"})
 	twoPages := makeFolder(t, map[string]string{"a.html": "a", "b/c.html": "c"})
 	file := filepath.Join(noPages, "a.txt")
+	unreadable := makeFolder(t, map[string]string{"out.html": "->../secret.html", "notes.txt": "text"})
 	tests := []struct {
 		name string
 		args []string
@@ -273,8 +327,15 @@ func TestCheckFolderRefused(t *testing.T) {
 		{"missing folder", []string{"-check", filepath.Join(empty, "nothing")}, exitSeedURL, "is no folder: give a folder of HTML files, or a site's URL with its scheme"},
 		{"host without a scheme", []string{"-check", "example.org/docs/"}, exitSeedURL, "such as https://example.org/docs/"},
 		{"a file", []string{"-check", file}, exitSeedURL, "is no folder"},
+		{"an empty argument", []string{"-check", ""}, exitSeedURL, `crawler: "" is no folder: give a folder`},
+		{"blanks", []string{"-check", " "}, exitSeedURL, `crawler: " " is no folder: give a folder`},
 		{"no pages", []string{"-check", noPages}, exitSeedURL, "holds no .html or .htm file to check"},
 		{"empty", []string{"-check", empty}, exitSeedURL, "holds no .html or .htm file to check"},
+		{"a file: URL", []string{"-check", "file://" + twoPages + "/"}, exitSeedURL, `is a file: URL, which the crawler does not fetch: to check a folder's links, give its path after -check, "` + twoPages + `"; to crawl it`},
+		{"a file: URL of a page", []string{"-check", "file://" + twoPages + "/a.html"}, exitSeedURL, `give its path after -check, "` + twoPages + `";`},
+		{"a folder without -check", []string{twoPages}, exitUsage, "but got 1: to check the links of the folder " + twoPages + ", give -check before it"},
+		{"a folder with a flag of -check", []string{"-check-external=false", twoPages}, exitUsage, "give -check before it"},
+		{"no page readable", []string{"-check", unreadable}, exitSeedURL, "holds 1 .html or .htm file, and none it can read: see the warning above of each for what to do"},
 		{"every page excluded", []string{"-check", "-exclude", `\.html$`, twoPages}, exitSeedURL, "-exclude leaves none of the folder's 2 pages to check: give patterns that match fewer of them"},
 		{"-base without a folder", []string{"-check", "-base", "http://example.org/", "http://example.org/"}, exitUsage, "-base works only with -check DIR"},
 		{"bad -base", []string{"-check", "-base", "ftp://example.org/", empty}, exitUsage, "-base \"ftp://example.org/\" is not an http or https URL"},
@@ -313,7 +374,7 @@ func TestCheckFolderNoNetwork(t *testing.T) {
 	if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != exitBroken {
 		t.Fatalf("%v, want exit %d; stderr:\n%s", err, exitBroken, stderr.String())
 	}
-	if !strings.HasSuffix(stdout.String(), "7 pages checked, 16 links checked: 7 broken links to 6 targets\n") {
+	if !strings.HasSuffix(stdout.String(), "6 pages checked, 15 links checked: 7 broken links to 6 targets\n") {
 		t.Errorf("report:\n%s", stdout.String())
 	}
 }

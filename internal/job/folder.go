@@ -3,7 +3,10 @@ package job
 import (
 	"fmt"
 	"math"
+	"net/url"
 	"os"
+	"path/filepath"
+	"strconv"
 	"strings"
 
 	"tse-crawler/internal/linkcheck"
@@ -29,6 +32,20 @@ func folderArg(raw string) bool {
 	return name == "" && !strings.Contains(raw, "://")
 }
 
+// fileURLMessage explains a seed that is a file: URL, raw: the crawler
+// fetches none, and checks a folder by its path. It names the folder the
+// URL is or is in.
+func fileURLMessage(raw string) string {
+	dir := raw
+	if u, err := url.Parse(raw); err == nil && u.Path != "" {
+		dir = filepath.Clean(filepath.FromSlash(u.Path))
+	}
+	if fi, err := os.Stat(dir); err == nil && !fi.IsDir() {
+		dir = filepath.Dir(dir)
+	}
+	return fmt.Sprintf("seedURL %q is a file: URL, which the crawler does not fetch: to check a folder's links, give its path after -check, %q; to crawl it, serve it and give its http URL", raw, dir)
+}
+
 // checkFolder checks the settings of a link check of the folder raw, and
 // sets its scope, the base URL.
 func (cfg *Settings) checkFolder(raw string) error {
@@ -45,7 +62,11 @@ func (cfg *Settings) checkFolder(raw string) error {
 		return refuse(Flags, msg)
 	}
 	if fi, err := os.Stat(raw); err != nil || !fi.IsDir() {
-		msg = fmt.Sprintf("%s is no folder: give a folder of HTML files, or a site's URL with its scheme", raw)
+		name := raw
+		if strings.TrimSpace(raw) == "" {
+			name = strconv.Quote(raw) // else the message names nothing
+		}
+		msg = fmt.Sprintf("%s is no folder: give a folder of HTML files, or a site's URL with its scheme", name)
 		if _, rest, problem := splitScheme(raw); problem != "" && err != nil {
 			msg += ", such as https://" + rest
 		}

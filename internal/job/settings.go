@@ -19,6 +19,7 @@ import (
 	"tse-crawler/internal/pagescan"
 	"tse-crawler/internal/refurl"
 	"tse-crawler/internal/scope"
+	"tse-crawler/internal/sitefolder"
 )
 
 // Settings are what a crawl is asked to do: what the command line asks
@@ -204,10 +205,25 @@ func (cfg *Settings) check(rest []string) error {
 // normalizer, or in html mode the WHATWG URL Standard's serialization, so
 // that the seed, the links and the scope's prefixes are keyed alike.
 func (cfg *Settings) normalizer() func(string) (string, bool) {
+	normalize := refurl.Normalize
 	if cfg.mode == "html" {
-		return browserurl.Normalize
+		normalize = browserurl.Normalize
 	}
-	return refurl.Normalize
+	if cfg.Folder == "" {
+		return normalize
+	}
+	// A folder is served as a static web server serves it, which answers
+	// "a.html?x=1" with the file a.html, "sub/" with sub/index.html and
+	// "%65.html" with e.html: each file is one page, crawled once, whose
+	// links are reported from it alone.
+	base := cfg.Scopes[0]
+	return func(raw string) (string, bool) {
+		key, ok := normalize(raw)
+		if ok {
+			key = sitefolder.FileKey(base, key)
+		}
+		return key, ok
+	}
 }
 
 // prefixes returns the -scope prefixes as the crawl matches them: as
@@ -359,6 +375,11 @@ func (cfg *Settings) setArgs(rest []string) error {
 				break
 			}
 		}
+		if len(rest) == 1 && !cfg.Check {
+			if fi, err := os.Stat(rest[0]); err == nil && fi.IsDir() {
+				msg += fmt.Sprintf(": to check the links of the folder %s, give -check before it", rest[0])
+			}
+		}
 		return refuse(Flags, msg)
 	}
 	seed, err := cfg.checkSeed(rest[0])
@@ -385,6 +406,9 @@ func (cfg *Settings) setArgs(rest []string) error {
 // be connected to, and is not excluded.
 func (cfg *Settings) checkSeed(raw string) (string, error) {
 	seed, ok := cfg.normalizer()(raw)
+	if name, _, _ := splitScheme(raw); name == "file" {
+		return "", refuse(SeedURL, fileURLMessage(raw))
+	}
 	if fi, err := os.Stat(raw); !ok && err == nil && fi.IsDir() {
 		if cfg.Check {
 			return "", refuse(Flags, fmt.Sprintf("-check %s takes the folder alone: leave out pageDirectory and maxDepth", raw))

@@ -398,7 +398,17 @@ func fine(status string) bool {
 // topFragment says whether a fragment names a place every page has: its
 // top.
 func topFragment(f string) bool {
+	f = indicated(f)
 	return f == "" || strings.EqualFold(f, "top")
+}
+
+// indicated returns the part of a fragment that names an element, as a
+// browser looks for it: the fragment directive, from ":~:" on (a text
+// fragment, #:~:text=...), is taken out first, and what it finds, if
+// anything, the page's text decides.
+func indicated(f string) string {
+	f, _, _ = strings.Cut(f, ":~:")
+	return f
 }
 
 // checkAll asks the web for every target of round not yet decided, on

@@ -85,8 +85,10 @@ func (c *Checker) missingFragments(t *target) []BrokenLink {
 }
 
 // hasID says whether a page with ids has the element a fragment names:
-// by the fragment as written, or percent-decoded, as a browser looks.
+// by the fragment as written, or percent-decoded, as a browser looks,
+// without its fragment directive.
 func hasID(ids map[string]bool, f string) bool {
+	f = indicated(f)
 	if ids[f] {
 		return true
 	}

@@ -3,6 +3,7 @@ package linkcheck_test
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -132,4 +133,46 @@ func terminalControls(b []byte) string {
 		b = b[n:]
 	}
 	return string(bad)
+}
+
+// TestCheckerFragmentDirective checks links with a text fragment
+// (#:~:text=...): a browser takes the fragment directive, from ":~:" on,
+// out of the fragment before it looks for the element it names, so
+// only what comes before it must be an id, and nothing before it is the
+// page's top.
+func TestCheckerFragmentDirective(t *testing.T) {
+	tests := []struct {
+		name, href string
+		missing    string // the fragment reported missing, or ""
+	}{
+		{"directive alone", "a.html#:~:text=hello", ""},
+		{"id before it", "a.html#here:~:text=hello", ""},
+		{"top before it", "a.html#top:~:text=x", ""},
+		{"missing id before it", "a.html#gone:~:text=x", "gone:~:text=x"},
+		{"two directives", "a.html#here:~:text=a:~:text=b", ""},
+		{"no directive", "a.html#gone", "gone"},
+		{"a tilde alone", "a.html#:~text", ":~text"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			c := &linkcheck.Checker{Web: &fakeWeb{}, Scheduler: pagefetch.NewScheduler(0, nil, 1), Scope: scope{}}
+			c.Saved("http://site/", read("http://site/", `<a href="`+tt.href+`">x</a>`, ""))
+			c.Saved("http://site/a.html", read("http://site/a.html", `<h1 id=here>A</h1>`, ""))
+			r, err := c.Run(t.Context())
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got []string
+			for _, b := range r.Broken {
+				got = append(got, b.URL)
+			}
+			var want []string
+			if tt.missing != "" {
+				want = []string{"http://site/a.html#" + tt.missing}
+			}
+			if !slices.Equal(got, want) {
+				t.Errorf("broken %q, want %q", got, want)
+			}
+		})
+	}
 }

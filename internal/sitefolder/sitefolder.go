@@ -13,8 +13,9 @@
 //
 // Every file is read through an [os.Root], so nothing outside the folder
 // is read, whatever a URL says: ".." cannot climb out, and a symbolic
-// link is followed only while it stays inside. A link out, or in a loop,
-// is answered 403 and warned of, never followed.
+// link is followed only while it stays inside, and only if its target is
+// a relative path. A link out, to an absolute path, or in a loop, is
+// answered 403 and warned of, never followed.
 package sitefolder
 
 import (
@@ -26,6 +27,7 @@ import (
 	"net/url"
 	"os"
 	"path"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -112,9 +114,10 @@ func (f *Folder) Host() string { return f.base.Host }
 // not. Folders are walked, symbolic links to folders are not (a loop
 // cannot trap the walk), and a file that is a symbolic link is taken
 // only if it leads to a file in the folder. A file or folder that cannot
-// be read is warned of and left out.
+// be read is warned of and left out; if every page is, Pages says so.
 func (f *Folder) Pages() ([]string, error) {
 	var pages []string
+	unread := 0
 	err := fs.WalkDir(f.root.FS(), ".", func(name string, d fs.DirEntry, err error) error {
 		if err != nil {
 			if name == "." {
@@ -128,13 +131,24 @@ func (f *Folder) Pages() ([]string, error) {
 		}
 		if err := f.readable(name); err != nil {
 			f.warn(name, err)
+			unread++
 			return nil
 		}
 		pages = append(pages, f.urlOf(name))
 		return nil
 	})
+	if err == nil && len(pages) == 0 && unread > 0 {
+		err = fmt.Errorf("the folder %s holds %d .html or .htm file%s, and none it can read: see the warning above of each for what to do", f.dir, unread, plural(unread))
+	}
 	slices.Sort(pages)
 	return pages, err
+}
+
+func plural(n int) string {
+	if n == 1 {
+		return ""
+	}
+	return "s"
 }
 
 // readable returns why the file name cannot be served, or nil.
@@ -154,13 +168,61 @@ func isHTML(name string) bool {
 }
 
 // urlOf returns the URL of the file name, a slash-separated path in the
-// folder.
+// folder, as FileKey gives it.
 func (f *Folder) urlOf(name string) string {
-	u := f.prefix + strings.TrimPrefix((&url.URL{Path: "/" + name}).EscapedPath(), "/")
-	if k, ok := browserurl.Key(u); ok {
-		return k
+	return f.prefix + escapeName(name)
+}
+
+// FileKey returns the key of the file that a static web server answers
+// key with, a URL as the crawl keys it, under prefix (see ParseBase): one
+// key for every URL of the file, however its path is escaped
+// ("%C3%A9.html", "%c3%a9.html" and "é.html" are one file to the server,
+// which decodes the path), without the query the server ignores, and
+// for a folder ("sub/") its index.html's. Any other key is returned as
+// it is.
+func FileKey(prefix, key string) string {
+	rest, ok := strings.CutPrefix(key, prefix)
+	if !ok {
+		return key
 	}
-	return u
+	rest, _, _ = strings.Cut(rest, "?")
+	// A "%2F" is no '/' to a browser, which resolves the page's links
+	// from the folder the path names without it, so such a path keeps
+	// its escapes, as does one the server refuses (400).
+	if name, err := url.PathUnescape(rest); err == nil && !strings.Contains(strings.ToLower(rest), "%2f") {
+		rest = escapeName(name)
+	}
+	if rest == "" || strings.HasSuffix(rest, "/") {
+		rest += "index.html"
+	}
+	return prefix + rest
+}
+
+// escapeName percent-encodes every byte of name but ASCII letters and
+// digits, '-', '.', '_', '~' and '/': the one escaping of a file's
+// path that its keys share.
+func escapeName(name string) string {
+	plain := func(c byte) bool {
+		return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || strings.IndexByte("-._~/", c) >= 0
+	}
+	i := 0
+	for i < len(name) && plain(name[i]) {
+		i++
+	}
+	if i == len(name) {
+		return name
+	}
+	const hex = "0123456789ABCDEF"
+	var b strings.Builder
+	b.WriteString(name[:i])
+	for ; i < len(name); i++ {
+		if c := name[i]; plain(c) {
+			b.WriteByte(c)
+		} else {
+			b.Write([]byte{'%', hex[c>>4], hex[c&15]})
+		}
+	}
+	return b.String()
 }
 
 // Name returns how a report names the URL u: as a path in the folder, as
@@ -324,16 +386,19 @@ func (f *Folder) open(name string) (*servedFile, error) {
 	return &servedFile{file, fi.Size()}, nil
 }
 
-// stat returns what name is, a file or a folder, with the check of open.
+// stat returns what name is, a file or a folder, with the check of open,
+// made first: a path through a loop is refused, whether or not its last
+// name is there.
 func (f *Folder) stat(name string) (fs.FileInfo, error) {
+	if err := f.loopless(path.Dir(name)); err != nil {
+		return nil, err
+	}
 	fi, err := f.root.Stat(name)
 	if err != nil {
 		return nil, err
 	}
 	if fi.IsDir() {
 		err = f.loopless(name)
-	} else {
-		err = f.loopless(path.Dir(name))
 	}
 	return fi, err
 }
@@ -387,11 +452,50 @@ func (f *Folder) warn(name string, err error) {
 	if seen || f.Warn == nil {
 		return
 	}
+	var fix string
+	switch {
+	case errors.Is(err, fs.ErrPermission):
+		fix = "give the crawler's user permission to read it"
+	case errors.Is(err, errNotFile):
+		fix = "make it a regular file"
+	default:
+		fix = "make it a file or folder inside " + f.dir
+		if link, ok := f.absoluteInside(name); ok {
+			fix = link + " is a symbolic link to an absolute path: make it relative, such as with ln -sr, to have it followed"
+		}
+	}
 	var pe *fs.PathError
 	if errors.As(err, &pe) {
 		err = pe.Err
 	}
-	f.Warn(fmt.Sprintf("%s in the folder %s is not read: %v; links to it are reported broken (403): make it a file or folder inside %s", name, f.dir, err, f.dir))
+	f.Warn(fmt.Sprintf("%s in the folder %s is not read: %v; links to it are reported broken (403): %s", name, f.dir, err, fix))
+}
+
+// absoluteInside returns the first symbolic link on the way to name
+// whose target is an absolute path in the folder, which the folder does
+// not follow, though a web server would, and true; or false if there is
+// none. It reads the links, not what they lead to.
+func (f *Folder) absoluteInside(name string) (string, bool) {
+	top, err := filepath.EvalSymlinks(f.dir)
+	if err != nil {
+		return "", false
+	}
+	p := ""
+	for _, seg := range strings.Split(name, "/") {
+		p = path.Join(p, seg)
+		target, err := os.Readlink(filepath.Join(f.dir, filepath.FromSlash(p)))
+		if err != nil || !filepath.IsAbs(target) {
+			continue
+		}
+		real, err := filepath.EvalSymlinks(target)
+		if err != nil {
+			return "", false
+		}
+		rel, err := filepath.Rel(top, real)
+		inside := err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
+		return p, inside
+	}
+	return "", false
 }
 
 // answer returns a response to req with code and body (nil for none).

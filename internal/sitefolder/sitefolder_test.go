@@ -103,6 +103,7 @@ func TestServe(t *testing.T) {
 		{"self loop", "GET", "http://folder.invalid/self/index.html", 403, "", "", "", true},
 		{"self loop folder", "GET", "http://folder.invalid/self/", 403, "", "", "", true},
 		{"loop up", "GET", "http://folder.invalid/deep/er/up/index.html", 403, "", "", "", true},
+		{"missing under a loop", "GET", "http://folder.invalid/deep/er/up/deep/nothing.html", 403, "", "", "", true},
 		{"two links in a loop", "GET", "http://folder.invalid/loopa", 403, "", "", "", true},
 		{"dangling", "GET", "http://folder.invalid/dangling.html", 404, "", "", "", false},
 		{"name too long", "GET", "http://folder.invalid/" + strings.Repeat("x", 300) + ".html", 404, "", "", "", false},
@@ -325,4 +326,122 @@ func openWarning(t *testing.T, dir string) (*Folder, *[]string) {
 	warnings := new([]string)
 	f.Warn = func(msg string) { *warnings = append(*warnings, msg) }
 	return f, warnings
+}
+
+// TestWarnFix checks that the warning of a path that cannot be read says
+// what to do about its own reason: a file the crawler may not read needs
+// permission, not moving.
+func TestWarnFix(t *testing.T) {
+	dir := site(t, testSite)
+	f, warnings := openWarning(t, dir)
+	_, escape := f.root.Open("../secret.html")
+	if escape == nil {
+		t.Fatal("the root let ../secret.html be read")
+	}
+	tests := []struct {
+		name string
+		err  error
+		fix  string
+	}{
+		{"permission", &os.PathError{Op: "open", Path: "a.html", Err: syscall.EACCES}, "give the crawler's user permission to read it"},
+		{"permission of a folder", &os.PathError{Op: "openat", Path: "sub", Err: os.ErrPermission}, "give the crawler's user permission to read it"},
+		{"out of the folder", escape, "make it a file or folder inside " + dir},
+		{"loop", &os.PathError{Op: "open", Path: "self", Err: errLoop}, "make it a file or folder inside " + dir},
+		{"no regular file", &os.PathError{Op: "open", Path: "fifo.html", Err: errNotFile}, "make it a regular file"},
+	}
+	for i, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			f.warn(strings.Repeat("x", i+1), tt.err)
+			got := (*warnings)[len(*warnings)-1]
+			if !strings.HasSuffix(got, "links to it are reported broken (403): "+tt.fix) {
+				t.Errorf("warning %q, want it to end with the fix %q", got, tt.fix)
+			}
+		})
+	}
+}
+
+// TestFileKey checks that every URL of a file has the file's key, as
+// Pages gives it, and that the URLs of other files do not.
+func TestFileKey(t *testing.T) {
+	const p = "http://folder.invalid/docs/"
+	tests := []struct{ key, want string }{
+		{p + "a.html", p + "a.html"},
+		{p + "a.html?x=1", p + "a.html"},
+		{p + "sub/", p + "sub/index.html"},
+		{p + "sub/?q", p + "sub/index.html"},
+		{p, p + "index.html"},
+		{p + "%C3%A9.html", p + "%C3%A9.html"},
+		{p + "%c3%a9.html", p + "%C3%A9.html"},
+		{p + "%65.html", p + "e.html"},
+		{p + "it's%20(1)!.html", p + "it%27s%20%281%29%21.html"},
+		{p + "it%27s%20%281%29%21.html", p + "it%27s%20%281%29%21.html"},
+		{p + "100%25.html", p + "100%25.html"},
+		{p + "100%.html", p + "100%.html"},       // refused (400): as it is
+		{p + "sub%2Fa.html", p + "sub%2Fa.html"}, // no folder to a browser
+		{p + "sub%2fa%20b.html", p + "sub%2fa%20b.html"},
+		{"http://folder.invalid/other.html?x", "http://folder.invalid/other.html?x"},
+		{"https://example.org/docs/a.html?x", "https://example.org/docs/a.html?x"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.key, func(t *testing.T) {
+			if got := FileKey(p, tt.key); got != tt.want {
+				t.Errorf("FileKey = %q, want %q", got, tt.want)
+			}
+		})
+	}
+	f, err := Open(site(t, map[string]string{"it's (1)!.html": "x", "é/index.html": "x"}), p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	pages, err := f.Pages()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, u := range pages {
+		if k := FileKey(p, u); k != u {
+			t.Errorf("page %s has the key %s", u, k)
+		}
+	}
+	if want := []string{p + "%C3%A9/index.html", p + "it%27s%20%281%29%21.html"}; !slices.Equal(pages, want) {
+		t.Errorf("pages %q, want %q", pages, want)
+	}
+}
+
+// TestAbsoluteLink checks the warning of a symbolic link whose target is
+// an absolute path: one that leads back into the folder is to be made
+// relative, which the folder follows, and one that leads out, moved in.
+func TestAbsoluteLink(t *testing.T) {
+	dir := site(t, testSite)
+	for link, target := range map[string]string{
+		"abs.html": filepath.Join(dir, "index.html"),
+		"absdir":   filepath.Join(dir, "sub"),
+		"absout":   filepath.Dir(dir),
+	} {
+		if err := os.Symlink(target, filepath.Join(dir, link)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	tests := []struct{ url, fix string }{
+		{"http://folder.invalid/abs.html", "abs.html is a symbolic link to an absolute path: make it relative, such as with ln -sr, to have it followed"},
+		{"http://folder.invalid/absdir/page.htm", "absdir is a symbolic link to an absolute path: make it relative, such as with ln -sr, to have it followed"},
+		{"http://folder.invalid/absout/secret.html", "make it a file or folder inside " + dir},
+	}
+	for _, tt := range tests {
+		t.Run(tt.url, func(t *testing.T) {
+			f, warnings := openWarning(t, dir)
+			req, err := http.NewRequest("GET", tt.url, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			resp, err := f.Transport(nil).RoundTrip(req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			resp.Body.Close()
+			if resp.StatusCode != 403 || len(*warnings) != 1 || !strings.HasSuffix((*warnings)[0], "(403): "+tt.fix) {
+				t.Errorf("status %d, warnings %q, want 403 and one that ends %q", resp.StatusCode, *warnings, tt.fix)
+			}
+		})
+	}
 }
