@@ -21,6 +21,13 @@ import (
 // damaged archive costs a request, not the page.
 var errEarlierUnread = errors.New("the earlier archive's copy cannot be read")
 
+// errNotConfirmed says that a server answered the validators of the
+// earlier archive's capture with neither a change nor a 304 that confirms
+// that capture: a 412, which no GET's If-None-Match or If-Modified-Since
+// calls for, or a 304 that names another ETag or Last-Modified. The page
+// is asked for again without validators, as it would be without -since.
+var errNotConfirmed = errors.New("the server's answer does not say whether the earlier capture is current")
+
 // A revalidation is a request that carries the validators of the earlier
 // archive's capture of its URL.
 type revalidation struct {
@@ -111,4 +118,48 @@ func (f *Fetcher) unchanged(res *http.Response, r *revalidation) (*http.Response
 		ContentLength: int64(len(body)),
 		Request:       res.Request,
 	}, nil
+}
+
+// confirmed returns an error wrapping errNotConfirmed if res, the answer
+// to the revalidation r, is a 412, or a 304 that cannot be taken to
+// confirm r's capture: one whose ETag differs from the capture's, by the
+// weak comparison of RFC 9110 (8.8.3.2), or, with no ETag to go by, whose
+// Last-Modified differs. RFC 9111 (4.3.4) has a cache update only the
+// stored response that a 304's validator selects.
+func (r *revalidation) confirmed(res *http.Response) error {
+	c := r.capture
+	switch {
+	case res.StatusCode == http.StatusPreconditionFailed:
+		return fmt.Errorf("%w: it answered the validators with %s", errNotConfirmed, res.Status)
+	case res.StatusCode != http.StatusNotModified:
+		return nil
+	}
+	if etag := res.Header.Get("ETag"); etag != "" && c.ETag != "" {
+		if weakTag(etag) != weakTag(c.ETag) {
+			return fmt.Errorf("%w: its 304 names the ETag %s, not the earlier %s", errNotConfirmed, etag, c.ETag)
+		}
+		return nil
+	}
+	if lm := res.Header.Get("Last-Modified"); lm != "" && c.LastModified != "" && !sameTime(lm, c.LastModified) {
+		return fmt.Errorf("%w: its 304 names the Last-Modified %s, not the earlier %s", errNotConfirmed, lm, c.LastModified)
+	}
+	return nil
+}
+
+// sameTime reports whether two HTTP dates name the same time: written
+// alike, or in any of the three forms RFC 9110 (5.6.7) allows.
+func sameTime(a, b string) bool {
+	if a == b {
+		return true
+	}
+	t1, err1 := http.ParseTime(a)
+	t2, err2 := http.ParseTime(b)
+	return err1 == nil && err2 == nil && t1.Equal(t2)
+}
+
+// weakTag returns an entity tag without the W/ that marks it weak, for
+// the weak comparison.
+func weakTag(etag string) string {
+	etag = strings.TrimSpace(etag)
+	return strings.TrimPrefix(etag, "W/")
 }

@@ -140,3 +140,112 @@ func TestSince(t *testing.T) {
 		t.Errorf("warnings: %q, want brotli.html's and odd-date.html's", warnings)
 	}
 }
+
+// TestSinceNotConfirmed: a server that answers the earlier capture's
+// validators with a 412, or with a 304 that names another validator than
+// the capture's, has not said that the capture is current. The page is
+// asked for again without validators, and the first answer is recorded
+// as it came, not as a revisit of the capture. A 304 whose validator is
+// the capture's, compared weakly or as a time, confirms it.
+func TestSinceNotConfirmed(t *testing.T) {
+	const (
+		lastModified = "Sat, 01 Mar 2025 12:00:00 GMT"
+		rfc850       = "Saturday, 01-Mar-25 12:00:00 GMT" // the same time
+		later        = "Sun, 02 Mar 2025 12:00:00 GMT"
+	)
+	tests := []struct {
+		path    string
+		earlier string // the validators of the earlier answer, as header lines
+		answer  string // the header lines of the answer to a conditional request, "412" for a 412
+		body    string
+		tape    string
+		warning string
+	}{
+		{"/412.html", "ETag: \"v1\"\r\n", "412", "<p>whole</p>", "/412.html 412, /412.html 200", "it answered the validators with 412 Precondition Failed"},
+		{"/other-etag.html", "ETag: \"v1\"\r\n", "ETag: \"v2\"\r\n", "<p>whole</p>", "/other-etag.html 304, /other-etag.html 200", `its 304 names the ETag "v2", not the earlier "v1"`},
+		{"/other-date.html", "Last-Modified: " + lastModified + "\r\n", "Last-Modified: " + later + "\r\n", "<p>whole</p>", "/other-date.html 304, /other-date.html 200", "its 304 names the Last-Modified " + later},
+		{"/weak.html", "ETag: W/\"v1\"\r\n", "ETag: \"v1\"\r\n", "<p>earlier</p>", "/weak.html 304", ""},
+		{"/same-date.html", "ETag: \"v1\"\r\nLast-Modified: " + lastModified + "\r\n", "Last-Modified: " + rfc850 + "\r\n", "<p>earlier</p>", "/same-date.html 304", ""},
+		{"/none.html", "ETag: \"v1\"\r\n", "", "<p>earlier</p>", "/none.html 304", ""},
+	}
+	answers := make(map[string]string)
+	for _, tt := range tests {
+		answers[tt.path] = tt.answer
+	}
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Header.Get("If-None-Match") == "" && r.Header.Get("If-Modified-Since") == "" {
+			w.Header().Set("Content-Type", "text/html")
+			w.Write([]byte("<p>whole</p>"))
+			return
+		}
+		a := answers[r.URL.Path]
+		if a == "412" {
+			w.WriteHeader(http.StatusPreconditionFailed)
+			return
+		}
+		for line := range strings.SplitSeq(strings.TrimSuffix(a, "\r\n"), "\r\n") {
+			if name, value, ok := strings.Cut(line, ": "); ok {
+				w.Header().Set(name, value)
+			}
+		}
+		w.WriteHeader(http.StatusNotModified)
+	}))
+	t.Cleanup(srv.Close)
+
+	path := filepath.Join(t.TempDir(), "earlier.warc.gz")
+	w, err := warc.Create(path, warc.Info{Software: "test/1"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tt := range tests {
+		err := w.WriteExchange(warc.Exchange{
+			TargetURI: srv.URL + tt.path,
+			Date:      time.Date(2025, 3, 1, 12, 0, 0, 0, time.UTC),
+			Request:   []byte("GET " + tt.path + " HTTP/1.1\r\nHost: x\r\n\r\n"),
+			Response:  strings.NewReader("HTTP/1.1 200 OK\r\nContent-Type: text/html\r\n" + tt.earlier + "Content-Length: 14\r\n\r\n<p>earlier</p>"),
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	a, err := earlier.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { a.Close() })
+
+	f := captureFetcher(t, nil)
+	f.Robots = false
+	f.Since = a
+	for _, tt := range tests {
+		t.Run(tt.path, func(t *testing.T) {
+			var warnings []string
+			f.Warn = func(msg string) { warnings = append(warnings, msg) }
+			body, tape, err := f.FetchRecorded(t.Context(), srv.URL+tt.path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if string(body) != tt.body {
+				t.Errorf("body %q, want %q", body, tt.body)
+			}
+			if got := statuses(t, tape.Exchanges); got != tt.tape {
+				t.Errorf("tape: %s, want %s", got, tt.tape)
+			}
+			for i, x := range tape.Exchanges {
+				// Only a 304 that confirms the capture revisits it.
+				if want := tt.warning == ""; (x.Revisit != nil) != want {
+					t.Errorf("exchange %d revisits %v, want a revisit: %v", i, x.Revisit, want)
+				}
+			}
+			switch {
+			case tt.warning == "" && len(warnings) != 0:
+				t.Errorf("warnings %q, want none", warnings)
+			case tt.warning != "" && (len(warnings) != 1 || !strings.Contains(warnings[0], tt.path+" is fetched again whole") || !strings.Contains(warnings[0], tt.warning)):
+				t.Errorf("warnings %q, want one that says %q", warnings, tt.warning)
+			}
+		})
+	}
+}
