@@ -254,19 +254,20 @@ func (f *Fetcher) once(ctx context.Context, method, rawURL string, k kind, t *ta
 	}()
 	answer := res // res is the connection's, which the deferred calls close
 	if rv != nil {
-		if err := rv.confirmed(res); err != nil {
+		err := rv.confirmed(res)
+		if cp != nil && (err != nil || !rv.asked && res.StatusCode == http.StatusNotModified) {
 			// Not an answer about the earlier capture: recorded as it
-			// came, not as a revisit of that capture, and asked again.
-			if cp != nil {
-				cp.revisit = nil
-			}
-			io.CopyN(io.Discard, res.Body, drainMax)
-			return nil, 0, host, err
+			// came, not as a revisit of that capture.
+			cp.revisit = nil
 		}
-	}
-	if rv != nil && res.StatusCode == http.StatusNotModified {
-		if answer, err = f.unchanged(res, rv); err != nil {
-			return nil, 0, host, err
+		if err != nil {
+			io.CopyN(io.Discard, res.Body, drainMax)
+			return nil, 0, host, err // asked again without validators
+		}
+		if rv.asked && res.StatusCode == http.StatusNotModified {
+			if answer, err = f.unchanged(res, rv); err != nil {
+				return nil, 0, host, err
+			}
 		}
 	}
 	resp, retryAfter, err := f.read(ctx, reqCtx, answer, method, k)

@@ -28,17 +28,20 @@ var errEarlierUnread = errors.New("the earlier archive's copy cannot be read")
 // is asked for again without validators, as it would be without -since.
 var errNotConfirmed = errors.New("the server's answer does not say whether the earlier capture is current")
 
-// A revalidation is a request that carries the validators of the earlier
-// archive's capture of its URL.
+// A revalidation is a request for a URL that the earlier archive has a
+// capture of, which carries that capture's validators if it has any.
 type revalidation struct {
 	capture earlier.Capture
+	// asked says that the request carries validators: only then is a 304
+	// an answer about the capture. A request without them is still one
+	// whose 200 with the capture's payload revisits it.
+	asked bool
 }
 
 // revalidate adds to req, a GET of kind k, the validators of the earlier
-// archive's capture of its URL, and returns that capture, or nil if
-// there is none to revalidate: no archive, another kind of request, no
-// capture, or one with no validator. A capture that cannot be looked up is
-// warned about and the request goes without.
+// archive's capture of its URL, and returns that capture, or nil if there
+// is none: no archive, another kind of request, or no capture. A capture
+// that cannot be looked up is warned about and the request goes without.
 func (f *Fetcher) revalidate(req *http.Request, k kind) *revalidation {
 	if f.Since == nil || req.Method != http.MethodGet || k != page && k != requisite {
 		return nil
@@ -49,15 +52,20 @@ func (f *Fetcher) revalidate(req *http.Request, k kind) *revalidation {
 		f.warn(fmt.Sprintf("-since: %s is fetched whole, since its earlier capture cannot be read: %v", uri, err))
 		return nil
 	}
-	if !ok || c.ETag == "" && c.LastModified == "" {
+	if !ok {
 		return nil
 	}
-	r := &revalidation{capture: c}
+	r := &revalidation{capture: c, asked: c.ETag != "" || c.LastModified != ""}
 	if err := r.revisit().Check(); err != nil {
 		// A record another writer wrote, which a revisit record could
 		// not name: a 304 could then not be recorded.
-		f.warn(fmt.Sprintf("-since: %s is fetched whole, since its earlier capture cannot be named in a revisit record: %v", uri, err))
+		if r.asked {
+			f.warn(fmt.Sprintf("-since: %s is fetched whole, since its earlier capture cannot be named in a revisit record: %v", uri, err))
+		}
 		return nil
+	}
+	if !r.asked {
+		return r
 	}
 	// Both when both exist, as RFC 9110 (13.1.3) asks of a client that
 	// has them: a server that knows only one uses that one.
@@ -129,6 +137,8 @@ func (f *Fetcher) unchanged(res *http.Response, r *revalidation) (*http.Response
 func (r *revalidation) confirmed(res *http.Response) error {
 	c := r.capture
 	switch {
+	case !r.asked:
+		return nil
 	case res.StatusCode == http.StatusPreconditionFailed:
 		return fmt.Errorf("%w: it answered the validators with %s", errNotConfirmed, res.Status)
 	case res.StatusCode != http.StatusNotModified:

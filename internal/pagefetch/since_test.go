@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"compress/gzip"
 	"fmt"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -247,5 +248,103 @@ func TestSinceNotConfirmed(t *testing.T) {
 				t.Errorf("warnings %q, want one that says %q", warnings, tt.warning)
 			}
 		})
+	}
+}
+
+// TestSinceNoValidators: a URL whose earlier capture has neither ETag nor
+// Last-Modified is asked for without validators, as any other; a 200
+// with the capture's payload still revisits it, and a 304, which such a
+// request does not call for, is the server's answer, not the capture,
+// and revisits nothing.
+func TestSinceNoValidators(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Header.Get("If-None-Match") != "" || r.Header.Get("If-Modified-Since") != "" {
+			t.Errorf("%s asked with validators", r.URL.Path)
+		}
+		switch r.URL.Path {
+		case "/same.html":
+			w.Header().Set("Content-Type", "text/html")
+			w.Write([]byte("<p>earlier</p>"))
+		case "/changed.html":
+			w.Header().Set("Content-Type", "text/html")
+			w.Write([]byte("<p>now</p>"))
+		default:
+			w.WriteHeader(http.StatusNotModified)
+		}
+	}))
+	t.Cleanup(srv.Close)
+	path := filepath.Join(t.TempDir(), "earlier.warc")
+	w, err := warc.Create(path, warc.Info{Software: "test/1"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range []string{"/same.html", "/changed.html", "/304.html"} {
+		err := w.WriteExchange(warc.Exchange{
+			TargetURI: srv.URL + p,
+			Date:      time.Date(2025, 3, 1, 12, 0, 0, 0, time.UTC),
+			Request:   []byte("GET " + p + " HTTP/1.1\r\nHost: x\r\n\r\n"),
+			Response:  strings.NewReader("HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nContent-Length: 14\r\n\r\n<p>earlier</p>"),
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	a, err := earlier.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { a.Close() })
+	f := captureFetcher(t, nil)
+	f.Robots, f.Retries = false, 0
+	f.Since = a
+
+	out := filepath.Join(t.TempDir(), "new.warc")
+	nw, err := warc.Create(out, warc.Info{Software: "test/1"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		path, body, record string // record is the WARC-Type of the answer's record
+	}{
+		{"/same.html", "<p>earlier</p>", "revisit"},
+		{"/changed.html", "<p>now</p>", "response"},
+		{"/304.html", "", "response"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.path, func(t *testing.T) {
+			body, tape, err := f.FetchRecorded(t.Context(), srv.URL+tt.path)
+			if tt.body == "" && err == nil || tt.body != "" && (err != nil || string(body) != tt.body) {
+				t.Errorf("got %q, %v; want %q", body, err, tt.body)
+			}
+			if len(tape.Exchanges) != 1 {
+				t.Fatalf("%d exchanges, want 1", len(tape.Exchanges))
+			}
+			if err := nw.WriteExchange(tape.Exchanges[0]); err != nil {
+				t.Fatal(err)
+			}
+		})
+	}
+	if err := nw.Close(); err != nil {
+		t.Fatal(err)
+	}
+	var types []string
+	err = warc.Read(out, func(rec warc.Record, _ io.Reader) error {
+		if typ := rec.Get("WARC-Type"); typ != "warcinfo" && typ != "request" {
+			types = append(types, typ)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var want []string
+	for _, tt := range tests {
+		want = append(want, tt.record)
+	}
+	if fmt.Sprint(types) != fmt.Sprint(want) {
+		t.Errorf("records %v, want %v", types, want)
 	}
 }
