@@ -216,7 +216,7 @@ var flags = []flagDef{
 		short: "revalidate what an earlier crawl archived in *FILE*",
 		text: "revalidate what an earlier crawl archived in *FILE*, a `.wacz`, `.warc.gz` or `.warc` written by this crawler or by any WARC 1.0 or 1.1 writer, such as wget; give it again for more files. " +
 			"Each page or requisite that *FILE* holds a `200` of is asked for with that answer's `If-None-Match` and `If-Modified-Since`; a `304 Not Modified` is taken as the earlier answer: the page is saved, read and logged as if the server had sent it again, so the page directory and the log are those of a crawl without `-since`. With `-warc`, it is recorded as a `revisit` record of the `server-not-modified` profile that names the earlier record, as a `200` with the earlier payload is of the `identical-payload-digest` one; a page that changed, went or is new is fetched and recorded as usual. A `412`, or a `304` that names another `ETag` or `Last-Modified` than the earlier answer's, says nothing of that answer: the page is asked for again without validators. " +
-			"*FILE* is read through an index: a package's CDXJ, or one made in a pass over a WARC file. A `.wacz` made with `-since` names the `.wacz` files it revisits in its `datapackage.json`; a replay tool needs them all, as one collection.",
+			"*FILE* is read through an index: a package's CDXJ, or one made in a pass over a WARC file. A `.wacz` made with `-since` names the `.wacz` files it revisits in its `datapackage.json`, by their names alone, which must differ from one another and from `-warc`'s; a replay tool needs them all, as one collection.",
 		value: func(cfg *config) flag.Value { return &job.ListValue{List: &cfg.Since} },
 	},
 	{

@@ -376,6 +376,22 @@ func TestSinceRefused(t *testing.T) {
 		t.Fatal(err)
 	}
 	out := filepath.Join(tmp, "out.warc.gz")
+	// Packages that can be read, of names that clash.
+	var zipped bytes.Buffer
+	zw := zip.NewWriter(&zipped)
+	w, _ := zw.Create("notes.txt")
+	w.Write([]byte("no archive here\n"))
+	if err := zw.Close(); err != nil {
+		t.Fatal(err)
+	}
+	for _, dir := range []string{"old", "a", "b"} {
+		if err := os.MkdirAll(filepath.Join(tmp, dir), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(tmp, dir, "site.wacz"), zipped.Bytes(), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
 	tests := []struct {
 		name string
 		args []string
@@ -384,6 +400,8 @@ func TestSinceRefused(t *testing.T) {
 		{"missing", []string{"-since", filepath.Join(tmp, "missing.wacz")}, "-since: "},
 		{"not an archive", []string{"-since", notWARC}, "-since: "},
 		{"the output", []string{"-since", out, "-warc", out}, "is the file -warc writes"},
+		{"the output's name", []string{"-since", filepath.Join(tmp, "old", "site.wacz"), "-warc", filepath.Join(tmp, "site.wacz")}, "has the name of the package -warc writes"},
+		{"one name", []string{"-since", filepath.Join(tmp, "a", "site.wacz"), "-since", filepath.Join(tmp, "b", "site.wacz"), "-warc", out}, "have one name"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

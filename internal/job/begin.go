@@ -215,11 +215,43 @@ func openSince(cfg *Settings) (*earlier.Archive, error) {
 			}
 		}
 	}
+	if err := sinceNames(cfg); err != nil {
+		return nil, err
+	}
 	a, err := earlier.Open(cfg.Since...)
 	if err != nil {
 		return nil, fmt.Errorf("-since: %w", err) // which says what to do
 	}
 	return a, nil
+}
+
+// sinceNames reports two packages of one name among the .wacz files of
+// -since and the package -warc writes: a revisit record names the package
+// that holds its payload by its file name alone (WARC-Refers-To-Container,
+// and the requires of datapackage.json), which must then name one.
+func sinceNames(cfg *Settings) error {
+	if cfg.WARC == "" {
+		return nil
+	}
+	out := ""
+	if cfg.wacz() {
+		out = filepath.Base(cfg.WARC)
+	}
+	byName := make(map[string]string)
+	for _, path := range cfg.Since {
+		if !strings.EqualFold(filepath.Ext(path), ".wacz") {
+			continue
+		}
+		name := filepath.Base(path)
+		if name == out {
+			return fmt.Errorf("-since %s has the name of the package -warc writes, and the revisit records of %s name the package of the earlier answer by its name alone: give -warc another name", path, cfg.WARC)
+		}
+		if other, ok := byName[name]; ok && !sameFile(path, other) {
+			return fmt.Errorf("-since %s and %s have one name, and a revisit record names the package of the earlier answer by its name alone: give one of them another name", other, path)
+		}
+		byName[name] = path
+	}
+	return nil
 }
 
 // sameFile reports whether a and b name one file, or the same path.
