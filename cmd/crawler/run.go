@@ -54,7 +54,12 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, getenv fu
 	if cfg == nil {
 		return code
 	}
-	j, err := job.Begin(&cfg.Settings, cfg.params, getenv, con)
+	j, err := job.Begin(ctx, &cfg.Settings, cfg.params, getenv, con)
+	var sig stopSignal
+	if errors.As(err, &sig) {
+		fmt.Fprintf(con, "crawler: stopped by %v while indexing the -since archive, before the crawl began; to crawl, run the command again.\n", signalName(sig.sig))
+		return 128 + int(sig.sig)
+	}
 	if err != nil {
 		return refused(err, con)
 	}

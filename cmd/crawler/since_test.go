@@ -4,6 +4,7 @@ import (
 	"archive/zip"
 	"bufio"
 	"bytes"
+	"context"
 	"crypto/sha1"
 	"encoding/json"
 	"fmt"
@@ -15,6 +16,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -415,5 +417,37 @@ func TestSinceRefused(t *testing.T) {
 				t.Errorf("%d requests sent", requests)
 			}
 		})
+	}
+}
+
+// TestSinceInterrupted: a signal while the -since archive is indexed,
+// which for a large one takes minutes, stops the run there, before the
+// crawl begins: nothing is asked of the site nor written in the page
+// directory, and the command is to be run again, not resumed.
+func TestSinceInterrupted(t *testing.T) {
+	site := newChangingSite(t)
+	tmp := t.TempDir()
+	resp := "HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nETag: \"v1\"\r\nContent-Length: 14\r\n\r\n<p>earlier</p>"
+	record := fmt.Sprintf("WARC/1.0\r\nWARC-Type: response\r\nWARC-Record-ID: <urn:uuid:0b0e5a1c-9c2e-4c5f-8d3a-2f1e4b6a7c80>\r\nWARC-Date: 2025-03-01T12:00:00Z\r\n"+
+		"WARC-Target-URI: %sindex.html\r\nContent-Type: application/http;msgtype=response\r\nContent-Length: %d\r\n\r\n%s\r\n\r\n", siteRoot, len(resp), resp)
+	archive := filepath.Join(tmp, "earlier.warc")
+	if err := os.WriteFile(archive, []byte(record), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	dir := filepath.Join(tmp, "pages")
+	if err := os.Mkdir(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancelCause(t.Context())
+	cancel(stopSignal{syscall.SIGINT})
+	code, _, stderr := crawl(ctx, proxyEnv(site.URL), "-delay", "0", "-scope", siteRoot, "-since", archive, siteRoot+"index.html", dir, "1")
+	if code != 130 || !strings.Contains(stderr, "while indexing the -since archive") || strings.Contains(stderr, "-resume") {
+		t.Errorf("exit %d, stderr %q; want 130, and to run the command again", code, stderr)
+	}
+	if requests, _, _ := site.counts(); requests != 0 {
+		t.Errorf("%d requests sent", requests)
+	}
+	if names, _ := os.ReadDir(dir); len(names) != 0 {
+		t.Errorf("the page directory holds %v", names)
 	}
 }

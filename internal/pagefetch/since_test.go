@@ -89,7 +89,7 @@ func TestSince(t *testing.T) {
 	if err := os.WriteFile(oddPath, []byte(oddRecord), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	a, err := earlier.Open(path, oddPath)
+	a, err := earlier.Open(t.Context(), path, oddPath)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -214,7 +214,7 @@ func TestSinceNotConfirmed(t *testing.T) {
 	if err := w.Close(); err != nil {
 		t.Fatal(err)
 	}
-	a, err := earlier.Open(path)
+	a, err := earlier.Open(t.Context(), path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -294,7 +294,7 @@ func TestSinceNoValidators(t *testing.T) {
 	if err := w.Close(); err != nil {
 		t.Fatal(err)
 	}
-	a, err := earlier.Open(path)
+	a, err := earlier.Open(t.Context(), path)
 	if err != nil {
 		t.Fatal(err)
 	}
