@@ -168,15 +168,17 @@ func sameTime(a, b string) bool {
 }
 
 // weakTag returns an entity tag without the W/ that marks it weak, for
-// the weak comparison, and without the "-gzip" or "-br" that Apache's
-// mod_deflate and mod_brotli add to the tag of a compressed answer: Apache
-// answers a request for either coding with the tag of its own, and finds
-// the other's tag current, as an archive asked for identity holds it.
+// the weak comparison; without its quotes, which a careless server may
+// leave out of one answer and not another; and without the "-gzip" or
+// "-br" that Apache's mod_deflate and mod_brotli add to the tag of a
+// compressed answer: Apache answers a request for either coding with the
+// tag of its own, and finds the other's tag current, as an archive asked
+// for identity holds it.
 func weakTag(etag string) string {
-	etag = strings.TrimPrefix(strings.TrimSpace(etag), "W/")
-	for _, suffix := range []string{"-gzip\"", "-br\""} {
+	etag = strings.Trim(strings.TrimPrefix(strings.TrimSpace(etag), "W/"), `"`)
+	for _, suffix := range []string{"-gzip", "-br"} {
 		if strings.HasSuffix(etag, suffix) && len(etag) > len(suffix) {
-			return etag[:len(etag)-len(suffix)] + `"`
+			return etag[:len(etag)-len(suffix)]
 		}
 	}
 	return etag

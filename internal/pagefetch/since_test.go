@@ -168,6 +168,7 @@ func TestSinceNotConfirmed(t *testing.T) {
 		{"/weak.html", "ETag: W/\"v1\"\r\n", "ETag: \"v1\"\r\n", "<p>earlier</p>", "/weak.html 304", ""},
 		{"/same-date.html", "ETag: \"v1\"\r\nLast-Modified: " + lastModified + "\r\n", "Last-Modified: " + rfc850 + "\r\n", "<p>earlier</p>", "/same-date.html 304", ""},
 		{"/none.html", "ETag: \"v1\"\r\n", "", "<p>earlier</p>", "/none.html 304", ""},
+		{"/unquoted.html", "ETag: \"v1\"\r\n", "ETag: v1\r\n", "<p>earlier</p>", "/unquoted.html 304", ""},
 		{"/apache.html", "ETag: \"v1\"\r\n", "ETag: \"v1-gzip\"\r\n", "<p>earlier</p>", "/apache.html 304", ""},
 		{"/apache-other.html", "ETag: \"v1\"\r\n", "ETag: \"v2-gzip\"\r\n", "<p>whole</p>", "/apache-other.html 304, /apache-other.html 200", `its 304 names the ETag "v2-gzip", not the earlier "v1"`},
 	}
