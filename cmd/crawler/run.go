@@ -54,7 +54,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, getenv fu
 	if cfg == nil {
 		return code
 	}
-	j, err := job.Begin(&cfg.Settings, cfg.params, getenv, con)
+	j, err := job.Begin(ctx, &cfg.Settings, cfg.params, getenv, con)
 	if err != nil {
 		return refused(err, con)
 	}
@@ -218,12 +218,6 @@ func wants(args []string, name string) bool {
 	return false
 }
 
-// isType reports whether err's tree holds an error of type E.
-func isType[E error](err error) bool {
-	_, ok := errors.AsType[E](err)
-	return ok
-}
-
 // refused tells why the crawl cannot begin: a setting, or its page
 // directory, with the advice about flags that package pagedir leaves to
 // the command, and returns the exit status. A WARC file that is not the
@@ -231,15 +225,19 @@ func isType[E error](err error) bool {
 // crawl is no failure: there is simply nothing left to do. A page
 // directory or a WARC file in use by another crawler has a status of its
 // own, as it is the one refusal that running the same command later
-// mends.
+// mends. A signal can stop the indexing of -since, before the crawl.
 func refused(err error, stderr io.Writer) int {
-	if isType[*filelock.BusyError](err) {
+	if sig, ok := errors.AsType[stopSignal](err); ok {
+		fmt.Fprintf(stderr, "crawler: stopped by %v while indexing the -since archive, before the crawl began; to crawl, run the command again.\n", signalName(sig.sig))
+		return 128 + int(sig.sig)
+	}
+	if errors.As(err, new(*filelock.BusyError)) {
 		fmt.Fprintf(stderr, "crawler: %v\n", err)
 		return exitBusy
 	}
 	if se, ok := errors.AsType[*job.SettingError](err); ok {
 		fmt.Fprintf(stderr, "crawler: %v\n", err)
-		if isType[*warc.NotWARCError](err) || isType[*pagedir.MissingWARCError](err) {
+		if errors.As(err, new(*warc.NotWARCError)) || errors.As(err, new(*pagedir.MissingWARCError)) {
 			return exitResume
 		}
 		return settingExit[se.Setting]

@@ -4,6 +4,7 @@ import (
 	"archive/zip"
 	"bufio"
 	"bytes"
+	"context"
 	"crypto/sha1"
 	"encoding/json"
 	"fmt"
@@ -15,6 +16,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -376,6 +378,22 @@ func TestSinceRefused(t *testing.T) {
 		t.Fatal(err)
 	}
 	out := filepath.Join(tmp, "out.warc.gz")
+	// Packages that can be read, of names that clash.
+	var zipped bytes.Buffer
+	zw := zip.NewWriter(&zipped)
+	w, _ := zw.Create("notes.txt")
+	w.Write([]byte("no archive here\n"))
+	if err := zw.Close(); err != nil {
+		t.Fatal(err)
+	}
+	for _, dir := range []string{"old", "a", "b"} {
+		if err := os.MkdirAll(filepath.Join(tmp, dir), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(tmp, dir, "site.wacz"), zipped.Bytes(), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
 	tests := []struct {
 		name string
 		args []string
@@ -384,6 +402,8 @@ func TestSinceRefused(t *testing.T) {
 		{"missing", []string{"-since", filepath.Join(tmp, "missing.wacz")}, "-since: "},
 		{"not an archive", []string{"-since", notWARC}, "-since: "},
 		{"the output", []string{"-since", out, "-warc", out}, "is the file -warc writes"},
+		{"the output's name", []string{"-since", filepath.Join(tmp, "old", "site.wacz"), "-warc", filepath.Join(tmp, "site.wacz")}, "has the name of the package -warc writes"},
+		{"one name", []string{"-since", filepath.Join(tmp, "a", "site.wacz"), "-since", filepath.Join(tmp, "b", "site.wacz"), "-warc", out}, "have one name"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -397,5 +417,37 @@ func TestSinceRefused(t *testing.T) {
 				t.Errorf("%d requests sent", requests)
 			}
 		})
+	}
+}
+
+// TestSinceInterrupted: a signal while the -since archive is indexed,
+// which for a large one takes minutes, stops the run there, before the
+// crawl begins: nothing is asked of the site nor written in the page
+// directory, and the command is to be run again, not resumed.
+func TestSinceInterrupted(t *testing.T) {
+	site := newChangingSite(t)
+	tmp := t.TempDir()
+	resp := "HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nETag: \"v1\"\r\nContent-Length: 14\r\n\r\n<p>earlier</p>"
+	record := fmt.Sprintf("WARC/1.0\r\nWARC-Type: response\r\nWARC-Record-ID: <urn:uuid:0b0e5a1c-9c2e-4c5f-8d3a-2f1e4b6a7c80>\r\nWARC-Date: 2025-03-01T12:00:00Z\r\n"+
+		"WARC-Target-URI: %sindex.html\r\nContent-Type: application/http;msgtype=response\r\nContent-Length: %d\r\n\r\n%s\r\n\r\n", siteRoot, len(resp), resp)
+	archive := filepath.Join(tmp, "earlier.warc")
+	if err := os.WriteFile(archive, []byte(record), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	dir := filepath.Join(tmp, "pages")
+	if err := os.Mkdir(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancelCause(t.Context())
+	cancel(stopSignal{syscall.SIGINT})
+	code, _, stderr := crawl(ctx, proxyEnv(site.URL), "-delay", "0", "-scope", siteRoot, "-since", archive, siteRoot+"index.html", dir, "1")
+	if code != 130 || !strings.Contains(stderr, "while indexing the -since archive") || strings.Contains(stderr, "-resume") {
+		t.Errorf("exit %d, stderr %q; want 130, and to run the command again", code, stderr)
+	}
+	if requests, _, _ := site.counts(); requests != 0 {
+		t.Errorf("%d requests sent", requests)
+	}
+	if names, _ := os.ReadDir(dir); len(names) != 0 {
+		t.Errorf("the page directory holds %v", names)
 	}
 }

@@ -28,7 +28,7 @@ func BenchmarkIndex(b *testing.B) {
 		var before, after runtime.MemStats
 		runtime.GC()
 		runtime.ReadMemStats(&before)
-		a, err := Open(path)
+		a, err := Open(b.Context(), path)
 		if err != nil {
 			b.Fatal(err)
 		}

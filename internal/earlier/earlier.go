@@ -31,6 +31,7 @@ package earlier
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -116,15 +117,17 @@ type refersTo struct {
 // .warc.gz or a .warc, told apart by their content, not their names, and
 // indexes them. A WARC file cut short by a crash, whose last record is
 // torn, is read up to that record, and [Archive.Warnings] says so.
-func Open(paths ...string) (*Archive, error) {
+// Indexing a large archive takes a while: it stops when ctx ends, with
+// the context's cause.
+func Open(ctx context.Context, paths ...string) (*Archive, error) {
 	a := &Archive{index: make(map[string]entry), refers: make(map[string]*refersTo)}
 	for _, p := range paths {
-		if err := a.add(p); err != nil {
+		if err := a.add(ctx, p); err != nil {
 			a.Close()
 			return nil, err
 		}
 	}
-	if err := a.resolve(); err != nil {
+	if err := a.resolve(ctx); err != nil {
 		a.Close()
 		return nil, err
 	}

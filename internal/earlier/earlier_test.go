@@ -5,8 +5,10 @@ import (
 	"bytes"
 	"compress/flate"
 	"compress/gzip"
+	"context"
 	"crypto/sha1"
 	"encoding/base32"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -236,7 +238,7 @@ func TestOwnArchives(t *testing.T) {
 			if tc.reversed {
 				paths = []string{tc.second, tc.first}
 			}
-			a, err := Open(paths...)
+			a, err := Open(t.Context(), paths...)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -255,7 +257,7 @@ func TestOwnArchives(t *testing.T) {
 // served on loopback: a chunked page fetched twice, a gzipped one, and
 // pages that answered 404 and 301.
 func TestWget(t *testing.T) {
-	a, err := Open("testdata/wget.warc.gz")
+	a, err := Open(t.Context(), "testdata/wget.warc.gz")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -320,7 +322,7 @@ func TestTorn(t *testing.T) {
 			if err := os.Truncate(path, fi.Size()-10); err != nil {
 				t.Fatal(err)
 			}
-			a, err := Open(path)
+			a, err := Open(t.Context(), path)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -380,7 +382,7 @@ func TestRefused(t *testing.T) {
 		{"compressed in the zip", deflatedWACZ, "pack it again with its WARC files stored"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			a, err := Open(plain, tc.path)
+			a, err := Open(t.Context(), plain, tc.path)
 			if err == nil {
 				a.Close()
 				t.Fatal("Open succeeded")
@@ -471,7 +473,7 @@ func TestOtherWACZ(t *testing.T) {
 		{"no index", []string{noIndex}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			a, err := Open(tc.paths...)
+			a, err := Open(t.Context(), tc.paths...)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -491,7 +493,7 @@ func TestOtherWACZ(t *testing.T) {
 func TestConcurrent(t *testing.T) {
 	dir := t.TempDir()
 	gz1 := writeWARC(t, filepath.Join(dir, "week1.warc.gz"), week1)
-	a, err := Open(packWACZ(t, gz1, filepath.Join(dir, "week1.wacz")))
+	a, err := Open(t.Context(), packWACZ(t, gz1, filepath.Join(dir, "week1.wacz")))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -522,7 +524,7 @@ func TestConcurrent(t *testing.T) {
 func TestRevisitChain(t *testing.T) {
 	dir := t.TempDir()
 	gz1 := writeWARC(t, filepath.Join(dir, "week1.warc.gz"), week1)
-	a, err := Open(gz1)
+	a, err := Open(t.Context(), gz1)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -552,7 +554,7 @@ func TestRevisitChain(t *testing.T) {
 		{"wacz", []string{packWACZ(t, gz1, filepath.Join(dir, "week1.wacz")), packWACZ(t, gz2, filepath.Join(dir, "week2.wacz")), packWACZ(t, gz3, filepath.Join(dir, "week3.wacz"))}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			a, err := Open(tc.paths...)
+			a, err := Open(t.Context(), tc.paths...)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -586,7 +588,7 @@ func TestHeadTooLong(t *testing.T) {
 		{url: "http://example.test/big.html", resp: ok200(long, "<p>big</p>")},
 		{url: "http://example.test/small.html", resp: ok200("ETag: \"s\"\r\n", "<p>small</p>"), at: time.Second},
 	})
-	a, err := Open(path)
+	a, err := Open(t.Context(), path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -600,5 +602,20 @@ func TestHeadTooLong(t *testing.T) {
 	}
 	if _, _, body, err := a.Response(c, 100); err != nil || string(body) != "<p>small</p>" {
 		t.Errorf("Response: %q, %v", body, err)
+	}
+}
+
+// TestOpenCanceled: indexing stops when its context ends, with the
+// context's cause, as a signal to a crawl whose archive is large ends it.
+func TestOpenCanceled(t *testing.T) {
+	cause := errors.New("stopped")
+	ctx, cancel := context.WithCancelCause(t.Context())
+	cancel(cause)
+	a, err := Open(ctx, "testdata/wget.warc.gz")
+	if !errors.Is(err, cause) {
+		if a != nil {
+			a.Close()
+		}
+		t.Fatalf("Open: %v, want %v", err, cause)
 	}
 }

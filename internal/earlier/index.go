@@ -5,6 +5,7 @@ import (
 	"bufio"
 	"bytes"
 	"compress/gzip"
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -29,7 +30,7 @@ const (
 const maxIndexLine = 1 << 20
 
 // add opens the file at path and indexes it.
-func (a *Archive) add(p string) error {
+func (a *Archive) add(ctx context.Context, p string) error {
 	f, err := os.Open(p)
 	if err != nil {
 		return fmt.Errorf("opening the earlier archive: %w", err)
@@ -49,17 +50,17 @@ func (a *Archive) add(p string) error {
 	}
 	switch head := string(magic[:n]); {
 	case strings.HasPrefix(head, zipMagic):
-		return a.addWACZ(p, f, fi.Size())
+		return a.addWACZ(ctx, p, f, fi.Size())
 	case strings.HasPrefix(head, gzipMagic), head == warcMagic:
 		a.parts = append(a.parts, part{archive: p, r: f, size: fi.Size()})
-		return a.addWARC(int32(len(a.parts)-1), p)
+		return a.addWARC(ctx, int32(len(a.parts)-1), p)
 	}
 	return fmt.Errorf("the earlier archive %s is neither a WACZ package nor a WARC file: it begins %q; name the .wacz, .warc.gz or .warc of an earlier crawl", p, magic[:n])
 }
 
 // addWARC indexes the records of a.parts[idx], a WARC file, read through
-// once; name is what messages call it.
-func (a *Archive) addWARC(idx int32, name string) error {
+// once, unless ctx ends first; name is what messages call it.
+func (a *Archive) addWARC(ctx context.Context, idx int32, name string) error {
 	p := a.parts[idx]
 	// A record is indexed once the next one begins, or the file ends,
 	// unless the file ends inside it.
@@ -72,6 +73,9 @@ func (a *Archive) addWARC(idx int32, name string) error {
 	undated := 0
 	br := bufio.NewReaderSize(nil, 512)
 	err := warc.ReadAny(p.r, p.size, func(rec warc.Record, block io.Reader) error {
+		if err := context.Cause(ctx); err != nil {
+			return err
+		}
 		if last != nil {
 			a.note(last.uri, last.r, last.refers)
 			last = nil
@@ -110,6 +114,8 @@ func (a *Archive) addWARC(idx int32, name string) error {
 	var re *warc.RecordError
 	switch {
 	case err == nil:
+	case ctx.Err() != nil:
+		return context.Cause(ctx)
 	case errors.As(err, &re) && errors.Is(err, warc.ErrMemberOfMany):
 		return fmt.Errorf("the earlier archive %s is gzip compressed as one stream, not as a gzip member for each record, so its records cannot be read where they lie; recompress it a record to a member (warcio recompress does) and name that", name)
 	case errors.As(err, &re) && re.Torn:
@@ -152,7 +158,7 @@ func (a *Archive) note(uri string, r ref, refers *refersTo) {
 // addWACZ indexes a WACZ package through its CDXJ indexes: those in its
 // indexes directory (*.cdxj, and *.cdx.gz, the ZipNum index that py-wacz
 // writes), or, if it has none, by reading its WARC files through.
-func (a *Archive) addWACZ(p string, f *os.File, size int64) error {
+func (a *Archive) addWACZ(ctx context.Context, p string, f *os.File, size int64) error {
 	zr, err := zip.NewReader(f, size)
 	if err != nil {
 		return fmt.Errorf("the earlier archive %s begins as a zip does, but cannot be read as a WACZ package: %w; name the .wacz, .warc.gz or .warc of an earlier crawl", p, err)
@@ -203,14 +209,14 @@ func (a *Archive) addWACZ(p string, f *os.File, size int64) error {
 			if err != nil {
 				return err
 			}
-			if err := a.addWARC(i, p+": archive/"+name); err != nil {
+			if err := a.addWARC(ctx, i, p+": archive/"+name); err != nil {
 				return err
 			}
 		}
 		return nil
 	}
 	for _, zf := range indexes {
-		if err := a.readIndex(p, zf, partOf); err != nil {
+		if err := a.readIndex(ctx, p, zf, partOf); err != nil {
 			return err
 		}
 	}
@@ -225,7 +231,7 @@ func isWARCName(name string) bool {
 
 // readIndex reads a CDXJ index of the WACZ package p through, line by
 // line, and notes each answer it lists.
-func (a *Archive) readIndex(p string, zf *zip.File, partOf func(string, bool) (int32, error)) error {
+func (a *Archive) readIndex(ctx context.Context, p string, zf *zip.File, partOf func(string, bool) (int32, error)) error {
 	rc, err := zf.Open()
 	if err != nil {
 		return fmt.Errorf("reading the index %s of the earlier archive %s: %w", zf.Name, p, err)
@@ -241,6 +247,9 @@ func (a *Archive) readIndex(p string, zf *zip.File, partOf func(string, bool) (i
 	}
 	br := bufio.NewReader(r)
 	for n := 1; ; n++ {
+		if err := context.Cause(ctx); err != nil {
+			return err
+		}
 		line, err := readLine(br)
 		if err == io.EOF {
 			return nil
@@ -302,7 +311,7 @@ func readLine(br *bufio.Reader) ([]byte, error) {
 
 // resolve finds, for each URL whose latest answer is a revisit, the
 // response that holds its payload, and counts the URLs with a capture.
-func (a *Archive) resolve() error {
+func (a *Archive) resolve(ctx context.Context) error {
 	// Found first, then set, as a URL's latest 200 may be another's
 	// payload.
 	payloads := make(map[string]ref)
@@ -310,6 +319,9 @@ func (a *Archive) resolve() error {
 	for uri, e := range a.index {
 		if e.latest.kind != revisit {
 			continue
+		}
+		if err := context.Cause(ctx); err != nil {
+			return err
 		}
 		refers := a.refers[uri]
 		if refers == nil {

@@ -1,6 +1,7 @@
 package job
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -34,8 +35,9 @@ import (
 // a *filelock.BusyError in its tree for a page directory or a WARC file
 // another crawler is using, and otherwise the page directory's error
 // (package pagedir), a *pagedir.FinishedError for a crawl with nothing
-// left to do.
-func Begin(cfg *Settings, params func() pagedir.Params, getenv func(string) string, con *Console) (_ *Job, err error) {
+// left to do. If ctx ends while the archives of -since are indexed, which
+// may take minutes, Begin returns its cause.
+func Begin(ctx context.Context, cfg *Settings, params func() pagedir.Params, getenv func(string) string, con *Console) (_ *Job, err error) {
 	proxy, err := proxyFunc(getenv, cfg.WARC != "")
 	if err != nil {
 		return nil, &SettingError{Setting: Flags, Err: err}
@@ -76,10 +78,13 @@ func Begin(cfg *Settings, params func() pagedir.Params, getenv func(string) stri
 		}
 		return nil, err
 	}
-	if j.out, err = j.openOutputs(); err != nil {
+	if j.out, err = j.openOutputs(ctx); err != nil {
 		claim.Release()
 		if j.tmpDir != "" {
 			os.RemoveAll(j.tmpDir)
+		}
+		if cause := context.Cause(ctx); cause != nil && errors.Is(err, cause) {
+			return nil, err // stopped, by no fault of the settings
 		}
 		return nil, &SettingError{Setting: Flags, Err: err}
 	}
@@ -118,7 +123,7 @@ type outputs struct {
 // outside the page directory and opens them, but for a crawl that resumes,
 // whose WARC file waits for the page directory, once it is found not to be
 // in use. Its errors are usage errors.
-func (j *Job) openOutputs() (_ *outputs, err error) {
+func (j *Job) openOutputs(ctx context.Context) (_ *outputs, err error) {
 	cfg := j.cfg
 	if err := outsideDir(cfg.Dir, map[string]string{"stats-json": cfg.StatsJSON, "graph": cfg.Graph, "warc": cfg.WARC, "check-cache": cfg.CheckCache}); err != nil {
 		return nil, err
@@ -138,7 +143,7 @@ func (j *Job) openOutputs() (_ *outputs, err error) {
 	if len(cfg.Since) > 0 {
 		// Read first: indexing an archive is what may fail, or take
 		// a while, and nothing is written until it is done.
-		a, err := openSince(cfg)
+		a, err := openSince(ctx, cfg)
 		if err != nil {
 			return nil, err
 		}
@@ -206,8 +211,8 @@ func (j *Job) openOutputs() (_ *outputs, err error) {
 }
 
 // openSince opens and indexes the archives of -since, which must not be
-// the file the crawl writes.
-func openSince(cfg *Settings) (*earlier.Archive, error) {
+// the file the crawl writes, unless ctx ends first.
+func openSince(ctx context.Context, cfg *Settings) (*earlier.Archive, error) {
 	for _, path := range cfg.Since {
 		for _, out := range []string{cfg.WARC, cfg.warcFile()} {
 			if out != "" && sameFile(path, out) {
@@ -215,11 +220,43 @@ func openSince(cfg *Settings) (*earlier.Archive, error) {
 			}
 		}
 	}
-	a, err := earlier.Open(cfg.Since...)
+	if err := sinceNames(cfg); err != nil {
+		return nil, err
+	}
+	a, err := earlier.Open(ctx, cfg.Since...)
 	if err != nil {
 		return nil, fmt.Errorf("-since: %w", err) // which says what to do
 	}
 	return a, nil
+}
+
+// sinceNames reports two packages of one name among the .wacz files of
+// -since and the package -warc writes: a revisit record names the package
+// that holds its payload by its file name alone (WARC-Refers-To-Container,
+// and the requires of datapackage.json), which must then name one.
+func sinceNames(cfg *Settings) error {
+	if cfg.WARC == "" {
+		return nil
+	}
+	out := ""
+	if cfg.wacz() {
+		out = filepath.Base(cfg.WARC)
+	}
+	byName := make(map[string]string)
+	for _, path := range cfg.Since {
+		if !strings.EqualFold(filepath.Ext(path), ".wacz") {
+			continue
+		}
+		name := filepath.Base(path)
+		if name == out {
+			return fmt.Errorf("-since %s has the name of the package -warc writes, and the revisit records of %s name the package of the earlier answer by its name alone: give -warc another name", path, cfg.WARC)
+		}
+		if other, ok := byName[name]; ok && !sameFile(path, other) {
+			return fmt.Errorf("-since %s and %s have one name, and a revisit record names the package of the earlier answer by its name alone: give one of them another name", other, path)
+		}
+		byName[name] = path
+	}
+	return nil
 }
 
 // sameFile reports whether a and b name one file, or the same path.

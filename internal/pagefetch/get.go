@@ -112,7 +112,7 @@ func (f *Fetcher) getTried(ctx context.Context, method, rawURL string, k kind, t
 			attempt--
 			continue
 		}
-		if errors.Is(err, errEarlierUnread) && !whole {
+		if (errors.Is(err, errEarlierUnread) || errors.Is(err, errNotConfirmed)) && !whole {
 			f.warn(fmt.Sprintf("-since: %s is fetched again whole: %v", rawURL, err))
 			whole = true
 			attempt--
@@ -220,7 +220,8 @@ func (f *Fetcher) once(ctx context.Context, method, rawURL string, k kind, t *ta
 	case checked:
 		limit = drainMax
 	}
-	if cp, withCapture := f.startCapture(traced, req, t, limit); cp != nil {
+	cp, withCapture := f.startCapture(traced, req, t, limit)
+	if cp != nil {
 		// Deferred before the body is closed, so run after: the record
 		// holds every byte read, a body left unread included.
 		if rv != nil {
@@ -252,9 +253,21 @@ func (f *Fetcher) once(ctx context.Context, method, rawURL string, k kind, t *ta
 		res.Body.Close()
 	}()
 	answer := res // res is the connection's, which the deferred calls close
-	if rv != nil && res.StatusCode == http.StatusNotModified {
-		if answer, err = f.unchanged(res, rv); err != nil {
-			return nil, 0, host, err
+	if rv != nil {
+		err := rv.confirmed(res)
+		if cp != nil && (err != nil || !rv.asked && res.StatusCode == http.StatusNotModified) {
+			// Not an answer about the earlier capture: recorded as it
+			// came, not as a revisit of that capture.
+			cp.revisit = nil
+		}
+		if err != nil {
+			io.CopyN(io.Discard, res.Body, drainMax)
+			return nil, 0, host, err // asked again without validators
+		}
+		if rv.asked && res.StatusCode == http.StatusNotModified {
+			if answer, err = f.unchanged(res, rv); err != nil {
+				return nil, 0, host, err
+			}
 		}
 	}
 	resp, retryAfter, err := f.read(ctx, reqCtx, answer, method, k)

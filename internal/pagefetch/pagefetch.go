@@ -188,8 +188,9 @@ type Fetcher struct {
 	Scratch func() (*os.File, error)
 	// Since, if set, is the archive of an earlier crawl: a GET of a page
 	// or a requisite it holds carries the validators of its capture
-	// there, and a 304 is read as that capture's answer, and recorded as
-	// a revisit of it.
+	// there, and a 304 that confirms them is read as that capture's
+	// answer, and recorded as a revisit of it; a 412, or a 304 that names
+	// other validators, is asked again without them.
 	Since *earlier.Archive
 
 	spillAt int // the buffer's size from which a body spills to Scratch, if positive, else the constant spillAt: tests set less

@@ -21,17 +21,27 @@ import (
 // damaged archive costs a request, not the page.
 var errEarlierUnread = errors.New("the earlier archive's copy cannot be read")
 
-// A revalidation is a request that carries the validators of the earlier
-// archive's capture of its URL.
+// errNotConfirmed says that a server answered the validators of the
+// earlier archive's capture with neither a change nor a 304 that confirms
+// that capture: a 412, which no GET's If-None-Match or If-Modified-Since
+// calls for, or a 304 that names another ETag or Last-Modified. The page
+// is asked for again without validators, as it would be without -since.
+var errNotConfirmed = errors.New("the server's answer does not say whether the earlier capture is current")
+
+// A revalidation is a request for a URL that the earlier archive has a
+// capture of, which carries that capture's validators if it has any.
 type revalidation struct {
 	capture earlier.Capture
+	// asked says that the request carries validators: only then is a 304
+	// an answer about the capture. A request without them is still one
+	// whose 200 with the capture's payload revisits it.
+	asked bool
 }
 
 // revalidate adds to req, a GET of kind k, the validators of the earlier
-// archive's capture of its URL, and returns that capture, or nil if
-// there is none to revalidate: no archive, another kind of request, no
-// capture, or one with no validator. A capture that cannot be looked up is
-// warned about and the request goes without.
+// archive's capture of its URL, and returns that capture, or nil if there
+// is none: no archive, another kind of request, or no capture. A capture
+// that cannot be looked up is warned about and the request goes without.
 func (f *Fetcher) revalidate(req *http.Request, k kind) *revalidation {
 	if f.Since == nil || req.Method != http.MethodGet || k != page && k != requisite {
 		return nil
@@ -42,15 +52,20 @@ func (f *Fetcher) revalidate(req *http.Request, k kind) *revalidation {
 		f.warn(fmt.Sprintf("-since: %s is fetched whole, since its earlier capture cannot be read: %v", uri, err))
 		return nil
 	}
-	if !ok || c.ETag == "" && c.LastModified == "" {
+	if !ok {
 		return nil
 	}
-	r := &revalidation{capture: c}
+	r := &revalidation{capture: c, asked: c.ETag != "" || c.LastModified != ""}
 	if err := r.revisit().Check(); err != nil {
 		// A record another writer wrote, which a revisit record could
 		// not name: a 304 could then not be recorded.
-		f.warn(fmt.Sprintf("-since: %s is fetched whole, since its earlier capture cannot be named in a revisit record: %v", uri, err))
+		if r.asked {
+			f.warn(fmt.Sprintf("-since: %s is fetched whole, since its earlier capture cannot be named in a revisit record: %v", uri, err))
+		}
 		return nil
+	}
+	if !r.asked {
+		return r
 	}
 	// Both when both exist, as RFC 9110 (13.1.3) asks of a client that
 	// has them: a server that knows only one uses that one.
@@ -111,4 +126,60 @@ func (f *Fetcher) unchanged(res *http.Response, r *revalidation) (*http.Response
 		ContentLength: int64(len(body)),
 		Request:       res.Request,
 	}, nil
+}
+
+// confirmed returns an error wrapping errNotConfirmed if res, the answer
+// to the revalidation r, is a 412, or a 304 that cannot be taken to
+// confirm r's capture: one whose ETag differs from the capture's, by the
+// weak comparison of RFC 9110 (8.8.3.2), or, with no ETag to go by, whose
+// Last-Modified differs. RFC 9111 (4.3.4) has a cache update only the
+// stored response that a 304's validator selects.
+func (r *revalidation) confirmed(res *http.Response) error {
+	c := r.capture
+	switch {
+	case !r.asked:
+		return nil
+	case res.StatusCode == http.StatusPreconditionFailed:
+		return fmt.Errorf("%w: it answered the validators with %s", errNotConfirmed, res.Status)
+	case res.StatusCode != http.StatusNotModified:
+		return nil
+	}
+	if etag := res.Header.Get("ETag"); etag != "" && c.ETag != "" {
+		if weakTag(etag) != weakTag(c.ETag) {
+			return fmt.Errorf("%w: its 304 names the ETag %s, not the earlier %s", errNotConfirmed, etag, c.ETag)
+		}
+		return nil
+	}
+	if lm := res.Header.Get("Last-Modified"); lm != "" && c.LastModified != "" && !sameTime(lm, c.LastModified) {
+		return fmt.Errorf("%w: its 304 names the Last-Modified %s, not the earlier %s", errNotConfirmed, lm, c.LastModified)
+	}
+	return nil
+}
+
+// sameTime reports whether two HTTP dates name the same time: written
+// alike, or in any of the three forms RFC 9110 (5.6.7) allows.
+func sameTime(a, b string) bool {
+	if a == b {
+		return true
+	}
+	t1, err1 := http.ParseTime(a)
+	t2, err2 := http.ParseTime(b)
+	return err1 == nil && err2 == nil && t1.Equal(t2)
+}
+
+// weakTag returns an entity tag without the W/ that marks it weak, for
+// the weak comparison; without its quotes, which a careless server may
+// leave out of one answer and not another; and without the "-gzip" or
+// "-br" that Apache's mod_deflate and mod_brotli add to the tag of a
+// compressed answer: Apache answers a request for either coding with the
+// tag of its own, and finds the other's tag current, as an archive asked
+// for identity holds it.
+func weakTag(etag string) string {
+	etag = strings.Trim(strings.TrimPrefix(strings.TrimSpace(etag), "W/"), `"`)
+	for _, suffix := range []string{"-gzip", "-br"} {
+		if strings.HasSuffix(etag, suffix) && len(etag) > len(suffix) {
+			return etag[:len(etag)-len(suffix)]
+		}
+	}
+	return etag
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"compress/gzip"
 	"fmt"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -88,7 +89,7 @@ func TestSince(t *testing.T) {
 	if err := os.WriteFile(oddPath, []byte(oddRecord), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	a, err := earlier.Open(path, oddPath)
+	a, err := earlier.Open(t.Context(), path, oddPath)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -138,5 +139,215 @@ func TestSince(t *testing.T) {
 	if len(warnings) != 2 || !strings.Contains(warnings[0], "brotli.html is fetched again whole") ||
 		!strings.Contains(warnings[1], "odd-date.html is fetched whole, since its earlier capture cannot be named in a revisit record") {
 		t.Errorf("warnings: %q, want brotli.html's and odd-date.html's", warnings)
+	}
+}
+
+// TestSinceNotConfirmed: a server that answers the earlier capture's
+// validators with a 412, or with a 304 that names another validator than
+// the capture's, has not said that the capture is current. The page is
+// asked for again without validators, and the first answer is recorded
+// as it came, not as a revisit of the capture. A 304 whose validator is
+// the capture's, compared weakly or as a time, confirms it.
+func TestSinceNotConfirmed(t *testing.T) {
+	const (
+		lastModified = "Sat, 01 Mar 2025 12:00:00 GMT"
+		rfc850       = "Saturday, 01-Mar-25 12:00:00 GMT" // the same time
+		later        = "Sun, 02 Mar 2025 12:00:00 GMT"
+	)
+	tests := []struct {
+		path    string
+		earlier string // the validators of the earlier answer, as header lines
+		answer  string // the header lines of the answer to a conditional request, "412" for a 412
+		body    string
+		tape    string
+		warning string
+	}{
+		{"/412.html", "ETag: \"v1\"\r\n", "412", "<p>whole</p>", "/412.html 412, /412.html 200", "it answered the validators with 412 Precondition Failed"},
+		{"/other-etag.html", "ETag: \"v1\"\r\n", "ETag: \"v2\"\r\n", "<p>whole</p>", "/other-etag.html 304, /other-etag.html 200", `its 304 names the ETag "v2", not the earlier "v1"`},
+		{"/other-date.html", "Last-Modified: " + lastModified + "\r\n", "Last-Modified: " + later + "\r\n", "<p>whole</p>", "/other-date.html 304, /other-date.html 200", "its 304 names the Last-Modified " + later},
+		{"/weak.html", "ETag: W/\"v1\"\r\n", "ETag: \"v1\"\r\n", "<p>earlier</p>", "/weak.html 304", ""},
+		{"/same-date.html", "ETag: \"v1\"\r\nLast-Modified: " + lastModified + "\r\n", "Last-Modified: " + rfc850 + "\r\n", "<p>earlier</p>", "/same-date.html 304", ""},
+		{"/none.html", "ETag: \"v1\"\r\n", "", "<p>earlier</p>", "/none.html 304", ""},
+		{"/unquoted.html", "ETag: \"v1\"\r\n", "ETag: v1\r\n", "<p>earlier</p>", "/unquoted.html 304", ""},
+		{"/apache.html", "ETag: \"v1\"\r\n", "ETag: \"v1-gzip\"\r\n", "<p>earlier</p>", "/apache.html 304", ""},
+		{"/apache-other.html", "ETag: \"v1\"\r\n", "ETag: \"v2-gzip\"\r\n", "<p>whole</p>", "/apache-other.html 304, /apache-other.html 200", `its 304 names the ETag "v2-gzip", not the earlier "v1"`},
+	}
+	answers := make(map[string]string)
+	for _, tt := range tests {
+		answers[tt.path] = tt.answer
+	}
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Header.Get("If-None-Match") == "" && r.Header.Get("If-Modified-Since") == "" {
+			w.Header().Set("Content-Type", "text/html")
+			w.Write([]byte("<p>whole</p>"))
+			return
+		}
+		a := answers[r.URL.Path]
+		if a == "412" {
+			w.WriteHeader(http.StatusPreconditionFailed)
+			return
+		}
+		for line := range strings.SplitSeq(strings.TrimSuffix(a, "\r\n"), "\r\n") {
+			if name, value, ok := strings.Cut(line, ": "); ok {
+				w.Header().Set(name, value)
+			}
+		}
+		w.WriteHeader(http.StatusNotModified)
+	}))
+	t.Cleanup(srv.Close)
+
+	path := filepath.Join(t.TempDir(), "earlier.warc.gz")
+	w, err := warc.Create(path, warc.Info{Software: "test/1"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tt := range tests {
+		err := w.WriteExchange(warc.Exchange{
+			TargetURI: srv.URL + tt.path,
+			Date:      time.Date(2025, 3, 1, 12, 0, 0, 0, time.UTC),
+			Request:   []byte("GET " + tt.path + " HTTP/1.1\r\nHost: x\r\n\r\n"),
+			Response:  strings.NewReader("HTTP/1.1 200 OK\r\nContent-Type: text/html\r\n" + tt.earlier + "Content-Length: 14\r\n\r\n<p>earlier</p>"),
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	a, err := earlier.Open(t.Context(), path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { a.Close() })
+
+	f := captureFetcher(t, nil)
+	f.Robots = false
+	f.Since = a
+	for _, tt := range tests {
+		t.Run(tt.path, func(t *testing.T) {
+			var warnings []string
+			f.Warn = func(msg string) { warnings = append(warnings, msg) }
+			body, tape, err := f.FetchRecorded(t.Context(), srv.URL+tt.path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if string(body) != tt.body {
+				t.Errorf("body %q, want %q", body, tt.body)
+			}
+			if got := statuses(t, tape.Exchanges); got != tt.tape {
+				t.Errorf("tape: %s, want %s", got, tt.tape)
+			}
+			for i, x := range tape.Exchanges {
+				// Only a 304 that confirms the capture revisits it.
+				if want := tt.warning == ""; (x.Revisit != nil) != want {
+					t.Errorf("exchange %d revisits %v, want a revisit: %v", i, x.Revisit, want)
+				}
+			}
+			switch {
+			case tt.warning == "" && len(warnings) != 0:
+				t.Errorf("warnings %q, want none", warnings)
+			case tt.warning != "" && (len(warnings) != 1 || !strings.Contains(warnings[0], tt.path+" is fetched again whole") || !strings.Contains(warnings[0], tt.warning)):
+				t.Errorf("warnings %q, want one that says %q", warnings, tt.warning)
+			}
+		})
+	}
+}
+
+// TestSinceNoValidators: a URL whose earlier capture has neither ETag nor
+// Last-Modified is asked for without validators, as any other; a 200
+// with the capture's payload still revisits it, and a 304, which such a
+// request does not call for, is the server's answer, not the capture,
+// and revisits nothing.
+func TestSinceNoValidators(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Header.Get("If-None-Match") != "" || r.Header.Get("If-Modified-Since") != "" {
+			t.Errorf("%s asked with validators", r.URL.Path)
+		}
+		switch r.URL.Path {
+		case "/same.html":
+			w.Header().Set("Content-Type", "text/html")
+			w.Write([]byte("<p>earlier</p>"))
+		case "/changed.html":
+			w.Header().Set("Content-Type", "text/html")
+			w.Write([]byte("<p>now</p>"))
+		default:
+			w.WriteHeader(http.StatusNotModified)
+		}
+	}))
+	t.Cleanup(srv.Close)
+	path := filepath.Join(t.TempDir(), "earlier.warc")
+	w, err := warc.Create(path, warc.Info{Software: "test/1"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range []string{"/same.html", "/changed.html", "/304.html"} {
+		err := w.WriteExchange(warc.Exchange{
+			TargetURI: srv.URL + p,
+			Date:      time.Date(2025, 3, 1, 12, 0, 0, 0, time.UTC),
+			Request:   []byte("GET " + p + " HTTP/1.1\r\nHost: x\r\n\r\n"),
+			Response:  strings.NewReader("HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nContent-Length: 14\r\n\r\n<p>earlier</p>"),
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	a, err := earlier.Open(t.Context(), path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { a.Close() })
+	f := captureFetcher(t, nil)
+	f.Robots, f.Retries = false, 0
+	f.Since = a
+
+	out := filepath.Join(t.TempDir(), "new.warc")
+	nw, err := warc.Create(out, warc.Info{Software: "test/1"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		path, body, record string // record is the WARC-Type of the answer's record
+	}{
+		{"/same.html", "<p>earlier</p>", "revisit"},
+		{"/changed.html", "<p>now</p>", "response"},
+		{"/304.html", "", "response"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.path, func(t *testing.T) {
+			body, tape, err := f.FetchRecorded(t.Context(), srv.URL+tt.path)
+			if tt.body == "" && err == nil || tt.body != "" && (err != nil || string(body) != tt.body) {
+				t.Errorf("got %q, %v; want %q", body, err, tt.body)
+			}
+			if len(tape.Exchanges) != 1 {
+				t.Fatalf("%d exchanges, want 1", len(tape.Exchanges))
+			}
+			if err := nw.WriteExchange(tape.Exchanges[0]); err != nil {
+				t.Fatal(err)
+			}
+		})
+	}
+	if err := nw.Close(); err != nil {
+		t.Fatal(err)
+	}
+	var types []string
+	err = warc.Read(out, func(rec warc.Record, _ io.Reader) error {
+		if typ := rec.Get("WARC-Type"); typ != "warcinfo" && typ != "request" {
+			types = append(types, typ)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var want []string
+	for _, tt := range tests {
+		want = append(want, tt.record)
+	}
+	if fmt.Sprint(types) != fmt.Sprint(want) {
+		t.Errorf("records %v, want %v", types, want)
 	}
 }
