@@ -474,7 +474,8 @@ func (f *Folder) warn(name string, err error) {
 // absoluteInside returns the first symbolic link on the way to name
 // whose target is an absolute path in the folder, which the folder does
 // not follow, though a web server would, and true; or false if there is
-// none. It reads the links, not what they lead to.
+// none. It reads the links through the root, so a link out of the
+// folder, the reason then, ends the way: what lies beyond is not read.
 func (f *Folder) absoluteInside(name string) (string, bool) {
 	top, err := filepath.EvalSymlinks(f.dir)
 	if err != nil {
@@ -483,7 +484,14 @@ func (f *Folder) absoluteInside(name string) (string, bool) {
 	p := ""
 	for _, seg := range strings.Split(name, "/") {
 		p = path.Join(p, seg)
-		target, err := os.Readlink(filepath.Join(f.dir, filepath.FromSlash(p)))
+		fi, err := f.root.Lstat(p)
+		if err != nil {
+			return "", false
+		}
+		if fi.Mode()&fs.ModeSymlink == 0 {
+			continue
+		}
+		target, err := f.root.Readlink(p)
 		if err != nil || !filepath.IsAbs(target) {
 			continue
 		}

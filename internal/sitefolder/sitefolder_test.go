@@ -411,12 +411,15 @@ func TestFileKey(t *testing.T) {
 // TestAbsoluteLink checks the warning of a symbolic link whose target is
 // an absolute path: one that leads back into the folder is to be made
 // relative, which the folder follows, and one that leads out, moved in.
+// A link out of the folder is the reason, whatever links lie beyond it,
+// which are not read.
 func TestAbsoluteLink(t *testing.T) {
 	dir := site(t, testSite)
 	for link, target := range map[string]string{
 		"abs.html": filepath.Join(dir, "index.html"),
 		"absdir":   filepath.Join(dir, "sub"),
 		"absout":   filepath.Dir(dir),
+		"../absin": filepath.Join(dir, "sub"), // beside the folder, reached by outdir -> ..
 	} {
 		if err := os.Symlink(target, filepath.Join(dir, link)); err != nil {
 			t.Fatal(err)
@@ -426,6 +429,7 @@ func TestAbsoluteLink(t *testing.T) {
 		{"http://folder.invalid/abs.html", "abs.html is a symbolic link to an absolute path: make it relative, such as with ln -sr, to have it followed"},
 		{"http://folder.invalid/absdir/page.htm", "absdir is a symbolic link to an absolute path: make it relative, such as with ln -sr, to have it followed"},
 		{"http://folder.invalid/absout/secret.html", "make it a file or folder inside " + dir},
+		{"http://folder.invalid/outdir/absin/page.htm", "make it a file or folder inside " + dir},
 	}
 	for _, tt := range tests {
 		t.Run(tt.url, func(t *testing.T) {
