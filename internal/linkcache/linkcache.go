@@ -342,6 +342,9 @@ func (c *Cache) save(ctx context.Context, fresh []Entry, sync bool) error {
 		c.mu.Lock()
 		for _, from := range []map[string]Entry{c.read, c.learned} {
 			for u, e := range from {
+				if e.Checked.After(future) {
+					continue // Load's, wrong: another's outcome must not lose to it
+				}
 				if old, ok := entries[u]; !ok || !old.Checked.After(e.Checked) || old.Checked.After(future) {
 					entries[u] = e
 				}

@@ -494,6 +494,37 @@ func TestFutureDated(t *testing.T) {
 	}
 }
 
+// TestFutureDatedShared: an entry dated a year ahead that one check read
+// does not take the place of another check's outcome of the URL, learned
+// meanwhile, when the first merges the file: it loses to it, and only it
+// is dropped.
+func TestFutureDatedShared(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "links.json")
+	clk, w := newClock(), new(warnings)
+	data := `{"format": "tse-crawler link cache", "version": 1, "links": [
+{"url":"http://a/","status":"200","checked":"` + clk.now().AddDate(1, 0, 0).Format(time.RFC3339) + `"}
+]}
+`
+	if err := os.WriteFile(path, []byte(data), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	first := open(t, path, clk, w)
+	second := open(t, path, clk, w)
+	second.Put(t.Context(), Entry{URL: "http://a/", Status: "404"})
+	clk.add(time.Minute)
+	first.Put(t.Context(), Entry{URL: "http://b/", Status: "200"})
+	if err := first.Flush(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	got := readEntries(t, path)
+	if e := got["http://a/"]; e.Status != "404" {
+		t.Errorf("http://a/ is %+v, want the second check's 404", e)
+	}
+	if e := got["http://b/"]; e.Status != "200" {
+		t.Errorf("http://b/ is %+v, want the first check's 200", e)
+	}
+}
+
 // TestConcurrentPuts: many Puts at once each find their entry in the file
 // once every Put has returned.
 func TestConcurrentPuts(t *testing.T) {
