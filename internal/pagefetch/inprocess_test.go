@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"tse-crawler/internal/pagefetch"
+	"tse-crawler/internal/sitefolder"
 )
 
 // answerAll is a transport that answers every request itself, with a
@@ -32,9 +33,14 @@ func (a *answerAll) RoundTrip(r *http.Request) (*http.Response, error) {
 	return &http.Response{StatusCode: 200, Status: "200 OK", Header: h, Body: io.NopCloser(strings.NewReader("<p>x</p>")), Request: r}, nil
 }
 
-// inDocs is a folder published at http://example.org/docs/.
+// inDocs is a folder published at http://example.org/docs/. A path in
+// Opaque may be in absolute form, "//example.org/docs/a.html".
 func inDocs(u *url.URL) bool {
-	return u.Host == "example.org" && strings.HasPrefix(cmp.Or(u.Opaque, u.EscapedPath()), "/docs/")
+	p := cmp.Or(u.Opaque, u.EscapedPath())
+	if rest, ok := strings.CutPrefix(p, "//"+u.Host); ok {
+		p = rest
+	}
+	return u.Host == "example.org" && strings.HasPrefix(p, "/docs/")
 }
 
 // TestInProcessReadsNoRobots: a URL answered in-process (a folder's) has
@@ -110,5 +116,41 @@ func TestInProcessNeverDown(t *testing.T) {
 	}
 	if p.Down("example.org") == nil {
 		t.Error("example.org is not down")
+	}
+}
+
+// TestInProcessPathOfTwoSlashes: a path that begins with "//", which a
+// request sends in absolute form, is the folder's by the whole path, not
+// by what follows a first segment read as a host: "//x/docs/a.html" is
+// not under the folder's /docs/, so it goes to the network, and its
+// host's robots.txt is read first.
+func TestInProcessPathOfTwoSlashes(t *testing.T) {
+	folder, err := sitefolder.Open(t.TempDir(), "http://example.org/docs/")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { folder.Close() })
+	tests := []struct {
+		url        string
+		readRobots bool
+	}{
+		{"http://example.org//x/docs/a.html", true},
+		{"http://example.org/docs//a.html", false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.url, func(t *testing.T) {
+			tr := new(answerAll)
+			f := newFetcher(&http.Client{Transport: tr})
+			f.Robots, f.InProcess = true, folder.Serves
+			if p := f.Refused(tt.url); p != nil {
+				t.Fatalf("Refused(%s) = %+v", tt.url, p)
+			}
+			if _, err := f.FetchPage(t.Context(), tt.url); err != nil {
+				t.Fatal(err)
+			}
+			if got := slices.Contains(tr.asks, "example.org/robots.txt"); got != tt.readRobots {
+				t.Errorf("asked %q: robots.txt read %v, want %v", tr.asks, got, tt.readRobots)
+			}
+		})
 	}
 }

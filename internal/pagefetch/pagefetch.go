@@ -148,10 +148,11 @@ type Fetcher struct {
 	// Robots makes the fetcher obey each host's robots.txt.
 	Robots bool
 	// InProcess, if set, says whether the Client's transport answers a
-	// request for a URL itself (its path, as sent, may be in Opaque),
-	// from a folder (package sitefolder): no
-	// server, so no robots.txt to read and no pause to keep. Its host's
-	// other URLs are the web's, paced and asked as any other's.
+	// request for a URL itself (its path, as sent, may be in Opaque, in
+	// origin or absolute form: "/a?q" or "//host/a?q"), from a folder
+	// (package sitefolder): no server, so no robots.txt to read and no
+	// pause to keep. Its host's other URLs are the web's, paced and
+	// asked as any other's.
 	InProcess func(*url.URL) bool
 	// Retries is how many more times a transient failure is tried.
 	Retries int
@@ -298,8 +299,10 @@ func (f *Fetcher) allowed(ctx context.Context, rawURL string, whatwg bool, t *ta
 
 // inProcess says whether the Client's transport answers itself the
 // request for the path and query on u's origin, as target returns them.
+// The URL it asks of is in absolute form, as newRequest sends a path
+// that begins with "//", whose first segment would be read as a host.
 func (f *Fetcher) inProcess(u *url.URL, path, query string) bool {
-	return f.InProcess != nil && f.InProcess(&url.URL{Scheme: u.Scheme, Host: u.Host, Opaque: path + query})
+	return f.InProcess != nil && f.InProcess(&url.URL{Scheme: u.Scheme, Host: u.Host, Opaque: "//" + u.Host + path + query})
 }
 
 // target parses rawURL as a request would send it, and returns an error
