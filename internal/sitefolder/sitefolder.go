@@ -188,7 +188,8 @@ func FileKey(prefix, key string) string {
 	rest, _, _ = strings.Cut(rest, "?")
 	// A "%2F" is no '/' to a browser, which resolves the page's links
 	// from the folder the path names without it, so such a path keeps
-	// its escapes, as does one the server refuses (400).
+	// its escapes, as does one the server refuses (400). A "//" stays
+	// too: the browser resolves "../" from sub//a.html to sub/.
 	if name, err := url.PathUnescape(rest); err == nil && !strings.Contains(strings.ToLower(rest), "%2f") {
 		rest = escapeName(name)
 	}
@@ -318,7 +319,9 @@ func (f *Folder) serve(req *http.Request, p, rel, query string) *http.Response {
 		return f.answer(req, http.StatusBadRequest, nil)
 	}
 	slash := name == "" || strings.HasSuffix(name, "/")
-	name = strings.TrimSuffix(name, "/")
+	// "//a.html" is a.html, as a static server that merges slashes
+	// serves it: the root takes no path that begins with '/'.
+	name = strings.Trim(name, "/")
 	if name == "" {
 		name = "."
 	}
@@ -416,7 +419,10 @@ func (f *Folder) loopless(dir string) error {
 	}
 	var seen []fs.FileInfo
 	p := "."
-	for _, seg := range append([]string{""}, strings.Split(dir, "/")...) {
+	for i, seg := range append([]string{""}, strings.Split(dir, "/")...) {
+		if i > 0 && (seg == "" || seg == ".") {
+			continue // "a//b" or "a/./b" is a/b, no folder twice
+		}
 		p = path.Join(p, seg)
 		fi, err := f.root.Stat(p)
 		if err != nil {
