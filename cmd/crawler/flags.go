@@ -173,7 +173,7 @@ var flags = []flagDef{
 			"`hosts` lists each host's `requests`, `pauses` and `mean_pause`, and `ahead_peak_bytes` is the most memory pages fetched ahead took; " +
 			"`max_pages_reached` says whether the crawl ended at `-max-pages`, and `waiting` how many pages it left in the bag then, or when it stopped early; " +
 			"with `-warc`, `requisites` counts the requisites `fetched`, `failed` (and `failed_by`), `redirects`, `disallowed`, `skipped`, their `bytes` and `hosts`; " +
-			"`broken_links` lists each page that failed and that pages link to: its `url`, `status`, the number of `pages` that link to it, and the first three `from`; with `-check`, every `from` as its `page`, `line`, `column` (and `url`, in a host's entry), and `not_checked` the links robots.txt disallows.",
+			"`broken_links` lists each page that failed and that pages link to: its `url`, `status`, the number of `pages` that link to it, and the first three `from`; with `-check`, every `from` as its `page`, `line`, `column` (and `url`, in a host's entry), `not_checked` the links robots.txt disallows, and `unread` the pages over `-max-size`, not read for their links.",
 		value: func(cfg *config) flag.Value { return job.StringValue{S: &cfg.StatsJSON} },
 	},
 	{
@@ -381,10 +381,10 @@ var flags = []flagDef{
 	{
 		name: "check-cache", arg: "FILE", rule: mayChange,
 		short: "with -check, remember in *FILE* which links outside the scope were fine",
-		text: "with `-check`, keep in *FILE*, as JSON, what came of each link outside the scope (its URL, status and when it was asked), written as they are known, so that a check stopped by Ctrl-C keeps what it learned, and one killed all but its last few outcomes, a fiftieth of *FILE* at most. " +
+		text: "with `-check`, keep in *FILE*, as JSON, what came of each link outside the scope (its URL, status and when it was asked), written as they are known, so that a check stopped by Ctrl-C keeps what it learned, and one killed all but its last few outcomes, about a fiftieth of *FILE*. " +
 			"The next check with *FILE* takes a link found fine (a `2xx`) less than `-check-cache-age` ago as fine, without a request, unless a link names a `#fragment` of it; a link that failed is always asked again, and so is every link inside the scope. " +
 			"The report's last line says how many links the cache answered. *FILE* is replaced whole, under a temporary name then renamed, never written through a symbolic link; " +
-			"checks may share it, at once or one after another, each keeping the newer outcome of a link, under the lock of *FILE*`.lock`, which stays. " +
+			"checks may share it, at once or one after another, each keeping the newer outcome of a link, under the lock of *FILE*`.lock`, which stays; an outcome dated more than a day ahead, by a clock set wrong, is dropped. " +
 			"A *FILE* that is torn or not such a cache is renamed *FILE*`.bad`, never trusted nor removed, with a warning, and the check asks every link.",
 		value: func(cfg *config) flag.Value { return job.StringValue{S: &cfg.CheckCache} },
 	},

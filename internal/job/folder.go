@@ -135,7 +135,7 @@ func (j *Job) serveFolder(fetcher *pagefetch.Fetcher) {
 }
 
 // nameFiles has the report name the folder's URLs by the paths of their
-// files in it, in both its lists.
+// files in it, in each of its lists.
 func (j *Job) nameFiles(r *linkcheck.Report) {
 	if j.folder == nil || r == nil {
 		return

@@ -9,17 +9,18 @@
 //
 // The file is written as outcomes become known, so that a check stopped
 // half way, by Ctrl-C or kill -9, keeps what it learned: all of it, or
-// at a kill, all but the last outcomes, fewer than one for each
-// [batchShare] entries the file holds, which the next check asks again.
-// Waiting for those keeps the cost of writing a file replaced whole
-// linear in its size: one write for each outcome would cost ten thousand
-// links gigabytes of writing. It is only ever replaced whole: written under a temporary name beside it and renamed
+// at a kill, all but the last outcomes, about one for each [batchShare]
+// entries the file holds (twice that while a write is under way), which
+// the next check asks again. Waiting for those keeps the cost of writing
+// a file replaced whole linear in its size: one write for each outcome
+// would cost ten thousand links gigabytes of writing. It is only ever
+// replaced whole: written under a temporary name beside it and renamed
 // over it, so that a crawler killed at any moment leaves a whole file.
 // Each write takes up the last, unless another crawler wrote the file
 // meanwhile, and only the last is synced: one torn by the machine's own
-// stop is set aside like any other. A file that does not parse, or is not one of ours, is renamed
-// aside, never overwritten nor removed, with a warning, and the check
-// goes on as if there were none. Nothing is written through a symbolic
+// stop is set aside like any other. A file that does not parse, or is
+// not one of ours, is renamed aside, never overwritten nor removed, with
+// a warning, and the check goes on as if there were none. Nothing is written through a symbolic
 // link: one at the file's name is refused. Several crawlers may share the
 // file: each reads, merges and writes it holding the flock of a sibling
 // file, FILE.lock, which stays (removing it would let two crawlers lock
@@ -243,10 +244,11 @@ func (c *Cache) Fine(u string) (Entry, bool) {
 
 // Put notes what came of asking e.URL, now, and writes the file once a
 // batch of outcomes is waiting (see batchShare), unless another Put is
-// writing it, which then writes it again with them: the file holds them
-// by the time Put, or that other Put, returns, so that a crawler killed
-// then keeps them. A file that cannot be written is told once, and
-// written again by the next Put, or Flush.
+// writing it, which then writes it again if a batch waits: a batch is in
+// the file by the time the Put that wrote it returns, so that a crawler
+// killed then keeps it; fewer wait for a later Put, or Flush. A file
+// that cannot be written is told once, and written again by the next
+// Put, or Flush.
 func (c *Cache) Put(ctx context.Context, e Entry) {
 	e.Checked = c.now().UTC().Truncate(time.Second)
 	c.mu.Lock()

@@ -13,7 +13,8 @@ import (
 // report gathers the broken targets, in the order met, then sorts them,
 // most linked first. A host that could not be reached is one entry, its
 // origin, with every link to it and the URL each names. A target that
-// robots.txt disallows is not checked, and listed apart.
+// robots.txt disallows is not checked, and listed apart, as are the
+// pages too large to read, sorted.
 func (c *Checker) report(order []*target) *Report {
 	r := &Report{Pages: c.saved, Broken: []BrokenLink{}, NotChecked: []BrokenLink{}, WithCache: c.Cache != nil}
 	downs := make(map[string]int) // origin → index in r.Broken
@@ -124,8 +125,8 @@ func (c *Checker) referrer(i int) Referrer {
 // WriteText writes the report for people: each broken target, its
 // status (with the wait asked for, for one rate-limited) and kind, and
 // where every link to it is, as page:line:column (followed by the URL it
-// names, for a host's entry); then, apart, the targets not checked; then
-// a line that sums it up.
+// names, for a host's entry); then, apart, the targets not checked, and
+// the pages not read (Unread); then a line that sums it up.
 //
 // Every byte a terminal would obey is escaped, as package termsafe does,
 // whatever w is: a fragment is reported as its page wrote it, ESC and BEL
