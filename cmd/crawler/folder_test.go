@@ -153,7 +153,7 @@ naïve.html: 404 (page, 1 link)
 		}, []string{"-max-size", "1KiB"}, `gone.html: 404 (page, 1 link)
   index.html:1:27
 
-Not read for their links, as they are larger than -max-size:
+Not read for their links, as they are larger than -max-size (a larger -max-size reads them):
   big.html
   sub/large.html
 

@@ -146,8 +146,7 @@ func (r *Report) writeText(w io.Writer) error {
 		writeEntries(w, r.NotChecked)
 	}
 	if len(r.Unread) > 0 {
-		// Their links are unknown: a larger -max-size reads them.
-		fmt.Fprintln(w, "Not read for their links, as they are larger than -max-size:")
+		fmt.Fprintln(w, "Not read for their links, as they are larger than -max-size (a larger -max-size reads them):")
 		for _, u := range r.Unread {
 			fmt.Fprintf(w, "  %s\n", u)
 		}

@@ -176,3 +176,30 @@ func TestCheckerFragmentDirective(t *testing.T) {
 		})
 	}
 }
+
+// TestWriteTextUnread: the pages not read for their links are listed
+// apart, with the fix, and counted in the last line, in the singular for
+// one.
+func TestWriteTextUnread(t *testing.T) {
+	tests := []struct {
+		unread []string
+		want   string
+	}{
+		{nil, "1 page checked, 2 links checked: 0 broken links to 0 targets\n"},
+		{[]string{"http://site/big.html"}, "Not read for their links, as they are larger than -max-size (a larger -max-size reads them):\n" +
+			"  http://site/big.html\n\n" +
+			"1 page checked, 2 links checked: 0 broken links to 0 targets; 1 page not read (-max-size)\n"},
+	}
+	for _, tt := range tests {
+		t.Run(strconv.Itoa(len(tt.unread)), func(t *testing.T) {
+			var b strings.Builder
+			r := &linkcheck.Report{Pages: 1, Links: 2, Unread: tt.unread}
+			if err := r.WriteText(&b); err != nil {
+				t.Fatal(err)
+			}
+			if b.String() != tt.want {
+				t.Errorf("report:\n%s\nwant:\n%s", b.String(), tt.want)
+			}
+		})
+	}
+}
