@@ -361,7 +361,7 @@ var flags = []flagDef{
 			"the exit status is 9 if one is broken (one not checked is not). With *seedURL* alone, the crawl goes as deep as the site, saves nothing, " +
 			"and its scope is the seed's host, unless a `-scope` says otherwise; stopped, it keeps nothing to resume, and prints the command that runs it again. " +
 			"Given a folder, *DIR*, it checks every `.html` and `.htm` file in it, served from disk as by a web server whose root is *DIR* (or `-base`), with no network but for links outside it, " +
-			"naming files by their paths in *DIR*. Each file is one page, checked once however a link names it: `sub/` is `sub/index.html`, `a.html?x=1` is `a.html`, and `%c3%a9.html` is `é.html`. Nothing outside *DIR* is read: `/../x.html` is *DIR*`/x.html`, and a symbolic link out of *DIR*, to an absolute path, or in a loop, is reported `403`, never followed. " +
+			"naming files by their paths in *DIR*. Each file is one page, checked once however a link names it: `sub/` is `sub/index.html`, `a.html?x=1` is `a.html`, and `%c3%a9.html` is `é.html`; but `sub//a.html` and `sub%2Fa.html`, served as `sub/a.html` is, are pages of their own, as a browser resolves their links from another folder. Nothing outside *DIR* is read: `/../x.html` is *DIR*`/x.html`, and a symbolic link out of *DIR*, to an absolute path, or in a loop, is reported `403`, never followed. " +
 			"See [Checking a site's links](#checking-a-sites-links).",
 		value:   func(cfg *config) flag.Value { return job.BoolValue{B: &cfg.Check} },
 		journal: func(cfg *config) (string, bool) { return "true", cfg.Check },
