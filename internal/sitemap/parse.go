@@ -11,7 +11,9 @@
 // stream of tokens, so that a huge sitemap costs only the URLs it lists;
 // encoding/xml expands no entity a document declares, so a sitemap
 // cannot grow inside the parser either, nor nest deeper than a sitemap
-// needs (the decoder keeps each open element). A sitemap index lists sitemaps,
+// needs (the decoder keeps each open element), nor hold a tag or a text of
+// over 1 MB (the decoder keeps it whole, and a tag's attributes cost it
+// some twenty times their bytes). A sitemap index lists sitemaps,
 // which are read in turn, one level deep, as sitemaps.org allows: an
 // index listed in an index, itself included, is skipped.
 //
@@ -164,9 +166,52 @@ const tooBig = "the rest after the first 50 MB, sitemaps.org's limit"
 // is at 3, with room for extensions such as images.
 const maxDepth = 8
 
+// maxRun is how many bytes of an XML sitemap may come without a '<'.
+// The decoder keeps a tag or a text whole, and each attribute of a tag
+// as a string and an Attr of 48 bytes: 50 MB of " a" in one tag, which
+// gzip makes 50 KB, would take gigabytes. A sitemap's tags and texts are
+// short, so that the rest of one past this is skipped.
+const maxRun = 1 << 20
+
+// errLongRun ends the reading of an XML sitemap at maxRun bytes without a '<'.
+var errLongRun = errors.New("over 1 MB without a tag, a text or tag longer than any of a sitemap's")
+
+// A runs reader gives what r gives, then errLongRun once more than
+// maxRun bytes have come since the last '<'; it keeps back the bytes of
+// that run that it read last, which may end part way through a
+// character, and are skipped all the same.
+type runs struct {
+	r   io.Reader
+	run int
+	hit bool
+}
+
+func (g *runs) Read(p []byte) (int, error) {
+	if g.hit {
+		return 0, errLongRun
+	}
+	n, err := g.r.Read(p)
+	for i := 0; i < n; {
+		j := bytes.IndexByte(p[i:n], '<')
+		if j < 0 {
+			j = n - i
+		}
+		if g.run+j > maxRun {
+			g.hit = true
+			return i, errLongRun
+		}
+		g.run += j
+		if i += j; i < n {
+			g.run = 0 // the '<'
+			i++
+		}
+	}
+	return n, err
+}
+
 // readXML reads an XML sitemap.
 func readXML(r io.Reader, lr *limited) (*Sitemap, error) {
-	d := xml.NewDecoder(r)
+	d := xml.NewDecoder(&runs{r: r})
 	// Many sitemaps leave an & in a URL unescaped, or an end tag out,
 	// which strict XML would take for the end of the file: the rest is
 	// read as lxml's recover mode reads it (Scrapy's), the & as itself and
@@ -220,6 +265,9 @@ func readXML(r io.Reader, lr *limited) (*Sitemap, error) {
 			} else if broken := gzipError(err); broken != "" {
 				l, _ := d.InputPos()
 				sm.Skipped = append(sm.Skipped, fmt.Sprintf("the rest from line %d: %s", l, broken))
+			} else if errors.Is(err, errLongRun) {
+				l, _ := d.InputPos()
+				sm.Skipped = append(sm.Skipped, fmt.Sprintf("the rest from line %d: %v", l, errLongRun))
 			} else {
 				l, _ := d.InputPos()
 				sm.Skipped = append(sm.Skipped, fmt.Sprintf("the rest from line %d, which is not XML: %s", l, xmlError(err, lr)))
@@ -348,6 +396,8 @@ func xmlError(err error, lr *limited) string {
 		return tooBig
 	case gzipError(err) != "":
 		return gzipError(err)
+	case errors.Is(err, errLongRun):
+		return errLongRun.Error()
 	case strings.Contains(err.Error(), "xml: opening charset"):
 		return "it declares an encoding that is none of the Encoding Standard's, where sitemaps.org requires UTF-8"
 	case strings.Contains(err.Error(), "invalid UTF-8"):
