@@ -11,7 +11,7 @@
 // stream of tokens, so that a huge sitemap costs only the URLs it lists;
 // encoding/xml expands no entity a document declares, so a sitemap
 // cannot grow inside the parser either, nor nest deeper than a sitemap
-// needs (the decoder keeps each open element), nor hold a tag or a text of
+// needs (each open element is kept), nor hold a tag or a text of
 // over 1 MB (the decoder keeps it whole, and a tag's attributes cost it
 // some twenty times their bytes). A sitemap index lists sitemaps,
 // which are read in turn, one level deep, as sitemaps.org allows: an
@@ -215,14 +215,16 @@ func readXML(r io.Reader, lr *limited) (*Sitemap, error) {
 	// Many sitemaps leave an & in a URL unescaped, or an end tag out,
 	// which strict XML would take for the end of the file: the rest is
 	// read as lxml's recover mode reads it (Scrapy's), the & as itself and
-	// the end tag as the one missing. An entity stays as written.
+	// an end tag as those missing too; an end tag of no open element is
+	// ignored. An entity stays as written.
 	d.Strict = false
 	d.CharsetReader = charsetReader
 	sm := new(Sitemap)
 	var (
-		names     [maxDepth + 1]string // of the open elements, by depth
+		names     [maxDepth + 1]xml.Name // of the open elements, by depth
 		depth     int
 		inLoc     bool
+		locDepth  int // of the element inLoc reads
 		loc       []byte
 		locLong   bool
 		line, col int
@@ -248,9 +250,16 @@ func readXML(r io.Reader, lr *limited) (*Sitemap, error) {
 	}
 	for {
 		startLine, startCol := d.InputPos() // of the token, unless space is first
-		tok, err := d.Token()
+		// Raw: the decoder's own matching of end tags, unless strict,
+		// takes one of no open element for the end of every element, and
+		// of the sitemap. Elements are matched below.
+		tok, err := d.RawToken()
 		if err != nil {
 			if err == io.EOF {
+				if depth > 0 && !ended {
+					l, _ := d.InputPos()
+					sm.Skipped = append(sm.Skipped, fmt.Sprintf("the rest from line %d, which is not XML: it ends before the end tag of <%s>, cut short", l, names[1].Local))
+				}
 				break
 			}
 			if ended && !lr.hit && gzipError(err) == "" {
@@ -305,7 +314,7 @@ func readXML(r io.Reader, lr *limited) (*Sitemap, error) {
 				deep = true
 				break
 			}
-			names[depth] = t.Name.Local
+			names[depth] = t.Name
 			switch {
 			case depth == 1 && t.Name.Local == "urlset":
 				sm.Kind = URLSet
@@ -317,10 +326,10 @@ func readXML(r io.Reader, lr *limited) (*Sitemap, error) {
 				return nil, fmt.Errorf("%w: its root is <%s>, where a sitemap's is <urlset> or <sitemapindex>, or a feed's <rss> or <feed>", ErrNotSitemap, t.Name.Local)
 			case sm.Kind != Feed && depth == 3 && t.Name.Local == "loc",
 				// An RSS item's link is its text.
-				sm.Kind == Feed && depth == 4 && t.Name.Local == "link" && names[1] == "rss" && names[3] == "item":
-				inLoc, loc, locLong = true, loc[:0], false
+				sm.Kind == Feed && depth == 4 && t.Name.Local == "link" && names[1].Local == "rss" && names[3].Local == "item":
+				inLoc, loc, locLong, locDepth = true, loc[:0], false, depth
 				line, col = d.InputPos()
-			case sm.Kind == Feed && depth == 3 && t.Name.Local == "link" && names[1] == "feed" && names[2] == "entry":
+			case sm.Kind == Feed && depth == 3 && t.Name.Local == "link" && names[1].Local == "feed" && names[2].Local == "entry":
 				// An Atom entry's link is its alternate one, the page.
 				if rel := attr(t, "rel"); rel == "" || rel == "alternate" {
 					take(strings.TrimSpace(attr(t, "href")), startLine, startCol)
@@ -348,7 +357,17 @@ func readXML(r io.Reader, lr *limited) (*Sitemap, error) {
 			}
 			loc = append(loc, t...)
 		case xml.EndElement:
-			if inLoc && (depth == 3 || sm.Kind == Feed && depth == 4) {
+			// It ends the open element of its name, and those left open
+			// inside it, as lxml's recover mode reads a missing end tag;
+			// one of no open element is ignored.
+			k := depth
+			for k > 0 && names[k] != t.Name {
+				k--
+			}
+			if k == 0 {
+				break
+			}
+			if inLoc && k <= locDepth {
 				inLoc = false
 				u := strings.TrimSpace(string(loc))
 				if locLong {
@@ -356,7 +375,7 @@ func readXML(r io.Reader, lr *limited) (*Sitemap, error) {
 				}
 				take(u, line, col)
 			}
-			depth--
+			depth = k - 1
 			ended = depth == 0
 		}
 		if over {

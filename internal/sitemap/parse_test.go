@@ -138,6 +138,12 @@ func TestRead(t *testing.T) {
 		{"space and a comment after the end", "<urlset><url><loc>http://h/a</loc></url></urlset>\n<!-- done -->\n", URLSet,
 			[]Entry{{"http://h/a", 1, 19}}, nil, nil},
 		{"a broken gzip stream", "\x1f\x8bxx", 0, nil, nil, ErrNotSitemap},
+		{"an end tag of no open element, which is ignored", "<urlset>\n<url><loc>http://h/a</loc></b></url>\n<url><loc>http://h/b</loc></url>\n</urlset>", URLSet,
+			[]Entry{{"http://h/a", 2, 11}, {"http://h/b", 3, 11}}, nil, nil},
+		{"an end tag that ends two", "<urlset>\n<url><loc>http://h/a</url>\n<url><loc>http://h/b</loc></url>\n</urlset>", URLSet,
+			[]Entry{{"http://h/a", 2, 11}, {"http://h/b", 3, 11}}, nil, nil},
+		{"a urlset cut short", "<urlset>\n<url><loc>http://h/a</loc></url>\n<url><loc>http://h/b", URLSet,
+			[]Entry{{"http://h/a", 2, 11}}, []string{"the rest from line 3, which is not XML: it ends before the end tag of <urlset>, cut short"}, nil},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
