@@ -20,7 +20,7 @@
 // sitemaps.org asks for UTF-8; a sitemap in UTF-16, with its byte order
 // mark, or that declares another encoding a browser knows, is read all
 // the same, as XML parsers read it; one in an encoding no browser knows
-// is no sitemap.
+// is no sitemap. A byte order mark wins over what a sitemap declares.
 //
 // Each URL keeps where it is in its sitemap, line and column, so that a
 // link check names it as a link's referrer.
@@ -106,12 +106,15 @@ func read(r io.Reader, most int64) (*Sitemap, error) {
 	// A byte order mark, then space, before the first character. One of
 	// UTF-16 says that the rest is converted.
 	bom, _ := in.Peek(3)
+	marked := true
 	switch {
 	case bytes.HasPrefix(bom, []byte("\xef\xbb\xbf")):
 		in.Discard(3)
 	case bytes.HasPrefix(bom, []byte("\xfe\xff")), bytes.HasPrefix(bom, []byte("\xff\xfe")):
 		in.Discard(2)
 		in = bufio.NewReader(fromUTF16(in, bom[0] == 0xfe))
+	default:
+		marked = false
 	}
 	// XML if the first character but space is '<'; the space stays, so
 	// that the decoder counts lines from the start.
@@ -121,7 +124,7 @@ func read(r io.Reader, most int64) (*Sitemap, error) {
 			break
 		}
 		if c := b[i-1]; c == '<' {
-			return readXML(in, lr)
+			return readXML(in, lr, marked)
 		} else if c != ' ' && c != '\t' && c != '\r' && c != '\n' {
 			break
 		}
@@ -209,8 +212,10 @@ func (g *runs) Read(p []byte) (int, error) {
 	return n, err
 }
 
-// readXML reads an XML sitemap.
-func readXML(r io.Reader, lr *limited) (*Sitemap, error) {
+// readXML reads an XML sitemap, in UTF-8 if a byte order mark said so
+// (marked), whatever it declares: the mark wins, as it does for XML
+// parsers and browsers.
+func readXML(r io.Reader, lr *limited, marked bool) (*Sitemap, error) {
 	d := xml.NewDecoder(&runs{r: r})
 	// Many sitemaps leave an & in a URL unescaped, or an end tag out,
 	// which strict XML would take for the end of the file: the rest is
@@ -219,6 +224,9 @@ func readXML(r io.Reader, lr *limited) (*Sitemap, error) {
 	// ignored. An entity stays as written.
 	d.Strict = false
 	d.CharsetReader = charsetReader
+	if marked {
+		d.CharsetReader = func(_ string, in io.Reader) (io.Reader, error) { return in, nil }
+	}
 	sm := new(Sitemap)
 	var (
 		names     [maxDepth + 1]xml.Name // of the open elements, by depth
