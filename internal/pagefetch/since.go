@@ -132,7 +132,8 @@ func (f *Fetcher) unchanged(res *http.Response, r *revalidation) (*http.Response
 // to the revalidation r, is a 412, or a 304 that cannot be taken to
 // confirm r's capture: one whose ETag differs from the capture's, by the
 // weak comparison of RFC 9110 (8.8.3.2), or that names an ETag where the
-// capture has none, or, with no ETag, whose Last-Modified differs. RFC
+// capture has none, or, with no ETag, whose Last-Modified differs from
+// the capture's, or that has one where the capture has none. RFC
 // 9111 (4.3.4) has a cache update only the stored response that a 304's
 // validator selects, and by a 304 without one the stored response alone.
 func (r *revalidation) confirmed(res *http.Response) error {
@@ -155,7 +156,10 @@ func (r *revalidation) confirmed(res *http.Response) error {
 	case etag != "":
 		return nil
 	}
-	if lm := res.Header.Get("Last-Modified"); lm != "" && c.LastModified != "" && !sameTime(lm, c.LastModified) {
+	switch lm := res.Header.Get("Last-Modified"); {
+	case lm != "" && c.LastModified == "":
+		return fmt.Errorf("%w: its 304 names the Last-Modified %s, where the earlier capture has none", errNotConfirmed, lm)
+	case lm != "" && !sameTime(lm, c.LastModified):
 		return fmt.Errorf("%w: its 304 names the Last-Modified %s, not the earlier %s", errNotConfirmed, lm, c.LastModified)
 	}
 	return nil
