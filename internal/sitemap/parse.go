@@ -74,8 +74,9 @@ type Sitemap struct {
 }
 
 // ErrNotSitemap is returned, wrapped, by Read for a file that is no
-// sitemap: XML whose root is not <urlset> or <sitemapindex> (an HTML page,
-// say), or that cannot be read as XML before its root.
+// sitemap: XML whose root is none of <urlset>, <sitemapindex>, <rss> and
+// <feed> (an HTML page, say), or that cannot be read as XML before its
+// root.
 var ErrNotSitemap = errors.New("not a sitemap")
 
 // errTooBig ends the reading of a sitemap at MaxBytes.
