@@ -147,7 +147,7 @@ var flags = []flagDef{
 		name: "sitemap", arg: "auto|URL", rule: mustMatch,
 		short: "also crawl the pages sitemaps list; repeat it for several",
 		text: "also crawl, after the seed's crawl, each page in the scope that the sitemap at *URL* lists (XML, gzipped or not, an index one level deep, text, or an RSS or Atom feed), at depth 0, in order, unless met; `auto` reads those the robots.txt of each host of the scope names, or its `/sitemap.xml`. " +
-			"Sitemaps are fetched as pages are; past 50,000 URLs or 50 MB in one, or 1,000 sitemaps in all, the rest is skipped, and stderr says so. `-resume` keeps the list the crawl began with. With `-check`, a listed page that fails is a broken link from *URL*`:`*line*`:`*column*.",
+			"Sitemaps are fetched as pages are; past 50,000 URLs or 50 MB in one, or a tag or text of over 1 MB, or 1,000 sitemaps in all, the rest is skipped, and stderr says so. `-resume` keeps the list the crawl began with. With `-check`, a listed page that fails is a broken link from *URL*`:`*line*`:`*column*.",
 		value:   func(cfg *config) flag.Value { return &job.ListValue{List: &cfg.Sitemaps} },
 		journal: func(cfg *config) (string, bool) { return strings.Join(cfg.Sitemaps, " "), len(cfg.Sitemaps) > 0 },
 	},

@@ -131,9 +131,11 @@ func (f *Fetcher) unchanged(res *http.Response, r *revalidation) (*http.Response
 // confirmed returns an error wrapping errNotConfirmed if res, the answer
 // to the revalidation r, is a 412, or a 304 that cannot be taken to
 // confirm r's capture: one whose ETag differs from the capture's, by the
-// weak comparison of RFC 9110 (8.8.3.2), or, with no ETag to go by, whose
-// Last-Modified differs. RFC 9111 (4.3.4) has a cache update only the
-// stored response that a 304's validator selects.
+// weak comparison of RFC 9110 (8.8.3.2), or that names an ETag where the
+// capture has none, or, with no ETag, whose Last-Modified differs from
+// the capture's, or that has one where the capture has none. RFC
+// 9111 (4.3.4) has a cache update only the stored response that a 304's
+// validator selects, and by a 304 without one the stored response alone.
 func (r *revalidation) confirmed(res *http.Response) error {
 	c := r.capture
 	switch {
@@ -144,13 +146,20 @@ func (r *revalidation) confirmed(res *http.Response) error {
 	case res.StatusCode != http.StatusNotModified:
 		return nil
 	}
-	if etag := res.Header.Get("ETag"); etag != "" && c.ETag != "" {
-		if weakTag(etag) != weakTag(c.ETag) {
-			return fmt.Errorf("%w: its 304 names the ETag %s, not the earlier %s", errNotConfirmed, etag, c.ETag)
-		}
+	switch etag := res.Header.Get("ETag"); {
+	case etag != "" && c.ETag == "":
+		// The capture was asked for by its date alone, which a server
+		// that tags the page now may find current all the same.
+		return fmt.Errorf("%w: its 304 names the ETag %s, where the earlier capture has none", errNotConfirmed, etag)
+	case etag != "" && weakTag(etag) != weakTag(c.ETag):
+		return fmt.Errorf("%w: its 304 names the ETag %s, not the earlier %s", errNotConfirmed, etag, c.ETag)
+	case etag != "":
 		return nil
 	}
-	if lm := res.Header.Get("Last-Modified"); lm != "" && c.LastModified != "" && !sameTime(lm, c.LastModified) {
+	switch lm := res.Header.Get("Last-Modified"); {
+	case lm != "" && c.LastModified == "":
+		return fmt.Errorf("%w: its 304 names the Last-Modified %s, where the earlier capture has none", errNotConfirmed, lm)
+	case lm != "" && !sameTime(lm, c.LastModified):
 		return fmt.Errorf("%w: its 304 names the Last-Modified %s, not the earlier %s", errNotConfirmed, lm, c.LastModified)
 	}
 	return nil

@@ -170,6 +170,8 @@ func TestSinceNotConfirmed(t *testing.T) {
 		{"/none.html", "ETag: \"v1\"\r\n", "", "<p>earlier</p>", "/none.html 304", ""},
 		{"/unquoted.html", "ETag: \"v1\"\r\n", "ETag: v1\r\n", "<p>earlier</p>", "/unquoted.html 304", ""},
 		{"/apache.html", "ETag: \"v1\"\r\n", "ETag: \"v1-gzip\"\r\n", "<p>earlier</p>", "/apache.html 304", ""},
+		{"/new-etag.html", "Last-Modified: " + lastModified + "\r\n", "ETag: \"v1\"\r\nLast-Modified: " + lastModified + "\r\n", "<p>whole</p>", "/new-etag.html 304, /new-etag.html 200", `its 304 names the ETag "v1", where the earlier capture has none`},
+		{"/new-date.html", "ETag: \"v1\"\r\n", "Last-Modified: " + lastModified + "\r\n", "<p>whole</p>", "/new-date.html 304, /new-date.html 200", "its 304 names the Last-Modified " + lastModified + ", where the earlier capture has none"},
 		{"/apache-other.html", "ETag: \"v1\"\r\n", "ETag: \"v2-gzip\"\r\n", "<p>whole</p>", "/apache-other.html 304, /apache-other.html 200", `its 304 names the ETag "v2-gzip", not the earlier "v1"`},
 	}
 	answers := make(map[string]string)

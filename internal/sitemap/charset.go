@@ -14,10 +14,12 @@ import (
 // encoding the WHATWG Encoding Standard names, as a browser reads a page
 // (Latin-1 as windows-1252).
 
-// charsetReader is the decoder's CharsetReader: it reads a sitemap that
-// declares UTF-8, by any of its names, as it is (the decoder checks that
-// it is UTF-8 all the same), one that declares UTF-16, converted already
-// by [fromUTF16], and one in another encoding converted to UTF-8.
+// charsetReader is the decoder's CharsetReader for a sitemap without a
+// byte order mark: it reads one that declares UTF-8, by any of its names,
+// as it is (the decoder checks that it is UTF-8 all the same), one that
+// declares UTF-16, which a declaration read as ASCII belies, as a browser
+// does, the same way, and one in another encoding converted to UTF-8, under
+// the same limit on a tag or a text, [maxRun].
 func charsetReader(label string, in io.Reader) (io.Reader, error) {
 	enc, err := htmlindex.Get(label)
 	if err != nil {
@@ -27,7 +29,8 @@ func charsetReader(label string, in io.Reader) (io.Reader, error) {
 	case "utf-8", "utf-16be", "utf-16le":
 		return in, nil
 	}
-	return enc.NewDecoder().Reader(in), nil
+	// Checked again once decoded, as a byte may become three.
+	return &runs{r: enc.NewDecoder().Reader(in)}, nil
 }
 
 // fromUTF16 reads in, UTF-16 whose byte order mark was read, big-endian

@@ -11,14 +11,16 @@
 // stream of tokens, so that a huge sitemap costs only the URLs it lists;
 // encoding/xml expands no entity a document declares, so a sitemap
 // cannot grow inside the parser either, nor nest deeper than a sitemap
-// needs (the decoder keeps each open element). A sitemap index lists sitemaps,
+// needs (each open element is kept), nor hold a tag or a text of
+// over 1 MB (the decoder keeps it whole, and a tag's attributes cost it
+// some twenty times their bytes). A sitemap index lists sitemaps,
 // which are read in turn, one level deep, as sitemaps.org allows: an
 // index listed in an index, itself included, is skipped.
 //
 // sitemaps.org asks for UTF-8; a sitemap in UTF-16, with its byte order
 // mark, or that declares another encoding a browser knows, is read all
 // the same, as XML parsers read it; one in an encoding no browser knows
-// is no sitemap.
+// is no sitemap. A byte order mark wins over what a sitemap declares.
 //
 // Each URL keeps where it is in its sitemap, line and column, so that a
 // link check names it as a link's referrer.
@@ -72,8 +74,9 @@ type Sitemap struct {
 }
 
 // ErrNotSitemap is returned, wrapped, by Read for a file that is no
-// sitemap: XML whose root is not <urlset> or <sitemapindex> (an HTML page,
-// say), or that cannot be read as XML before its root.
+// sitemap: XML whose root is none of <urlset>, <sitemapindex>, <rss> and
+// <feed> (an HTML page, say), or that cannot be read as XML before its
+// root.
 var ErrNotSitemap = errors.New("not a sitemap")
 
 // errTooBig ends the reading of a sitemap at MaxBytes.
@@ -104,12 +107,15 @@ func read(r io.Reader, most int64) (*Sitemap, error) {
 	// A byte order mark, then space, before the first character. One of
 	// UTF-16 says that the rest is converted.
 	bom, _ := in.Peek(3)
+	marked := true
 	switch {
 	case bytes.HasPrefix(bom, []byte("\xef\xbb\xbf")):
 		in.Discard(3)
 	case bytes.HasPrefix(bom, []byte("\xfe\xff")), bytes.HasPrefix(bom, []byte("\xff\xfe")):
 		in.Discard(2)
 		in = bufio.NewReader(fromUTF16(in, bom[0] == 0xfe))
+	default:
+		marked = false
 	}
 	// XML if the first character but space is '<'; the space stays, so
 	// that the decoder counts lines from the start.
@@ -119,7 +125,7 @@ func read(r io.Reader, most int64) (*Sitemap, error) {
 			break
 		}
 		if c := b[i-1]; c == '<' {
-			return readXML(in, lr)
+			return readXML(in, lr, marked)
 		} else if c != ' ' && c != '\t' && c != '\r' && c != '\n' {
 			break
 		}
@@ -164,20 +170,70 @@ const tooBig = "the rest after the first 50 MB, sitemaps.org's limit"
 // is at 3, with room for extensions such as images.
 const maxDepth = 8
 
-// readXML reads an XML sitemap.
-func readXML(r io.Reader, lr *limited) (*Sitemap, error) {
-	d := xml.NewDecoder(r)
+// maxRun is how many bytes of an XML sitemap may come without a '<'.
+// The decoder keeps a tag or a text whole, and each attribute of a tag
+// as a string and an Attr of 48 bytes: 50 MB of " a" in one tag, which
+// gzip makes 50 KB, would take gigabytes. A sitemap's tags and texts are
+// short, so that the rest of one past this is skipped.
+const maxRun = 1 << 20
+
+// errLongRun ends the reading of an XML sitemap at maxRun bytes without a '<'.
+var errLongRun = errors.New("over 1 MB without a tag, a text or tag longer than any of a sitemap's")
+
+// A runs reader gives what r gives, then errLongRun once more than
+// maxRun bytes have come since the last '<'; it keeps back the bytes of
+// that run that it read last, which may end part way through a
+// character, and are skipped all the same.
+type runs struct {
+	r   io.Reader
+	run int
+	hit bool
+}
+
+func (g *runs) Read(p []byte) (int, error) {
+	if g.hit {
+		return 0, errLongRun
+	}
+	n, err := g.r.Read(p)
+	for i := 0; i < n; {
+		j := bytes.IndexByte(p[i:n], '<')
+		if j < 0 {
+			j = n - i
+		}
+		if g.run+j > maxRun {
+			g.hit = true
+			return i, errLongRun
+		}
+		g.run += j
+		if i += j; i < n {
+			g.run = 0 // the '<'
+			i++
+		}
+	}
+	return n, err
+}
+
+// readXML reads an XML sitemap, in UTF-8 if a byte order mark said so
+// (marked), whatever it declares: the mark wins, as it does for XML
+// parsers and browsers.
+func readXML(r io.Reader, lr *limited, marked bool) (*Sitemap, error) {
+	d := xml.NewDecoder(&runs{r: r})
 	// Many sitemaps leave an & in a URL unescaped, or an end tag out,
 	// which strict XML would take for the end of the file: the rest is
 	// read as lxml's recover mode reads it (Scrapy's), the & as itself and
-	// the end tag as the one missing. An entity stays as written.
+	// an end tag as those missing too; an end tag of no open element is
+	// ignored. An entity stays as written.
 	d.Strict = false
 	d.CharsetReader = charsetReader
+	if marked {
+		d.CharsetReader = func(_ string, in io.Reader) (io.Reader, error) { return in, nil }
+	}
 	sm := new(Sitemap)
 	var (
-		names     [maxDepth + 1]string // of the open elements, by depth
+		names     [maxDepth + 1]xml.Name // of the open elements, by depth
 		depth     int
 		inLoc     bool
+		locDepth  int // of the element inLoc reads
 		loc       []byte
 		locLong   bool
 		line, col int
@@ -203,9 +259,16 @@ func readXML(r io.Reader, lr *limited) (*Sitemap, error) {
 	}
 	for {
 		startLine, startCol := d.InputPos() // of the token, unless space is first
-		tok, err := d.Token()
+		// Raw: the decoder's own matching of end tags, unless strict,
+		// takes one of no open element for the end of every element, and
+		// of the sitemap. Elements are matched below.
+		tok, err := d.RawToken()
 		if err != nil {
 			if err == io.EOF {
+				if depth > 0 && !ended {
+					l, _ := d.InputPos()
+					sm.Skipped = append(sm.Skipped, fmt.Sprintf("the rest from line %d, which is not XML: it ends before the end tag of <%s>, cut short", l, names[1].Local))
+				}
 				break
 			}
 			if ended && !lr.hit && gzipError(err) == "" {
@@ -220,6 +283,9 @@ func readXML(r io.Reader, lr *limited) (*Sitemap, error) {
 			} else if broken := gzipError(err); broken != "" {
 				l, _ := d.InputPos()
 				sm.Skipped = append(sm.Skipped, fmt.Sprintf("the rest from line %d: %s", l, broken))
+			} else if errors.Is(err, errLongRun) {
+				l, _ := d.InputPos()
+				sm.Skipped = append(sm.Skipped, fmt.Sprintf("the rest from line %d: %v", l, errLongRun))
 			} else {
 				l, _ := d.InputPos()
 				sm.Skipped = append(sm.Skipped, fmt.Sprintf("the rest from line %d, which is not XML: %s", l, xmlError(err, lr)))
@@ -257,7 +323,7 @@ func readXML(r io.Reader, lr *limited) (*Sitemap, error) {
 				deep = true
 				break
 			}
-			names[depth] = t.Name.Local
+			names[depth] = t.Name
 			switch {
 			case depth == 1 && t.Name.Local == "urlset":
 				sm.Kind = URLSet
@@ -269,10 +335,10 @@ func readXML(r io.Reader, lr *limited) (*Sitemap, error) {
 				return nil, fmt.Errorf("%w: its root is <%s>, where a sitemap's is <urlset> or <sitemapindex>, or a feed's <rss> or <feed>", ErrNotSitemap, t.Name.Local)
 			case sm.Kind != Feed && depth == 3 && t.Name.Local == "loc",
 				// An RSS item's link is its text.
-				sm.Kind == Feed && depth == 4 && t.Name.Local == "link" && names[1] == "rss" && names[3] == "item":
-				inLoc, loc, locLong = true, loc[:0], false
+				sm.Kind == Feed && depth == 4 && t.Name.Local == "link" && names[1].Local == "rss" && names[3].Local == "item":
+				inLoc, loc, locLong, locDepth = true, loc[:0], false, depth
 				line, col = d.InputPos()
-			case sm.Kind == Feed && depth == 3 && t.Name.Local == "link" && names[1] == "feed" && names[2] == "entry":
+			case sm.Kind == Feed && depth == 3 && t.Name.Local == "link" && names[1].Local == "feed" && names[2].Local == "entry":
 				// An Atom entry's link is its alternate one, the page.
 				if rel := attr(t, "rel"); rel == "" || rel == "alternate" {
 					take(strings.TrimSpace(attr(t, "href")), startLine, startCol)
@@ -300,7 +366,17 @@ func readXML(r io.Reader, lr *limited) (*Sitemap, error) {
 			}
 			loc = append(loc, t...)
 		case xml.EndElement:
-			if inLoc && (depth == 3 || sm.Kind == Feed && depth == 4) {
+			// It ends the open element of its name, and those left open
+			// inside it, as lxml's recover mode reads a missing end tag;
+			// one of no open element is ignored.
+			k := depth
+			for k > 0 && names[k] != t.Name {
+				k--
+			}
+			if k == 0 {
+				break
+			}
+			if inLoc && k <= locDepth {
 				inLoc = false
 				u := strings.TrimSpace(string(loc))
 				if locLong {
@@ -308,7 +384,7 @@ func readXML(r io.Reader, lr *limited) (*Sitemap, error) {
 				}
 				take(u, line, col)
 			}
-			depth--
+			depth = k - 1
 			ended = depth == 0
 		}
 		if over {
@@ -348,6 +424,8 @@ func xmlError(err error, lr *limited) string {
 		return tooBig
 	case gzipError(err) != "":
 		return gzipError(err)
+	case errors.Is(err, errLongRun):
+		return errLongRun.Error()
 	case strings.Contains(err.Error(), "xml: opening charset"):
 		return "it declares an encoding that is none of the Encoding Standard's, where sitemaps.org requires UTF-8"
 	case strings.Contains(err.Error(), "invalid UTF-8"):

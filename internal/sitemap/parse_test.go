@@ -138,6 +138,16 @@ func TestRead(t *testing.T) {
 		{"space and a comment after the end", "<urlset><url><loc>http://h/a</loc></url></urlset>\n<!-- done -->\n", URLSet,
 			[]Entry{{"http://h/a", 1, 19}}, nil, nil},
 		{"a broken gzip stream", "\x1f\x8bxx", 0, nil, nil, ErrNotSitemap},
+		{"a byte order mark and another encoding declared, which the mark overrules", "\xef\xbb\xbf<?xml version=\"1.0\" encoding=\"ISO-8859-1\"?><urlset><url><loc>http://h/\xc3\xa9</loc></url></urlset>", URLSet,
+			[]Entry{{"http://h/\u00e9", 1, 62}}, nil, nil},
+		{"UTF-16 that declares another encoding", utf16LE("<?xml version=\"1.0\" encoding=\"windows-1252\"?><urlset><url><loc>http://h/\u00e9</loc></url></urlset>"), URLSet,
+			[]Entry{{"http://h/\u00e9", 1, 64}}, nil, nil},
+		{"an end tag of no open element, which is ignored", "<urlset>\n<url><loc>http://h/a</loc></b></url>\n<url><loc>http://h/b</loc></url>\n</urlset>", URLSet,
+			[]Entry{{"http://h/a", 2, 11}, {"http://h/b", 3, 11}}, nil, nil},
+		{"an end tag that ends two", "<urlset>\n<url><loc>http://h/a</url>\n<url><loc>http://h/b</loc></url>\n</urlset>", URLSet,
+			[]Entry{{"http://h/a", 2, 11}, {"http://h/b", 3, 11}}, nil, nil},
+		{"a urlset cut short", "<urlset>\n<url><loc>http://h/a</loc></url>\n<url><loc>http://h/b", URLSet,
+			[]Entry{{"http://h/a", 2, 11}}, []string{"the rest from line 3, which is not XML: it ends before the end tag of <urlset>, cut short"}, nil},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -193,6 +203,7 @@ func (e *endless) Read(p []byte) (int, error) {
 // said to be; a gigabyte is never read whole.
 func TestReadLimits(t *testing.T) {
 	xmlSpaces, textSpaces := &spaces{n: 1 << 30}, &spaces{n: 1 << 30}
+	attrs := &spaces{n: 1 << 30, unit: " a"}
 	tests := []struct {
 		name    string
 		in      io.Reader
@@ -210,6 +221,11 @@ func TestReadLimits(t *testing.T) {
 		{"a gigabyte", io.MultiReader(strings.NewReader("<urlset><url><loc>http://h/a</loc></url>"), xmlSpaces), xmlSpaces, 1 << 20, 1, tooBig},
 		{"a gigabyte of text", io.MultiReader(strings.NewReader("http://h/a\n"), textSpaces), textSpaces, 0, 1, tooBig},
 		{"a URL cut by the limit", strings.NewReader("http://h/a\nhttp://h/bbbbbbbbbbbbbbbbbbbbbbbbbbbbbb\n"), nil, 20, 1, tooBig},
+		// 50 MB of attributes, which gzip makes 50 KB, would take
+		// gigabytes of the decoder: they end at a megabyte, within a
+		// limit that is smaller here only to make the test quicker.
+		{"endless attributes", io.MultiReader(strings.NewReader("<urlset><url><loc>http://h/a</loc></url><url"), attrs), attrs, 8 << 20, 1, "the rest from line 1: " + errLongRun.Error()},
+		{"a text that grows as it is decoded", strings.NewReader(`<?xml version="1.0" encoding="windows-1252"?><urlset><url><loc>http://h/a</loc></url><url><x>` + strings.Repeat("\x80", 600<<10) + "</x></url></urlset>"), nil, 0, 1, "the rest from line 1: " + errLongRun.Error()},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -232,8 +248,12 @@ func TestReadLimits(t *testing.T) {
 	}
 }
 
-// spaces is n bytes of space and newlines, made as they are read.
-type spaces struct{ n, read int }
+// spaces is n bytes of space and newlines, made as they are read, or of
+// unit over and over if it has one.
+type spaces struct {
+	n, read int
+	unit    string
+}
 
 func (s *spaces) Read(p []byte) (int, error) {
 	if s.read >= s.n {
@@ -241,9 +261,13 @@ func (s *spaces) Read(p []byte) (int, error) {
 	}
 	n := min(len(p), s.n-s.read)
 	for i := range p[:n] {
-		p[i] = ' '
-		if (s.read+i)%4096 == 4095 {
+		switch {
+		case s.unit != "":
+			p[i] = s.unit[(s.read+i)%len(s.unit)]
+		case (s.read+i)%4096 == 4095:
 			p[i] = '\n'
+		default:
+			p[i] = ' '
 		}
 	}
 	s.read += n
