@@ -5,10 +5,12 @@ import (
 	"compress/gzip"
 	"fmt"
 	"io"
+	"maps"
 	"net/http"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -61,25 +63,7 @@ func TestSince(t *testing.T) {
 	}))
 	t.Cleanup(srv.Close)
 
-	path := filepath.Join(t.TempDir(), "earlier.warc.gz")
-	w, err := warc.Create(path, warc.Info{Software: "test/1"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	for p, resp := range earlierAnswers {
-		err := w.WriteExchange(warc.Exchange{
-			TargetURI: srv.URL + p,
-			Date:      time.Date(2025, 3, 1, 12, 0, 0, 0, time.UTC),
-			Request:   []byte("GET " + p + " HTTP/1.1\r\nHost: x\r\n\r\n"),
-			Response:  strings.NewReader(resp),
-		})
-		if err != nil {
-			t.Fatal(err)
-		}
-	}
-	if err := w.Close(); err != nil {
-		t.Fatal(err)
-	}
+	path := writeEarlier(t, "earlier.warc.gz", srv.URL, earlierAnswers)
 	// A record another writer wrote, dated with an offset rather than Z,
 	// which a revisit record could not name.
 	odd := "HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nETag: \"v1\"\r\nContent-Length: 14\r\n\r\n<p>earlier</p>"
@@ -89,11 +73,7 @@ func TestSince(t *testing.T) {
 	if err := os.WriteFile(oddPath, []byte(oddRecord), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	a, err := earlier.Open(t.Context(), path, oddPath)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { a.Close() })
+	a := openEarlier(t, path, oddPath)
 
 	f := newFetcher(loopbackClient(t))
 	f.Since = a
@@ -198,30 +178,11 @@ func TestSinceNotConfirmed(t *testing.T) {
 	}))
 	t.Cleanup(srv.Close)
 
-	path := filepath.Join(t.TempDir(), "earlier.warc.gz")
-	w, err := warc.Create(path, warc.Info{Software: "test/1"})
-	if err != nil {
-		t.Fatal(err)
-	}
+	captures := make(map[string]string)
 	for _, tt := range tests {
-		err := w.WriteExchange(warc.Exchange{
-			TargetURI: srv.URL + tt.path,
-			Date:      time.Date(2025, 3, 1, 12, 0, 0, 0, time.UTC),
-			Request:   []byte("GET " + tt.path + " HTTP/1.1\r\nHost: x\r\n\r\n"),
-			Response:  strings.NewReader("HTTP/1.1 200 OK\r\nContent-Type: text/html\r\n" + tt.earlier + "Content-Length: 14\r\n\r\n<p>earlier</p>"),
-		})
-		if err != nil {
-			t.Fatal(err)
-		}
+		captures[tt.path] = "HTTP/1.1 200 OK\r\nContent-Type: text/html\r\n" + tt.earlier + "Content-Length: 14\r\n\r\n<p>earlier</p>"
 	}
-	if err := w.Close(); err != nil {
-		t.Fatal(err)
-	}
-	a, err := earlier.Open(t.Context(), path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { a.Close() })
+	a := openEarlier(t, writeEarlier(t, "earlier.warc.gz", srv.URL, captures))
 
 	f := captureFetcher(t, nil)
 	f.Robots = false
@@ -278,30 +239,11 @@ func TestSinceNoValidators(t *testing.T) {
 		}
 	}))
 	t.Cleanup(srv.Close)
-	path := filepath.Join(t.TempDir(), "earlier.warc")
-	w, err := warc.Create(path, warc.Info{Software: "test/1"})
-	if err != nil {
-		t.Fatal(err)
-	}
+	answers := make(map[string]string)
 	for _, p := range []string{"/same.html", "/changed.html", "/304.html"} {
-		err := w.WriteExchange(warc.Exchange{
-			TargetURI: srv.URL + p,
-			Date:      time.Date(2025, 3, 1, 12, 0, 0, 0, time.UTC),
-			Request:   []byte("GET " + p + " HTTP/1.1\r\nHost: x\r\n\r\n"),
-			Response:  strings.NewReader("HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nContent-Length: 14\r\n\r\n<p>earlier</p>"),
-		})
-		if err != nil {
-			t.Fatal(err)
-		}
+		answers[p] = "HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nContent-Length: 14\r\n\r\n<p>earlier</p>"
 	}
-	if err := w.Close(); err != nil {
-		t.Fatal(err)
-	}
-	a, err := earlier.Open(t.Context(), path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { a.Close() })
+	a := openEarlier(t, writeEarlier(t, "earlier.warc", srv.URL, answers))
 	f := captureFetcher(t, nil)
 	f.Robots, f.Retries = false, 0
 	f.Since = a
@@ -352,4 +294,43 @@ func TestSinceNoValidators(t *testing.T) {
 	if fmt.Sprint(types) != fmt.Sprint(want) {
 		t.Errorf("records %v, want %v", types, want)
 	}
+}
+
+// writeEarlier writes an earlier crawl's archive, named name in a new
+// folder: for each path of site, a GET and the answer given, the whole
+// HTTP response, all of one date. It returns the file's path.
+func writeEarlier(t *testing.T, name, site string, answers map[string]string) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), name)
+	w, err := warc.Create(path, warc.Info{Software: "test/1"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range slices.Sorted(maps.Keys(answers)) {
+		err := w.WriteExchange(warc.Exchange{
+			TargetURI: site + p,
+			Date:      time.Date(2025, 3, 1, 12, 0, 0, 0, time.UTC),
+			Request:   []byte("GET " + p + " HTTP/1.1\r\nHost: x\r\n\r\n"),
+			Response:  strings.NewReader(answers[p]),
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+// openEarlier opens the archives at paths for -since, closed when the
+// test ends.
+func openEarlier(t *testing.T, paths ...string) *earlier.Archive {
+	t.Helper()
+	a, err := earlier.Open(t.Context(), paths...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { a.Close() })
+	return a
 }
